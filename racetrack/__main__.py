@@ -1,0 +1,7 @@
+"""``python -m racetrack``: the same as the ``racetrack`` command."""
+
+import sys
+
+from racetrack.cli import main
+
+sys.exit(main())

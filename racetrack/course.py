@@ -1,0 +1,154 @@
+"""A track as a race sees it: the surface to stay on, the lines to pass in order, the zones.
+
+Progress through a race is one number per car, the count of lines passed. The lines are the
+start line, then for every lap the checkpoints in order followed by the finish line, so a car
+starts with progress 1 (standing on the start line counts as having passed it) and has finished
+at progress ``goal``. A forward crossing of the next line adds one; a backward crossing of the
+line last passed takes one away (so backing over the start line leaves a car at 0, and it must
+cross forwards again). One move may pass several lines, in order, but a straight move can cross
+one drawn line only once, so a line used twice in the list (the start that is also the finish
+of a circuit) is counted at most once per move.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+
+import numpy as np
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
+
+from racetrack.geometry import Line, Region, Vec, as_array, line_crossings
+from racetrack.track import Track
+
+#: How far the paper reaches beyond the track outline, for rules that let cars leave the track.
+SHEET_MARGIN = 4
+
+
+class Course:
+    """The race-facing view of a ``Track``: regions, ordered lines and zone geometry, prepared.
+
+    Building one prepares shapely geometry once; every later question is a batched call.
+    """
+
+    def __init__(self, track: Track):
+        self.track = track
+        per_lap = (*track.checkpoints, track.finish_line)
+        self.lines: tuple[Line, ...] = (track.start, *per_lap * track.laps)
+        drawn = [track.start, *track.checkpoints]
+        if track.finish is not None:
+            drawn.append(track.finish)
+        # The identity of each listed line among the lines actually drawn.
+        self.line_ids = np.array([drawn.index(line) for line in self.lines], dtype=np.int64)
+        self._n_drawn = len(drawn)
+        self._a = np.array([line.a for line in self.lines], dtype=float)
+        self._b = np.array([line.b for line in self.lines], dtype=float)
+        self._forward = np.array([line.forward for line in self.lines], dtype=float)
+        self.surface = Region(track.polygon())
+        self._regions: dict[tuple[bool, bool], Region] = {}
+
+    # -- lines and progress -------------------------------------------------------------------
+
+    @property
+    def goal(self) -> int:
+        """The progress of a car that has finished: every listed line passed."""
+        return len(self.lines)
+
+    @property
+    def start_progress(self) -> int:
+        return 1
+
+    def lines_per_lap(self) -> int:
+        return len(self.track.checkpoints) + 1
+
+    def lap_and_checkpoint(self, progress: int) -> tuple[int, int]:
+        """(laps completed, checkpoints passed in the current lap) for a progress value."""
+        passed = max(progress - 1, 0)
+        return divmod(passed, self.lines_per_lap())
+
+    def next_line(self, progress: int) -> Line | None:
+        return self.lines[progress] if progress < self.goal else None
+
+    def advance(self, progress: np.ndarray | int, starts: np.ndarray,
+                ends: np.ndarray) -> np.ndarray:
+        """New progress after each move p→q, from the progress before it (batched)."""
+        p, q = as_array(starts), as_array(ends)
+        n = len(p)
+        prog = np.broadcast_to(np.asarray(progress, dtype=np.int64), (n,)).copy()
+        used = np.zeros((n, self._n_drawn), dtype=bool)
+        rows = np.arange(n)
+        last = self.goal - 1
+        for _ in range(2 * self.goal + 1):
+            ahead = np.minimum(prog, last)
+            forwards = line_crossings(self._a[ahead], self._b[ahead], self._forward[ahead], p, q)
+            ahead_id = self.line_ids[ahead]
+            go = (prog < self.goal) & (forwards > 0) & ~used[rows, ahead_id]
+            behind = np.maximum(prog - 1, 0)
+            backwards = line_crossings(self._a[behind], self._b[behind], self._forward[behind],
+                                       p, q)
+            behind_id = self.line_ids[behind]
+            back = (prog > 0) & (backwards < 0) & ~used[rows, behind_id] & ~go
+            if not (go.any() or back.any()):
+                break
+            used[rows[go], ahead_id[go]] = True
+            used[rows[back], behind_id[back]] = True
+            prog += go.astype(np.int64) - back.astype(np.int64)
+        return prog
+
+    def advance_one(self, progress: int, start: Vec, end: Vec) -> int:
+        return int(self.advance(progress, np.array([start]), np.array([end]))[0])
+
+    def finish_fraction(self, start: Vec, end: Vec) -> float:
+        """Where along the finishing move p→q it meets the finish line, from 0 to 1."""
+        value = self.track.finish_line.crossing_fraction(np.array([start]), np.array([end]))[0]
+        return 0.0 if math.isnan(value) else float(value)
+
+    def distance_past_finish(self, point: Vec) -> float:
+        """How far ``point`` lies beyond the finish line (negative: short of it)."""
+        return float(self.track.finish_line.distance_past(np.array([point]))[0])
+
+    # -- places ---------------------------------------------------------------------------
+
+    @cached_property
+    def start_positions(self) -> tuple[Vec, ...]:
+        return tuple(self.track.start_positions())
+
+    @cached_property
+    def sheet(self) -> tuple[int, int, int, int]:
+        """The paper: the outline's bounds widened by a margin, as whole lattice coordinates."""
+        minx, miny, maxx, maxy = self.track.bounds
+        return (math.floor(minx) - SHEET_MARGIN, math.floor(miny) - SHEET_MARGIN,
+                math.ceil(maxx) + SHEET_MARGIN, math.ceil(maxy) + SHEET_MARGIN)
+
+    def on_sheet(self, points: np.ndarray) -> np.ndarray:
+        pts = as_array(points)
+        x0, y0, x1, y1 = self.sheet
+        return (pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0) & (pts[:, 1] <= y1)
+
+    # -- zones ----------------------------------------------------------------------------
+
+    def zones(self, kind: str) -> list[BaseGeometry]:
+        return [zone.geometry() for zone in self.track.zones if zone.kind == kind]
+
+    @cached_property
+    def zone_kinds(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(zone.kind for zone in self.track.zones))
+
+    def region(self, without_water: bool = False, with_jumps: bool = False) -> Region:
+        """The area a move's segment must stay on.
+
+        ``without_water`` takes water zones away (for cars that cannot swim); ``with_jumps``
+        adds the jump zones, over which a car flies whatever lies beneath.
+        """
+        key = (without_water and bool(self.zones("water")), with_jumps and bool(self.zones("jump")))
+        if key == (False, False):
+            return self.surface
+        if key not in self._regions:
+            shape = self.surface.geometry
+            if key[0]:
+                shape = shape.difference(unary_union(self.zones("water")))
+            if key[1]:
+                shape = unary_union([shape, *self.zones("jump")])
+            self._regions[key] = Region(shape)
+        return self._regions[key]

@@ -1,0 +1,359 @@
+"""Lattice geometry: points and vectors, directed lines, and prepared regions tested in batches.
+
+Cars live on the integer lattice; a move is the straight segment between two lattice points.
+Every question the rules ask about moves ("is this segment on the track?", "which zones does it
+touch, and where does it enter them?", "which way does it cross this line?") is answered here for
+a whole array of segments at once, so a turn's candidates, or a solver's layer of states, cost one
+call into shapely or numpy instead of one per segment.
+
+Array conventions: ``starts`` and ``ends`` are ``(n, 2)`` arrays of lattice coordinates (x grows
+right, y grows down, as on the screen and in track files).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+Coord = tuple[float, float]
+
+
+class Vec(NamedTuple):
+    """An integer lattice vector: a position on the paper, or a velocity.
+
+    A ``NamedTuple`` so it is immutable, hashable, unpacks as ``x, y`` and serialises as a pair.
+    """
+
+    x: int
+    y: int
+
+    def __add__(self, other: object) -> Vec:  # type: ignore[override]
+        ox, oy = other  # type: ignore[misc]
+        return Vec(self.x + ox, self.y + oy)
+
+    def __sub__(self, other: tuple[int, int]) -> Vec:
+        ox, oy = other
+        return Vec(self.x - ox, self.y - oy)
+
+    def __neg__(self) -> Vec:
+        return Vec(-self.x, -self.y)
+
+    def __repr__(self) -> str:
+        return f"Vec({self.x}, {self.y})"
+
+    @property
+    def speed(self) -> int:
+        """Squares per turn along the main direction: the larger component, ignoring sign."""
+        return max(abs(self.x), abs(self.y))
+
+    @property
+    def is_zero(self) -> bool:
+        return self.x == 0 and self.y == 0
+
+
+Point = Vec
+ZERO = Vec(0, 0)
+
+
+def as_array(points: Iterable[Sequence[float]]) -> np.ndarray:
+    """An ``(n, 2)`` float array from any iterable of pairs (an empty one has shape ``(0, 2)``)."""
+    array = np.asarray(list(points) if not isinstance(points, np.ndarray) else points, dtype=float)
+    return array.reshape(-1, 2)
+
+
+def segment_geometries(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """One shapely ``LineString`` per row; a zero-length move is a degenerate two-point line."""
+    coords = np.stack([np.asarray(starts, float), np.asarray(ends, float)], axis=1)
+    if len(coords) == 0:
+        return np.empty(0, dtype=object)
+    return shapely.linestrings(coords)
+
+
+def _cross(ax, ay, bx, by):
+    return ax * by - ay * bx
+
+
+def segments_touch(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether closed segments p→q and a→b share a point; every argument broadcasts as (n, 2).
+
+    Exact for lattice and half-lattice coordinates: only products and differences of small
+    floats are compared with zero.
+    """
+    p, q, a, b = np.broadcast_arrays(p, q, a, b)
+    px, py, qx, qy = p[..., 0], p[..., 1], q[..., 0], q[..., 1]
+    ax, ay, bx, by = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    rx, ry = qx - px, qy - py
+    o1 = np.sign(_cross(rx, ry, ax - px, ay - py))
+    o2 = np.sign(_cross(rx, ry, bx - px, by - py))
+    o3 = np.sign(_cross(bx - ax, by - ay, px - ax, py - ay))
+    o4 = np.sign(_cross(bx - ax, by - ay, qx - ax, qy - ay))
+    proper = (o1 * o2 <= 0) & (o3 * o4 <= 0)
+    collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
+    # When all four are collinear the sign test says yes even for disjoint pieces of one line,
+    # so compare the extents instead.
+    overlap = ((np.minimum(px, qx) <= np.maximum(ax, bx))
+               & (np.maximum(px, qx) >= np.minimum(ax, bx))
+               & (np.minimum(py, qy) <= np.maximum(ay, by))
+               & (np.maximum(py, qy) >= np.minimum(ay, by)))
+    return np.where(collinear, overlap, proper)
+
+
+def line_sides(a: np.ndarray, b: np.ndarray, forward: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """+1 past, 0 on, -1 behind the directed line(s) a→b; every argument broadcasts as (n, 2)."""
+    a, b, forward, points = np.broadcast_arrays(a, b, forward, points)
+    dx, dy = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
+    orientation = np.sign(_cross(dx, dy, forward[..., 0], forward[..., 1]))
+    return np.sign(_cross(dx, dy, points[..., 0] - a[..., 0], points[..., 1] - a[..., 1])) \
+        * orientation
+
+
+def line_crossings(a: np.ndarray, b: np.ndarray, forward: np.ndarray,
+                   p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """+1 / -1 / 0 per move p→q: forwards, backwards or not across the directed line(s) a→b.
+
+    Lines and moves broadcast together, so one call can test many moves against one line, or
+    each move against a line of its own (as progress through a course needs).
+    """
+    sp, sq = line_sides(a, b, forward, p), line_sides(a, b, forward, q)
+    touching = segments_touch(p, q, a, b)
+    forwards = (sp < 0) & (sq >= 0) & touching
+    backwards = (sp >= 0) & (sq < 0) & touching
+    return forwards.astype(np.int8) - backwards.astype(np.int8)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A directed line segment across the track: start, finish or a checkpoint.
+
+    ``forward`` points the way cars cross it. A point is *behind* the line when it lies strictly
+    on the side opposite to ``forward``; every other point, including points on the line, has
+    *reached* it.
+    """
+
+    a: Coord
+    b: Coord
+    forward: Coord
+
+    @cached_property
+    def _sign(self) -> float:
+        (ax, ay), (bx, by), (fx, fy) = self.a, self.b, self.forward
+        return float(np.sign(_cross(bx - ax, by - ay, fx, fy)))
+
+    @property
+    def is_degenerate(self) -> bool:
+        """True when the line has no length or ``forward`` runs along it."""
+        return self.a == self.b or self._sign == 0
+
+    def side(self, points: np.ndarray) -> np.ndarray:
+        """Per point: +1 past the line (the ``forward`` side), 0 on it, -1 behind it."""
+        p = as_array(points)
+        (ax, ay), (bx, by) = self.a, self.b
+        return np.sign(_cross(bx - ax, by - ay, p[:, 0] - ax, p[:, 1] - ay)) * self._sign
+
+    def behind(self, points: np.ndarray) -> np.ndarray:
+        return self.side(points) < 0
+
+    def reached(self, points: np.ndarray) -> np.ndarray:
+        return self.side(points) >= 0
+
+    def touches(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Whether each closed segment shares at least one point with this line's closed segment."""
+        p, q = as_array(starts), as_array(ends)
+        return segments_touch(p, q, np.asarray(self.a, float), np.asarray(self.b, float))
+
+    def crossings(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Per move: +1 crossing forwards, -1 backwards, 0 not crossing.
+
+        Forwards means from behind to reached while touching the line's segment; backwards the
+        other way round. A move that starts on the line has already reached it, so it never
+        crosses forwards; one that ends on it has reached it.
+        """
+        p, q = as_array(starts), as_array(ends)
+        return line_crossings(np.asarray(self.a, float), np.asarray(self.b, float),
+                              np.asarray(self.forward, float), p, q)
+
+    def crossing_fraction(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Per move, the fraction ``t`` in [0, 1] where ``p + t (q - p)`` meets the line.
+
+        ``nan`` where the move runs parallel to the line. Used for "who crossed first" tie-breaks.
+        """
+        p, q = as_array(starts), as_array(ends)
+        (ax, ay), (bx, by) = self.a, self.b
+        dx, dy = bx - ax, by - ay
+        denom = _cross(q[:, 0] - p[:, 0], q[:, 1] - p[:, 1], dx, dy)
+        numer = _cross(ax - p[:, 0], ay - p[:, 1], dx, dy)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = numer / denom
+        return np.where(denom == 0, np.nan, np.clip(t, 0.0, 1.0))
+
+    def distance_past(self, points: np.ndarray) -> np.ndarray:
+        """Signed perpendicular distance of each point from the line, positive past it."""
+        p = as_array(points)
+        (ax, ay), (bx, by) = self.a, self.b
+        length = math.hypot(bx - ax, by - ay)
+        return _cross(bx - ax, by - ay, p[:, 0] - ax, p[:, 1] - ay) * self._sign / length
+
+    def lattice_points(self) -> list[Vec]:
+        """The lattice points on the closed segment from ``a`` to ``b``, in order from ``a``."""
+        (ax, ay), (bx, by) = self.a, self.b
+        xs = np.arange(math.ceil(min(ax, bx) - 1e-9), math.floor(max(ax, bx) + 1e-9) + 1)
+        ys = np.arange(math.ceil(min(ay, by) - 1e-9), math.floor(max(ay, by) + 1e-9) + 1)
+        if len(xs) * len(ys) > 4_000_000:
+            raise ValueError("line is too long to list its lattice points")
+        gx, gy = np.meshgrid(xs, ys)
+        gx, gy = gx.ravel(), gy.ravel()
+        on = np.abs(_cross(bx - ax, by - ay, gx - ax, gy - ay)) < 1e-9
+        gx, gy = gx[on], gy[on]
+        order = np.argsort(np.hypot(gx - ax, gy - ay), kind="stable")
+        return [Vec(int(x), int(y)) for x, y in zip(gx[order], gy[order], strict=True)]
+
+    def geometry(self) -> shapely.LineString:
+        return shapely.LineString([self.a, self.b])
+
+
+class Region:
+    """A prepared area of the plane (the track, or the track less water, ...) with batched tests.
+
+    ``boundary_counts`` picks the wall rule: ``True`` is "touching is allowed" (a segment may run
+    along or touch the wall: the closed region must *cover* it); ``False`` is "walls are off the
+    track" (the segment must lie in the open interior: the region must *properly contain* it).
+    """
+
+    def __init__(self, geometry: BaseGeometry):
+        self.geometry = geometry
+        shapely.prepare(geometry)
+        self._lattice: dict[bool, np.ndarray] = {}
+
+    def covers_segments(self, starts: np.ndarray, ends: np.ndarray,
+                        boundary_counts: bool = True) -> np.ndarray:
+        """For every move at once: does the whole segment lie on this region?"""
+        lines = segment_geometries(as_array(starts), as_array(ends))
+        if len(lines) == 0:
+            return np.zeros(0, dtype=bool)
+        test = shapely.covers if boundary_counts else shapely.contains_properly
+        return np.asarray(test(self.geometry, lines), dtype=bool)
+
+    def covers_points(self, points: np.ndarray, boundary_counts: bool = True) -> np.ndarray:
+        pts = as_array(points)
+        if len(pts) == 0:
+            return np.zeros(0, dtype=bool)
+        test = shapely.covers if boundary_counts else shapely.contains_properly
+        return np.asarray(test(self.geometry, shapely.points(pts)), dtype=bool)
+
+    def lattice_points(self, boundary_counts: bool = True) -> np.ndarray:
+        """Every lattice point of the region, as an ``(n, 2)`` int array sorted by (y, x)."""
+        if boundary_counts not in self._lattice:
+            minx, miny, maxx, maxy = self.geometry.bounds
+            xs = np.arange(math.ceil(minx), math.floor(maxx) + 1)
+            ys = np.arange(math.ceil(miny), math.floor(maxy) + 1)
+            gx, gy = np.meshgrid(xs, ys)
+            grid = np.column_stack([gx.ravel(), gy.ravel()])
+            inside = self.covers_points(grid, boundary_counts) if len(grid) else np.zeros(0, bool)
+            self._lattice[boundary_counts] = grid[inside].astype(np.int64)
+        return self._lattice[boundary_counts]
+
+    def exit_fraction(self, start: Sequence[float], end: Sequence[float],
+                      boundary_counts: bool = True) -> float | None:
+        """The fraction of the move p→q at which it first leaves the region; ``None`` if never.
+
+        With ``boundary_counts=False`` touching the boundary already counts as leaving.
+        """
+        p, q = np.asarray(start, float), np.asarray(end, float)
+        segment = shapely.LineString([p, q]) if not np.array_equal(p, q) else shapely.Point(p)
+        outside = shapely.difference(segment, self.geometry)
+        parts = [outside]
+        if not boundary_counts:
+            parts.append(shapely.intersection(segment, self.geometry.boundary))
+        coords = np.concatenate([shapely.get_coordinates(g) for g in parts if not g.is_empty]
+                                or [np.empty((0, 2))])
+        if len(coords) == 0:
+            return None
+        return float(np.min(_fractions_along(p, q, coords)))
+
+    def nearest_lattice_point(self, point: Sequence[float], boundary_counts: bool = True,
+                              prefer: Sequence[float] | None = None) -> Vec | None:
+        """The region's lattice point nearest to ``point``.
+
+        Ties go to the one nearest ``prefer`` (say, where the car came from), then to the
+        smallest (y, x), so the answer never depends on anything but the arguments.
+        """
+        lattice = self.lattice_points(boundary_counts)
+        if len(lattice) == 0:
+            return None
+        target = np.asarray(point, float)
+        d2 = np.sum((lattice - target) ** 2, axis=1)
+        best = np.flatnonzero(np.isclose(d2, d2.min(), rtol=0, atol=1e-9))
+        if len(best) > 1 and prefer is not None:
+            p2 = np.sum((lattice[best] - np.asarray(prefer, float)) ** 2, axis=1)
+            best = best[np.isclose(p2, p2.min(), rtol=0, atol=1e-9)]
+        x, y = lattice[best[0]]  # lattice is sorted by (y, x)
+        return Vec(int(x), int(y))
+
+
+def _fractions_along(p: np.ndarray, q: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    r = q - p
+    length2 = float(r @ r)
+    if length2 == 0:
+        return np.zeros(len(coords))
+    return np.clip((coords - p) @ r / length2, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class ZoneHits:
+    """Which zones each move touches, and where it first enters them.
+
+    ``touches[z, i]``: move ``i`` passes through or ends in zone ``z`` (touching its edge counts).
+    ``entry[z, i]``: the fraction of move ``i`` at which it enters zone ``z`` (0 when it starts
+    inside), ``nan`` when it never does. ``ends_in[z, i]``: the move ends inside zone ``z``.
+    """
+
+    touches: np.ndarray
+    entry: np.ndarray
+    ends_in: np.ndarray
+
+
+def zone_hits(zones: Sequence[BaseGeometry], starts: np.ndarray, ends: np.ndarray) -> ZoneHits:
+    """Test every move against every zone: one batched shapely call per zone."""
+    p, q = as_array(starts), as_array(ends)
+    n = len(p)
+    touches = np.zeros((len(zones), n), dtype=bool)
+    entry = np.full((len(zones), n), np.nan)
+    ends_in = np.zeros((len(zones), n), dtype=bool)
+    if n == 0:
+        return ZoneHits(touches, entry, ends_in)
+    lines = segment_geometries(p, q)
+    r = q - p
+    length2 = np.einsum("ij,ij->i", r, r)
+    for z, zone in enumerate(zones):
+        hit = np.asarray(shapely.intersects(zone, lines), dtype=bool)
+        touches[z] = hit
+        ends_in[z] = np.asarray(shapely.covers(zone, shapely.points(q)), dtype=bool)
+        if not hit.any():
+            continue
+        index = np.flatnonzero(hit & (length2 > 0))
+        still = hit & (length2 == 0)  # a car standing in the zone is in it from the start
+        entry[z, still] = 0.0
+        if len(index) == 0:
+            continue
+        pieces = shapely.intersection(lines[index], zone)
+        coords, which = shapely.get_coordinates(pieces, return_index=True)
+        rows = index[which]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.einsum("ij,ij->i", coords - p[rows], r[rows]) / length2[rows]
+        first = np.full(n, np.inf)
+        np.minimum.at(first, rows, np.clip(t, 0.0, 1.0))
+        entry[z, index] = np.where(np.isfinite(first[index]), first[index], np.nan)
+    return ZoneHits(touches, entry, ends_in)
+
+
+def prepared(geometry: BaseGeometry) -> BaseGeometry:
+    """``geometry``, prepared for fast repeated predicates (shapely prepares in place)."""
+    shapely.prepare(geometry)
+    return geometry

@@ -1,0 +1,32 @@
+"""Shared fixtures: small tracks written inline, so each test shows the geometry it relies on."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from racetrack.track import Track, parse_track  # noqa: E402
+
+
+def make_track(body: str, name: str = "Test") -> Track:
+    """A track from the YAML body of a file, with the version and name lines added."""
+    text = f"racetrack-track: 1\nname: {name}\n" + textwrap.dedent(body)
+    return parse_track(text, "test.yaml")
+
+
+@pytest.fixture
+def square_ring() -> Track:
+    """A 12 x 12 square with a 4 x 4 infield: the track is 4 squares wide all round.
+
+    The start line crosses the top straight at x = 6, cars drive right (clockwise on screen).
+    """
+    return make_track("""
+        outer: [[0, 0], [12, 0], [12, 12], [0, 12]]
+        holes: [[[4, 4], [8, 4], [8, 8], [4, 8]]]
+        start: {a: [6, 0], b: [6, 4], forward: [1, 0]}
+    """)
