@@ -7,11 +7,16 @@ file and line) into one line per problem on stderr and a non-zero exit, never a 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
+from racetrack.ai import LEVELS
 from racetrack.errors import FileProblemError, RacetrackError
 from racetrack.track import find_track, load_track
+
+#: Names and pencil colours given to computer cars in headless races, in order.
+CAR_COLOURS = ("red", "blue", "green", "orange", "purple", "black", "brown", "pink")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -35,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``racetrack rules baker | head``): stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +57,30 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("files", nargs="+", metavar="FILE",
                           help="track files (or names of bundled tracks)")
     validate.set_defaults(run=run_validate)
+
+    rules = commands.add_parser("rules", help="list the rule variants, or show one's options")
+    rules.add_argument("name", nargs="?", metavar="NAME",
+                       help="a bundled variant's name or a rules file")
+    rules.set_defaults(run=run_rules)
+
+    race = commands.add_parser("race", help="run a race of computer drivers without a window")
+    race.add_argument("track", metavar="TRACK", help="a track file or a bundled track's name")
+    race.add_argument("--rules", default="gardner", metavar="R",
+                      help="a rule variant's name or a rules file (default: gardner)")
+    race.add_argument("--driver", action="append", metavar="D", choices=LEVELS,
+                      help=f"add a computer car of this level ({', '.join(LEVELS)}); "
+                           "repeat for more cars (default: two medium cars)")
+    race.add_argument("--seed", type=int, default=0, metavar="N",
+                      help="seed for the turn order by lot and the drivers (default: 0)")
+    race.add_argument("--save", metavar="FILE", help="save the race as a replay file")
+    race.add_argument("--json", action="store_true", help="print the result as JSON")
+    race.set_defaults(run=run_race)
+
+    replay = commands.add_parser("replay", help="check a saved race")
+    replay.add_argument("file", metavar="FILE", help="a replay file")
+    replay.add_argument("--verify", action="store_true",
+                        help="re-simulate every move and compare the recorded result")
+    replay.set_defaults(run=run_replay)
     return parser
 
 
@@ -78,3 +111,103 @@ def run_validate(args: argparse.Namespace) -> int:
               f"{on_track} lattice points on the track, {len(course.start_positions)} start "
               f"positions, {laps}{extra}")
     return status
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """List the variants, or print every option of one with its value and meaning."""
+    from racetrack.rules import OPTIONS, bundled_variant_names, load_rules
+
+    if not args.name:
+        names = bundled_variant_names()
+        width = max(len(n) for n in names)
+        for name in names:
+            print(f"{name:<{width}}  {load_rules(name).description}")
+        return EXIT_OK
+    rules = load_rules(args.name)
+    print(f"{rules.name}: {rules.description}")
+    if rules.source:
+        print(f"source: {rules.source}")
+    for option in OPTIONS:
+        value = rules.option(option.key)
+        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) \
+            else str(value)
+        print(f"\n{option.key}: {shown}")
+        print(f"    {option.doc}")
+        if option.choices:
+            print(f"    {shown}: {option.choices.get(shown, '')}")
+            others = [k for k in option.choices if k != shown]
+            print(f"    other values: {', '.join(others)}")
+        else:
+            print(f"    allowed: {option.allowed()}")
+    return EXIT_OK
+
+
+def run_race(args: argparse.Namespace) -> int:
+    """Race computer drivers headless; print the ranking (or JSON) and optionally save."""
+    import json
+
+    from racetrack.ai import make_driver
+    from racetrack.game import Race
+    from racetrack.model import CarSetup
+    from racetrack.replay import save_replay
+    from racetrack.rules import load_rules
+
+    track = load_track(find_track(args.track))
+    rules = load_rules(args.rules)
+    levels = args.driver or ["medium", "medium"]
+    if len(levels) > len(CAR_COLOURS):
+        raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
+    cars = [CarSetup(colour.title(), colour, level)
+            for colour, level in zip(CAR_COLOURS, levels, strict=False)]
+    try:
+        race = Race(track, rules, cars, seed=args.seed)
+    except ValueError as exc:
+        raise RacetrackError(str(exc)) from None
+    drivers = [make_driver(level, seed=args.seed * 7919 + i) for i, level in enumerate(levels)]
+    state = race.start()
+    while not state.is_over:
+        state.apply(drivers[state.current_car].choose(state))
+    if args.save:
+        save_replay(state, args.save)
+    outcome = state.outcome
+    names = [car.name for car in cars]
+    if args.json:
+        print(json.dumps({
+            "winner": names[outcome.winner] if outcome.winner is not None else None,
+            "ranking": [names[i] for i in outcome.ranking],
+            "turns": outcome.rounds,
+            "reason": outcome.reason,
+            "track": track.name,
+            "rules": rules.name,
+            "seed": args.seed,
+            "cars": [{"name": names[i], "driver": levels[i], "status": car.status.value,
+                      "moves": car.moves, "damage": car.damage,
+                      "finish_round": car.finish.round if car.finish else None}
+                     for i, car in enumerate(state.cars)],
+        }))
+        return EXIT_OK
+    print(f"{track.name}, {rules.name} rules, seed {args.seed}: {outcome.reason}")
+    for place, index in enumerate(outcome.ranking, start=1):
+        car = state.cars[index]
+        status = (f"finished in turn {car.finish.round}" if car.finish
+                  else car.status.value)
+        print(f"{place}. {names[index]} ({levels[index]}): {status}, {car.moves} moves, "
+              f"damage {car.damage}")
+    winner = names[outcome.winner] if outcome.winner is not None else "nobody"
+    print(f"Winner: {winner} after {outcome.rounds} turns")
+    return EXIT_OK
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Check a replay by re-simulating it."""
+    from racetrack.replay import load_replay
+
+    replay = load_replay(args.file)
+    if not args.verify:
+        print("the replay viewer needs --verify for now", file=sys.stderr)
+        return EXIT_USAGE
+    state = replay.verify()
+    note = "" if replay.track_hash_matches else " (track hash differs: embedded copy used)"
+    print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, "
+          f"{'result matches' if state.is_over else 'race unfinished'}{note}")
+    return EXIT_OK

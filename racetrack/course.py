@@ -19,7 +19,7 @@ import numpy as np
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from racetrack.geometry import Line, Region, Vec, as_array, line_crossings
+from racetrack.geometry import Line, Region, Vec, as_array, line_crossings, prepared
 from racetrack.track import Track
 
 #: How far the paper reaches beyond the track outline, for rules that let cars leave the track.
@@ -32,11 +32,14 @@ class Course:
     Building one prepares shapely geometry once; every later question is a batched call.
     """
 
-    def __init__(self, track: Track):
+    def __init__(self, track: Track, laps: int | None = None, checkpoints: bool = True):
+        """``laps`` overrides the track's own count; ``checkpoints=False`` ignores them."""
         self.track = track
-        per_lap = (*track.checkpoints, track.finish_line)
-        self.lines: tuple[Line, ...] = (track.start, *per_lap * track.laps)
-        drawn = [track.start, *track.checkpoints]
+        self.laps = laps if laps is not None else track.laps
+        used_checkpoints = track.checkpoints if checkpoints else ()
+        per_lap = (*used_checkpoints, track.finish_line)
+        self.lines: tuple[Line, ...] = (track.start, *per_lap * self.laps)
+        drawn = [track.start, *used_checkpoints]
         if track.finish is not None:
             drawn.append(track.finish)
         # The identity of each listed line among the lines actually drawn.
@@ -47,6 +50,7 @@ class Course:
         self._forward = np.array([line.forward for line in self.lines], dtype=float)
         self.surface = Region(track.polygon())
         self._regions: dict[tuple[bool, bool], Region] = {}
+        self._derived: dict[object, object] = {}
 
     # -- lines and progress -------------------------------------------------------------------
 
@@ -60,7 +64,7 @@ class Course:
         return 1
 
     def lines_per_lap(self) -> int:
-        return len(self.track.checkpoints) + 1
+        return (self.goal - 1) // self.laps
 
     def lap_and_checkpoint(self, progress: int) -> tuple[int, int]:
         """(laps completed, checkpoints passed in the current lap) for a progress value."""
@@ -129,7 +133,15 @@ class Course:
     # -- zones ----------------------------------------------------------------------------
 
     def zones(self, kind: str) -> list[BaseGeometry]:
-        return [zone.geometry() for zone in self.track.zones if zone.kind == kind]
+        """The prepared polygons of every zone of one kind (``oil``, ``jump``, ...)."""
+        return self._zone_geometries.get(kind, [])
+
+    @cached_property
+    def _zone_geometries(self) -> dict[str, list[BaseGeometry]]:
+        found: dict[str, list[BaseGeometry]] = {}
+        for zone in self.track.zones:
+            found.setdefault(zone.kind, []).append(prepared(zone.geometry()))
+        return found
 
     @cached_property
     def zone_kinds(self) -> tuple[str, ...]:
@@ -152,3 +164,14 @@ class Course:
                 shape = unary_union([shape, *self.zones("jump")])
             self._regions[key] = Region(shape)
         return self._regions[key]
+
+    # -- derived data -----------------------------------------------------------------------
+
+    def distance_field(self, boundary_counts: bool = True):
+        """Steps to go along the track from every point (built once, on first use)."""
+        from racetrack.distance import DistanceField
+
+        key = ("distance", boundary_counts)
+        if key not in self._derived:
+            self._derived[key] = DistanceField(self, boundary_counts)
+        return self._derived[key]

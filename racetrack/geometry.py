@@ -278,8 +278,9 @@ class Region:
         return float(np.min(_fractions_along(p, q, coords)))
 
     def nearest_lattice_point(self, point: Sequence[float], boundary_counts: bool = True,
-                              prefer: Sequence[float] | None = None) -> Vec | None:
-        """The region's lattice point nearest to ``point``.
+                              prefer: Sequence[float] | None = None,
+                              exclude: Iterable[tuple[int, int]] = ()) -> Vec | None:
+        """The region's lattice point nearest to ``point``, skipping those in ``exclude``.
 
         Ties go to the one nearest ``prefer`` (say, where the car came from), then to the
         smallest (y, x), so the answer never depends on anything but the arguments.
@@ -287,14 +288,16 @@ class Region:
         lattice = self.lattice_points(boundary_counts)
         if len(lattice) == 0:
             return None
-        target = np.asarray(point, float)
-        d2 = np.sum((lattice - target) ** 2, axis=1)
-        best = np.flatnonzero(np.isclose(d2, d2.min(), rtol=0, atol=1e-9))
-        if len(best) > 1 and prefer is not None:
-            p2 = np.sum((lattice[best] - np.asarray(prefer, float)) ** 2, axis=1)
-            best = best[np.isclose(p2, p2.min(), rtol=0, atol=1e-9)]
-        x, y = lattice[best[0]]  # lattice is sorted by (y, x)
-        return Vec(int(x), int(y))
+        d2 = np.round(np.sum((lattice - np.asarray(point, float)) ** 2, axis=1), 9)
+        p2 = (np.round(np.sum((lattice - np.asarray(prefer, float)) ** 2, axis=1), 9)
+              if prefer is not None else np.zeros(len(lattice)))
+        excluded = {tuple(map(int, e)) for e in exclude}
+        # lexsort is stable and the lattice is sorted by (y, x): the last tie-break is free.
+        for i in np.lexsort((p2, d2)):
+            spot = Vec(int(lattice[i][0]), int(lattice[i][1]))
+            if tuple(spot) not in excluded:
+                return spot
+        return None
 
 
 def _fractions_along(p: np.ndarray, q: np.ndarray, coords: np.ndarray) -> np.ndarray:

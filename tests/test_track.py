@@ -62,7 +62,8 @@ class TestBadFiles:
         assert any("missing 'start'" in p for p in found)
 
     def test_missing_or_wrong_version(self):
-        assert "missing 'racetrack-track: 1'" in one_problem(GOOD.replace("racetrack-track: 1\n", ""))
+        without_version = GOOD.replace("racetrack-track: 1\n", "")
+        assert "missing 'racetrack-track: 1'" in one_problem(without_version)
         assert "unsupported track format version 2" in one_problem(
             GOOD.replace("racetrack-track: 1", "racetrack-track: 2"))
 

@@ -1,0 +1,178 @@
+"""Replays: a race saved as its setup plus its moves, and re-simulated to check or watch it.
+
+The file is YAML (format ``racetrack-replay: 1``): the track embedded whole with a hash of its
+canonical text, the rule set with every option, the cars and their drivers, the seed, every move
+in order and the recorded result. Nothing random is left out, so re-simulating the moves
+re-creates every state; a move that is not legal when re-simulated is reported by its number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from racetrack.errors import IllegalMoveError, Problem, ReplayError, RulesError, TrackError
+from racetrack.game import Race, RaceState
+from racetrack.geometry import Vec
+from racetrack.model import CarSetup, Move
+from racetrack.rules.ruleset import rules_from_data
+from racetrack.track import Track, track_from_data, track_to_data, track_to_yaml
+from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+
+FORMAT_KEY = "racetrack-replay"
+FORMAT_VERSION = 1
+MAX_REPLAY_BYTES = 16 * 1024 * 1024
+MAX_MOVES = 200_000
+
+
+def track_hash(track: Track) -> str:
+    """A fingerprint of a track's canonical text: equal tracks, equal hashes."""
+    return hashlib.sha256(track_to_yaml(track).encode("utf-8")).hexdigest()
+
+
+def result_data(state: RaceState) -> dict[str, Any]:
+    outcome = state.outcome
+    if outcome is None:
+        return {"finished": False}
+    names = [car.name for car in state.race.cars]
+    return {"finished": True,
+            "winner": names[outcome.winner] if outcome.winner is not None else None,
+            "ranking": [names[i] for i in outcome.ranking],
+            "turns": outcome.rounds,
+            "reason": outcome.reason}
+
+
+def replay_data(state: RaceState) -> dict[str, Any]:
+    """Plain data for a race so far: setup, every move and (if over) the result."""
+    race = state.race
+    return {
+        FORMAT_KEY: FORMAT_VERSION,
+        "track": {"hash": track_hash(race.track), "data": track_to_data(race.track)},
+        "rules": race.rules.to_data(),
+        "seed": race.seed,
+        "cars": [{"name": c.name, "colour": c.colour, "driver": c.driver,
+                  **({"can-swim": True} if c.can_swim else {})} for c in race.cars],
+        "moves": [[car, move.target.x, move.target.y] for car, move in state.history],
+        "result": result_data(state),
+    }
+
+
+def save_replay(state: RaceState, path: str | os.PathLike[str]) -> None:
+    """Write the race atomically (the file is either the old one or the new one, whole)."""
+    atomic_write_text(path, dump_yaml(replay_data(state)))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A loaded replay: the race's setup, its moves and the result it claims."""
+
+    race: Race
+    moves: tuple[tuple[int, Move], ...]
+    result: dict[str, Any]
+    track_hash_matches: bool
+    file: str
+
+    def states(self):
+        """Every state from the start, one after each move (re-simulated, so checked)."""
+        state = self.race.start()
+        yield state.clone()
+        for number, (car, move) in enumerate(self.moves, start=1):
+            self._apply(state, number, car, move)
+            yield state.clone()
+
+    def final_state(self) -> RaceState:
+        state = self.race.start()
+        for number, (car, move) in enumerate(self.moves, start=1):
+            self._apply(state, number, car, move)
+        return state
+
+    def _apply(self, state: RaceState, number: int, car: int, move: Move) -> None:
+        name = self.race.cars[car].name if 0 <= car < len(self.race.cars) else f"car {car}"
+        if state.is_over:
+            raise ReplayError(Problem(self.file, None, f"move {number} ({name} to "
+                                                       f"{tuple(move.target)}): the race was "
+                                                       "already over"))
+        if state.current_car != car:
+            expected = self.race.cars[state.current_car].name
+            raise ReplayError(Problem(self.file, None, f"move {number} is {name}'s, but it is "
+                                                       f"{expected}'s turn"))
+        try:
+            state.apply(move)
+        except IllegalMoveError as exc:
+            raise ReplayError(Problem(self.file, None, f"move {number} ({name} to "
+                                                       f"{tuple(move.target)}) is illegal: "
+                                                       f"{exc}")) from None
+
+    def verify(self) -> RaceState:
+        """Re-simulate every move and compare the result; raise ``ReplayError`` if not equal."""
+        state = self.final_state()
+        recorded = self.result
+        if recorded.get("finished") or state.is_over:
+            actual = result_data(state)
+            for key in ("finished", "winner", "ranking", "turns"):
+                if recorded.get(key) != actual.get(key):
+                    raise ReplayError(Problem(
+                        self.file, None, f"the recorded result does not match the moves: "
+                                         f"{key} is {recorded.get(key)!r} in the file but "
+                                         f"{actual.get(key)!r} when re-simulated"))
+        return state
+
+
+def load_replay(path: str | os.PathLike[str]) -> Replay:
+    """Read a replay file; every problem is a ``ReplayError`` naming the file (and line)."""
+    doc = load_yaml(path, ReplayError, MAX_REPLAY_BYTES)
+    data = doc.data
+    file = str(path)
+
+    def fail(where: tuple, message: str) -> ReplayError:
+        return ReplayError(doc.problem(where, message))
+
+    if not isinstance(data, dict):
+        raise fail((), "a replay file must be a YAML mapping")
+    if data.get(FORMAT_KEY) != FORMAT_VERSION:
+        raise fail((FORMAT_KEY,), f"not a replay of format version {FORMAT_VERSION} "
+                                  f"('{FORMAT_KEY}: {FORMAT_VERSION}' missing or different)")
+    for key in ("track", "rules", "cars", "moves"):
+        if key not in data:
+            raise fail((), f"missing '{key}'")
+    track_part = data["track"]
+    if not isinstance(track_part, dict) or "data" not in track_part:
+        raise fail(("track",), "'track' must hold the embedded track under 'data'")
+    try:
+        track = track_from_data(track_part["data"], f"{file} (embedded track)")
+        rules = rules_from_data(data["rules"], f"{file} (embedded rules)")
+    except (TrackError, RulesError) as exc:
+        raise ReplayError(exc.problems) from None
+    cars = data["cars"]
+    if not isinstance(cars, list) or not cars:
+        raise fail(("cars",), "'cars' must be a list of cars")
+    setups = []
+    for index, car in enumerate(cars):
+        if not isinstance(car, dict) or not isinstance(car.get("name"), str):
+            raise fail(("cars", index), "each car needs a 'name'")
+        setups.append(CarSetup(car["name"], str(car.get("colour", "red")),
+                               str(car.get("driver", "human")), bool(car.get("can-swim", False))))
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise fail(("seed",), "'seed' must be a whole number")
+    moves_data = data["moves"]
+    if not isinstance(moves_data, list) or len(moves_data) > MAX_MOVES:
+        raise fail(("moves",), f"'moves' must be a list of at most {MAX_MOVES} moves")
+    moves = []
+    for number, entry in enumerate(moves_data, start=1):
+        if (not isinstance(entry, list) or len(entry) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry)):
+            raise fail(("moves", number - 1), f"move {number} must be [car, x, y] in whole "
+                                              "numbers")
+        moves.append((entry[0], Move(Vec(entry[1], entry[2]))))
+    result = data.get("result") or {}
+    if not isinstance(result, dict):
+        raise fail(("result",), "'result' must be a mapping")
+    try:
+        race = Race(track, rules, setups, seed)
+    except ValueError as exc:
+        raise fail(("cars",), str(exc)) from None
+    recorded_hash = track_part.get("hash")
+    return Replay(race, tuple(moves), result, recorded_hash == track_hash(track), file)

@@ -1,0 +1,153 @@
+"""Move generation: the current car's candidate points, each with the rules' verdict.
+
+Everything a variant changes is read from the ``RuleSet``'s options; the geometry of all
+candidates is tested in one batched call per question (on the track? in which zones?).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from racetrack.course import Course
+from racetrack.geometry import Region, Vec, zone_hits
+from racetrack.model import Candidate, CarSetup, CarState, MoveKind
+from racetrack.rules.ruleset import RuleSet
+
+#: Changes to the last move that each movement option allows.
+CHANGES: dict[str, tuple[Vec, ...]] = {
+    "plus": (Vec(0, 0), Vec(1, 0), Vec(-1, 0), Vec(0, 1), Vec(0, -1)),
+    "square": tuple(Vec(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)),
+    "square-24": tuple(Vec(dx, dy) for dy in (-2, -1, 0, 1, 2) for dx in (-2, -1, 0, 1, 2)),
+}
+#: A crawling car's single steps (Levi's rule 5): one square in any direction.
+CRAWL_STEPS = tuple(Vec(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+
+
+@dataclass(frozen=True)
+class Surfaces:
+    """The regions one car's moves are judged against."""
+
+    drive: Region  # where its segments may run (jump zones added when cars fly over them)
+    land: Region   # where it may stand (the track, less water if it cannot swim)
+
+
+def surfaces_for(course: Course, rules: RuleSet, setup: CarSetup) -> Surfaces:
+    without_water = rules.zones_water == "wall" and not setup.can_swim
+    land = course.region(without_water=without_water)
+    drive = course.region(without_water=without_water, with_jumps=rules.zones_jump == "fly")
+    return Surfaces(drive, land)
+
+
+def candidates(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
+               cars: Sequence[CarState], index: int) -> list[Candidate]:
+    """Every point car ``index`` might go to this turn, legal or not, and why not."""
+    car, setup = cars[index], setups[index]
+    p, v = car.position, car.velocity
+    crawling = car.off_track and rules.leaving_track == "crawl"
+    velocities = list(CRAWL_STEPS) if crawling else [v + c for c in CHANGES[rules.movement_choices]]
+    targets = [p + w for w in velocities]
+    unchanged = np.array([not crawling and w == v for w in velocities])
+    starts = np.repeat(np.array([p], dtype=float), len(targets), axis=0)
+    ends = np.array(targets, dtype=float)
+
+    surfaces = surfaces_for(course, rules, setup)
+    boundary = rules.boundary_counts
+    on_track = surfaces.drive.covers_segments(starts, ends, boundary)
+    lands_on = surfaces.land.covers_points(ends, boundary)
+    if surfaces.drive is not surfaces.land:
+        on_track &= lands_on
+    on_sheet = course.on_sheet(ends)
+
+    reasons = [""] * len(targets)
+    kinds = [MoveKind.DRIVE] * len(targets)
+    legal = np.ones(len(targets), dtype=bool)
+
+    def forbid(mask: np.ndarray, reason: str) -> None:
+        for i in np.flatnonzero(mask & legal):
+            reasons[i] = reason
+        legal[mask] = False
+
+    # Where the car goes and what leaving the track means.
+    if car.off_track:
+        for i in range(len(targets)):
+            kinds[i] = MoveKind.RETURN if lands_on[i] else MoveKind.OFF
+        forbid(~lands_on & ~on_sheet, "off the paper")
+        if rules.leaving_track == "detour" and car.exit_distance is not None:
+            field = course.distance_field(boundary)
+            new_progress = course.advance(car.progress, starts, ends)
+            for i in np.flatnonzero(lands_on & legal):
+                if field(targets[i], int(new_progress[i])) <= car.exit_distance:
+                    legal[i] = False
+                    reasons[i] = "must come back onto the track behind the point where it left"
+    else:
+        leaving = ~on_track
+        if rules.leaving_track == "crash":
+            for i in np.flatnonzero(leaving):
+                kinds[i] = MoveKind.CRASH
+        elif rules.leaving_track in ("detour", "crawl"):
+            for i in np.flatnonzero(leaving):
+                kinds[i] = MoveKind.LEAVE
+            forbid(leaving & lands_on, "a move may not leave the track and come back in one go")
+            forbid(leaving & ~on_sheet, "off the paper")
+        else:
+            in_water = leaving & course.surface.covers_segments(starts, ends, boundary)
+            forbid(in_water, "into the water: this car cannot swim")
+            forbid(leaving, "off the track")
+
+    # Zones that force the last move to be repeated (a car at rest is never forced).
+    if not crawling and not v.is_zero:
+        _zone_rules(course, rules, starts, ends, unchanged, forbid)
+    forced_repeat = _forced_by_zone(course, rules, starts[:1], np.array([p + v], dtype=float)) \
+        if not crawling and not v.is_zero else False
+    if rules.movement_must_change and not crawling and not forced_repeat:
+        forbid(unchanged, "the move must change (brake and/or turn)")
+
+    # Other cars.
+    others = {tuple(c.position): j for j, c in enumerate(cars) if j != index and c.racing}
+    occupied = np.array([tuple(t) in others for t in targets])
+    ends_on_target = np.array([k is not MoveKind.CRASH for k in kinds])
+    blocking = occupied & ends_on_target
+    if rules.cars == "forbidden":
+        for i in np.flatnonzero(blocking & legal):
+            reasons[i] = f"occupied by {setups[others[tuple(targets[i])]].name}"
+        legal[blocking] = False
+    elif rules.cars == "collide":
+        clean = legal & ~blocking & np.array([k is not MoveKind.CRASH for k in kinds])
+        if clean.any():
+            for i in np.flatnonzero(blocking & legal):
+                reasons[i] = (f"occupied by {setups[others[tuple(targets[i])]].name}: a "
+                              "collision is allowed only when it cannot be avoided")
+            legal[blocking] = False
+        else:
+            for i in np.flatnonzero(blocking & legal):
+                kinds[i] = MoveKind.COLLISION
+
+    return [Candidate(target=targets[i], velocity=velocities[i], legal=bool(legal[i]),
+                      kind=kinds[i], reason=reasons[i], unchanged=bool(unchanged[i]))
+            for i in range(len(targets))]
+
+
+def _zone_rules(course: Course, rules: RuleSet, starts: np.ndarray, ends: np.ndarray,
+                unchanged: np.ndarray, forbid) -> None:
+    oil = course.zones("oil") if rules.zones_oil != "none" else []
+    jumps = course.zones("jump") if rules.zones_jump == "fly" else []
+    if not oil and not jumps:
+        return
+    hits = zone_hits([*oil, *jumps], starts, ends)
+    touches_oil = hits.touches[:len(oil)].any(axis=0) if oil else np.zeros(len(starts), bool)
+    touches_jump = hits.touches[len(oil):].any(axis=0) if jumps else np.zeros(len(starts), bool)
+    if rules.zones_oil == "skid" and (touches_oil & unchanged).any():
+        forbid(~unchanged, "skidding on oil: the car must repeat its last move")
+    elif rules.zones_oil == "steady":
+        forbid(touches_oil & ~unchanged, "through oil the move must repeat the last one")
+    forbid(touches_jump & ~unchanged, "over a jump the move must repeat the last one")
+
+
+def _forced_by_zone(course: Course, rules: RuleSet, start: np.ndarray, end: np.ndarray) -> bool:
+    """Whether the unchanged move touches a zone that demands it (so it may be repeated)."""
+    zones = [*(course.zones("oil") if rules.zones_oil != "none" else []),
+             *(course.zones("jump") if rules.zones_jump == "fly" else [])]
+    return bool(zones) and bool(zone_hits(zones, start, end).touches.any())

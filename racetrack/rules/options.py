@@ -1,0 +1,149 @@
+"""Every rule option: its YAML key, its allowed values, its default and what it means.
+
+This table is the one source of truth: the loader validates files against it, ``racetrack rules
+NAME`` prints it, and ``RuleSet`` has one field per entry (``movement.choices`` becomes
+``movement_choices``). The engine reads options, never variant names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option. ``choices`` maps each allowed word to what it means."""
+
+    key: str
+    default: Any
+    doc: str
+    choices: dict[str, str] = field(default_factory=dict)
+    low: int | None = None
+    high: int | None = None
+    nullable: bool = False
+    is_bool: bool = False
+
+    @property
+    def field_name(self) -> str:
+        return self.key.replace(".", "_").replace("-", "_")
+
+    def allowed(self) -> str:
+        """The valid values in words, for error messages and help."""
+        if self.choices:
+            return ", ".join(self.choices)
+        if self.is_bool:
+            return "true, false"
+        text = f"a whole number from {self.low} to {self.high}"
+        return text + " or null" if self.nullable else text
+
+    def check(self, value: Any) -> str | None:
+        """``None`` when ``value`` is allowed, else the reason it is not."""
+        if value is None and self.nullable:
+            return None
+        if self.choices:
+            if isinstance(value, str) and value in self.choices:
+                return None
+        elif self.is_bool:
+            if isinstance(value, bool):
+                return None
+        elif isinstance(value, int) and not isinstance(value, bool) \
+                and self.low <= value <= self.high:  # type: ignore[operator]
+            return None
+        return f"'{self.key}' must be one of: {self.allowed()}; not {value!r}"
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("movement.choices", "square",
+           "Where a car may go: the point its last move repeated leads to, and the points "
+           "around it.",
+           {"plus": "5 choices: the same move, or one square more or less north, south, east "
+                    "or west (Baker)",
+            "square": "9 choices: each component of the move changes by at most one "
+                      "(Gardner)",
+            "square-24": "25 choices: each component changes by at most two (the 24-neighbour "
+                         "classroom variant)"}),
+    Option("movement.must-change", False,
+           "When true the move may never be repeated unchanged, except where a zone forces it "
+           "(Nystrom: you had to brake and/or turn).", is_bool=True),
+    Option("walls", "touching-allowed",
+           "Whether the track's edge is part of the track.",
+           {"touching-allowed": "a move may run along or touch the wall (the closed track)",
+            "off-track": "touching the wall is leaving the track (the open interior only)"}),
+    Option("leaving-track", "illegal",
+           "What a move that leaves the track means.",
+           {"illegal": "such a move is not allowed; a car with no allowed move crashes "
+                       "(see crash.*)",
+            "crash": "a car may hit the wall: it crashes where it leaves the track (see crash.*)",
+            "detour": "a car may drive off the track and must come back onto it at a point "
+                      "farther from the finish than the point where it left (Nystrom)",
+            "crawl": "a car may end a move off the track; it then moves one square at a time, "
+                     "in any direction, until it is back on (Levi's rule 5)"}),
+    Option("crash.outcome", "out",
+           "What happens to a car that crashes.",
+           {"out": "the car is out of the race",
+            "restart": "the car is put on the track's lattice point nearest to where it left "
+                       "the track and starts again from rest"}),
+    Option("crash.damage", "none",
+           "Damage a crash costs.",
+           {"none": "no damage",
+            "speed": "one point for each square of speed of the crashing move (its larger "
+                     "component)"}),
+    Option("crash.miss-turns", 0,
+           "Turns a crashed car misses before it moves again.", low=0, high=5),
+    Option("cars", "forbidden",
+           "Whether a car may end its move on a point where another car stands.",
+           {"forbidden": "no two cars on one point: such a move is not allowed",
+            "shared": "cars may share points (the Westinghouse rule)",
+            "collide": "allowed only when every other move is impossible: both cars take one "
+                       "damage per square they were apart and both stop (Baker)"}),
+    Option("damage-limit", None,
+           "A car with more damage than this is out; null means damage never puts a car out.",
+           low=0, high=99, nullable=True),
+    Option("turn-order", "seating",
+           "Who moves first.",
+           {"seating": "the order the players are listed in",
+            "lots": "an order drawn by lot (from the race's seed) before the start"}),
+    Option("finish.end", "first-across",
+           "When the race ends.",
+           {"first-across": "as soon as a car finishes: the first across wins",
+            "round": "at the end of the round in which the first car finishes, so every car "
+                     "has had the same number of turns; cars finishing in that round are "
+                     "ranked by the tie-break",
+            "all": "when every car has finished or is out"}),
+    Option("finish.tie-break", "farthest",
+           "How cars finishing in the same round are ranked.",
+           {"farthest": "the car that ends its move farthest beyond the finish line",
+            "earliest": "the car whose move meets the line soonest (the smaller fraction of "
+                        "its move)",
+            "order": "the car that moved first in the round"}),
+    Option("laps", None,
+           "Laps to race; null means the track's own number.", low=1, high=99, nullable=True),
+    Option("checkpoints", "in-order",
+           "Whether the track's checkpoints count.",
+           {"in-order": "they must be crossed in order every lap",
+            "ignored": "only the finish line counts"}),
+    Option("zones.oil", "none",
+           "The effect of oil zones.",
+           {"none": "oil is ordinary track",
+            "skid": "if the unchanged move would touch the oil, the car skids and must make "
+                    "exactly that move (Baker)",
+            "steady": "a move that touches the oil must repeat the last move unchanged "
+                      "(Gardner's readers, Nystrom)"}),
+    Option("zones.jump", "none",
+           "The effect of jump zones.",
+           {"none": "a jump zone is ordinary track",
+            "fly": "a move that touches a jump zone must repeat the last move unchanged, and "
+                   "it flies over whatever lies inside the zone (Nystrom)"}),
+    Option("zones.water", "wall",
+           "The effect of water zones.",
+           {"wall": "water is off the track for a car that cannot swim",
+            "none": "water is ordinary track"}),
+    Option("max-rounds", 500,
+           "The race stops after this many rounds; unfinished cars are ranked by how far they "
+           "still have to go.", low=1, high=10_000),
+)
+
+OPTIONS_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}
+SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(o.key.split(".")[0] for o in OPTIONS
+                                                if "." in o.key))
