@@ -103,7 +103,8 @@ def run_validate(args: argparse.Namespace) -> int:
         laps = f"{track.laps} lap{'s' if track.laps != 1 else ''}"
         extras = []
         if track.checkpoints:
-            extras.append(f"{len(track.checkpoints)} checkpoints")
+            count = len(track.checkpoints)
+            extras.append(f"{count} checkpoint{'s' if count != 1 else ''}")
         if track.zones:
             extras.append("zones: " + ", ".join(course.zone_kinds))
         extra = "; " + "; ".join(extras) if extras else ""

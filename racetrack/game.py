@@ -182,13 +182,21 @@ class RaceState:
 
     def place(self, index: int, position: Vec, velocity: Vec = ZERO,
               progress: int | None = None, damage: int | None = None) -> None:
-        """Put a car somewhere (for scripts, puzzles and tests); the history is not changed."""
+        """Put a car on the track at a point and velocity (for scripts, puzzles and tests).
+
+        The car is on the track afterwards; ``progress`` and ``damage`` keep their values
+        unless given. The history is not changed.
+        """
         car = self.cars[index]
-        self.cars[index] = replace(car, position=Vec(*position), velocity=Vec(*velocity),
-                                   progress=car.progress if progress is None else progress,
-                                   damage=car.damage if damage is None else damage,
-                                   off_track=False, exit_distance=None)
+        self.set_car(index, replace(car, position=Vec(*position), velocity=Vec(*velocity),
+                                    progress=car.progress if progress is None else progress,
+                                    damage=car.damage if damage is None else damage,
+                                    off_track=False, exit_distance=None))
         self.trails[index].append(Vec(*position))
+
+    def set_car(self, index: int, car: CarState) -> None:
+        """Replace one car's whole state (a scripting hook; the rules are not consulted)."""
+        self.cars[index] = car
         self._candidates = None
 
     def clone(self) -> RaceState:

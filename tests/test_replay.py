@@ -1,0 +1,84 @@
+"""Replays: save, load and verify for every variant; tampering is caught at the right move."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from racetrack.ai import make_driver
+from racetrack.errors import ReplayError
+from racetrack.game import Race
+from racetrack.model import CarSetup
+from racetrack.replay import load_replay, save_replay
+from racetrack.rules import bundled_variant_names, load_rules
+from racetrack.track import find_track, load_track
+
+
+def play(variant, seed=1):
+    track = load_track(find_track("riddler-opolis"))
+    race = Race(track, load_rules(variant), [CarSetup("Ann", "red", "easy"),
+                                             CarSetup("Bob", "blue", "hard")], seed=seed)
+    drivers = [make_driver("easy", seed), make_driver("hard", seed + 1)]
+    state = race.start()
+    while not state.is_over:
+        state.apply(drivers[state.current_car].choose(state))
+    return state
+
+
+@pytest.mark.parametrize("variant", bundled_variant_names())
+def test_record_save_load_and_verify(variant, tmp_path):
+    state = play(variant)
+    path = tmp_path / "race.yaml"
+    save_replay(state, path)
+    replay = load_replay(path)
+    assert replay.track_hash_matches
+    final = replay.verify()
+    assert [c for c in final.cars] == [c for c in state.cars]
+    assert final.outcome == state.outcome
+    states = list(replay.states())
+    assert len(states) == len(state.history) + 1
+
+
+def tampered(tmp_path, change):
+    state = play("gardner")
+    path = tmp_path / "race.yaml"
+    save_replay(state, path)
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_an_illegal_move_is_named_by_its_number(tmp_path):
+    def teleport(data):
+        data["moves"][4][1] += 5
+    with pytest.raises(ReplayError, match=r"move 5 \((Ann|Bob) to .*\) is illegal"):
+        load_replay(tampered(tmp_path, teleport)).verify()
+
+
+def test_a_changed_result_is_caught(tmp_path):
+    def steal(data):
+        data["result"]["ranking"] = list(reversed(data["result"]["ranking"]))
+    with pytest.raises(ReplayError, match="ranking"):
+        load_replay(tampered(tmp_path, steal)).verify()
+
+
+def test_a_changed_track_is_detected_by_its_hash(tmp_path):
+    def move_wall(data):
+        data["track"]["data"]["name"] = "Renamed"
+    replay = load_replay(tampered(tmp_path, move_wall))
+    assert not replay.track_hash_matches
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("just text", "YAML mapping"),
+    ("racetrack-replay: 7\n", "format version 1"),
+    ("racetrack-replay: 1\ntrack: {}\nrules: {}\ncars: []\nmoves: []\n", "embedded track"),
+    ("!!python/object:os.system {}\n", "no tags that build objects"),
+])
+def test_corrupt_files_give_clear_errors(tmp_path, text, fragment):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ReplayError) as info:
+        load_replay(path)
+    assert fragment in str(info.value)
