@@ -76,12 +76,35 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--json", action="store_true", help="print the result as JSON")
     race.set_defaults(run=run_race)
 
+    solve = commands.add_parser("solve", help="the fewest moves to the finish, and the route")
+    solve.add_argument("track", metavar="TRACK", help="a track file or a bundled track's name")
+    solve.add_argument("--rules", default="gardner", metavar="R",
+                       help="a rule variant's name or a rules file (default: gardner)")
+    solve.add_argument("--from", dest="start", type=parse_point, metavar="X,Y",
+                       help="solve from this point at rest (default: the best start point); "
+                            "write --from=-3,5 for a negative x")
+    solve.add_argument("--starts", action="store_true",
+                       help="fairness report: the optimum from each start point")
+    solve.add_argument("--json", action="store_true", help="print the result as JSON")
+    solve.set_defaults(run=run_solve)
+
     replay = commands.add_parser("replay", help="check a saved race")
     replay.add_argument("file", metavar="FILE", help="a replay file")
     replay.add_argument("--verify", action="store_true",
                         help="re-simulate every move and compare the recorded result")
     replay.set_defaults(run=run_replay)
     return parser
+
+
+def parse_point(text: str):
+    """``"3,-4"`` -> ``Vec(3, -4)``, for command-line options."""
+    from racetrack.geometry import Vec
+
+    try:
+        x, y = (int(part) for part in text.replace(" ", "").split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in whole numbers, not {text!r}") from None
+    return Vec(x, y)
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -211,4 +234,50 @@ def run_replay(args: argparse.Namespace) -> int:
     note = "" if replay.track_hash_matches else " (track hash differs: embedded copy used)"
     print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, "
           f"{'result matches' if state.is_over else 'race unfinished'}{note}")
+    return EXIT_OK
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Print the optimum (and its route) or, with --starts, the optimum from each start."""
+    import json
+
+    from racetrack.course import Course
+    from racetrack.rules import load_rules
+    from racetrack.solver import solve, solve_each_start
+
+    track = load_track(find_track(args.track))
+    rules = load_rules(args.rules)
+    course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
+    if args.starts:
+        found = solve_each_start(course, rules)
+        solved = [v for v in found.values() if v is not None]
+        if args.json:
+            print(json.dumps({"starts": [{"start": list(p), "moves": v}
+                                         for p, v in found.items()],
+                              "best": min(solved) if solved else None,
+                              "spread": max(solved) - min(solved) if solved else None}))
+        else:
+            print(f"{track.name} ({rules.name} rules): the optimum from each start point")
+            for point, value in found.items():
+                print(f"  {tuple(point)}: {value if value is not None else 'cannot finish'}")
+            if solved:
+                print(f"spread: {max(solved) - min(solved)} moves")
+        return EXIT_OK if solved else EXIT_FAILED
+    if args.start is not None and args.start not in course.start_positions:
+        on = course.surface.covers_points([args.start], rules.boundary_counts)[0]
+        if not on:
+            raise RacetrackError(f"{tuple(args.start)} is not a point of the track")
+    solution = solve(course, rules, start=args.start)
+    if solution is None:
+        if args.json:
+            print(json.dumps({"moves": None, "start": None, "path": []}))
+        else:
+            print(f"{track.name} ({rules.name} rules): no way to the finish")
+        return EXIT_FAILED
+    if args.json:
+        print(json.dumps(solution.to_json()))
+        return EXIT_OK
+    print(f"{track.name} ({rules.name} rules): {solution.moves} moves from "
+          f"{tuple(solution.start)}")
+    print("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
     return EXIT_OK

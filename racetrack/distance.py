@@ -15,6 +15,7 @@ import numpy as np
 
 from racetrack.course import Course
 from racetrack.geometry import Vec
+from racetrack.graphs import ReverseEdges
 
 STEPS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)])
 #: Past this many search edges, fall back to a straight-line estimate rather than use the memory.
@@ -92,9 +93,7 @@ class DistanceField:
         e_src = np.concatenate(state_src)
         e_dst = np.concatenate(state_dst)
         e_cost = np.tile(cost, goal)
-        order = np.argsort(e_dst, kind="stable")
-        sorted_dst, sorted_src, sorted_cost = e_dst[order], e_src[order], e_cost[order]
-
+        edges = ReverseEdges(e_src, e_dst, e_cost)
         total = (goal + 1) * n
         dist = np.full(total, np.iinfo(np.int64).max, dtype=np.int64)
         dist[goal * n:] = 0
@@ -103,16 +102,10 @@ class DistanceField:
             d = min(buckets)
             nodes = np.unique(np.concatenate(buckets.pop(d)))
             nodes = nodes[dist[nodes] == d]
-            if not len(nodes):
+            incoming = edges.into(nodes)
+            if not len(incoming):
                 continue
-            lo = np.searchsorted(sorted_dst, nodes, "left")
-            hi = np.searchsorted(sorted_dst, nodes, "right")
-            counts = hi - lo
-            if not counts.sum():
-                continue
-            offsets = np.repeat(lo - np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-            incoming = np.arange(counts.sum()) + offsets
-            sources, new = sorted_src[incoming], d + sorted_cost[incoming]
+            sources, new = edges.sources[incoming], d + edges.weights[incoming]
             better = new < dist[sources]
             sources, new = sources[better], new[better]
             np.minimum.at(dist, sources, new)

@@ -1,0 +1,126 @@
+"""Computer drivers: one protocol, four levels, all driving from the moves-to-go table.
+
+``expert`` always takes a legal move with the fewest moves to go (so alone on the track it
+drives an optimal race), and because it only considers the legal candidates it steers around
+other cars and never into a state from which the finish cannot be reached. The lower levels are
+the same driver with seeded, deliberate imperfection: a speed they will not exceed when they can
+help it, and now and then a move a little worse than the best. None of them ever picks a move
+with no way out when it has one with a way out.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from racetrack.ai.lookahead import lookahead_scores
+from racetrack.ai.tables import value_table
+from racetrack.game import RaceState
+from racetrack.model import Candidate, Move, MoveKind
+from racetrack.solver import UNSOLVED
+
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+class Driver(Protocol):
+    """Anything that can choose a move for the current car of a race state."""
+
+    name: str
+
+    def choose(self, state: RaceState) -> Move: ...
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a level drives."""
+
+    slack: int         # how many moves worse than the best a sloppy choice may be
+    sloppiness: float  # chance, each turn, of a sloppy choice
+    max_speed: int     # speed it will not exceed while a slower move keeps a way out
+
+
+STYLES = {
+    "easy": Style(slack=3, sloppiness=0.5, max_speed=3),
+    "medium": Style(slack=2, sloppiness=0.3, max_speed=4),
+    "hard": Style(slack=1, sloppiness=0.15, max_speed=6),
+    "expert": Style(slack=0, sloppiness=0.0, max_speed=10**6),
+}
+
+ON_TRACK = (MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.RETURN)
+
+
+class TableDriver:
+    """Drives by the exact moves-to-go table, with a level's style of imperfection."""
+
+    def __init__(self, level: str = "expert", seed: int = 0):
+        if level not in STYLES:
+            raise ValueError(f"unknown driver level {level!r}; levels: {', '.join(LEVELS)}")
+        self.name = level
+        self.style = STYLES[level]
+        self.random = random.Random(seed)
+
+    def prepare(self, state: RaceState, car: int) -> None:
+        """Build the table now (it is cached), so the first move is as quick as the rest."""
+        race = state.race
+        value_table(race.course, race.rules, race.cars[car].can_swim)
+
+    def choose(self, state: RaceState) -> Move:
+        options = [c for c in state.candidates() if c.legal]
+        if not options:
+            raise ValueError("no legal move to choose from")
+        values = self._values(state, options)
+        hopeful = [i for i, v in enumerate(values) if v < UNSOLVED]
+        if not hopeful:
+            scores = lookahead_scores(state, options)
+            return options[int(np.argmin(scores))].move
+        style = self.style
+        calm = [i for i in hopeful if options[i].velocity.speed <= style.max_speed]
+        pool = calm or hopeful
+        best = min(values[i] for i in pool)
+        if style.sloppiness and self.random.random() < style.sloppiness:
+            near = [i for i in pool if values[i] <= best + style.slack]
+            return options[self.random.choice(near)].move
+        ties = [i for i in pool if values[i] == best]
+        if best == 0:
+            return options[self._best_finish(state, options, ties)].move
+        # Among equals, the one that keeps the most room: the slowest, then the first listed.
+        return options[min(ties, key=lambda i: (options[i].velocity.speed, i))].move
+
+    @staticmethod
+    def _best_finish(state: RaceState, options: list[Candidate], finishing: list[int]) -> int:
+        """Of several finishing moves, the one the rule set's tie-break ranks best."""
+        course = state.race.course
+        car = state.cars[state.current_car]
+
+        def key(i: int) -> tuple[float, float]:
+            target = options[i].target
+            past = course.distance_past_finish(target)
+            fraction = course.finish_fraction(car.position, target)
+            if state.race.rules.finish_tie_break == "earliest":
+                return (fraction, -past)
+            return (-past, fraction)
+
+        return min(finishing, key=key)
+
+    def _values(self, state: RaceState, options: list[Candidate]) -> list[int]:
+        race = state.race
+        index = state.current_car
+        assert index is not None
+        car = state.cars[index]
+        table = value_table(race.course, race.rules, race.cars[index].can_swim)
+        course = race.course
+        targets = np.array([c.target for c in options])
+        progress = course.advance(car.progress, np.repeat([car.position], len(options), axis=0),
+                                  targets)
+        found = table.values([c.target for c in options], [c.velocity for c in options],
+                             progress)
+        return [int(v) if c.kind in ON_TRACK else UNSOLVED
+                for c, v in zip(options, found, strict=True)]
+
+
+def make_driver(level: str, seed: int = 0) -> Driver:
+    """A computer driver for a level name (see ``LEVELS``)."""
+    return TableDriver(level, seed)

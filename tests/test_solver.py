@@ -1,0 +1,163 @@
+"""The exact solver: known optima, agreement with a plain BFS, routes that race, refusals."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from racetrack.cli import main
+from racetrack.course import Course
+from racetrack.game import Race
+from racetrack.geometry import Vec
+from racetrack.model import CarSetup, CarStatus, Move
+from racetrack.rules import load_rules
+from racetrack.solver import SolverError, solve, solve_each_start
+from racetrack.track import find_track, load_track, parse_track
+from tests.conftest import make_track
+from tests.reference_bfs import PLUS, SQUARE, SQUARE_24, fewest_moves
+
+# Optimum under Gardner's rules for every bundled track (his oil rule and water as a wall count).
+PINNED = {"canyon": 28, "figure-eight": 34, "grand-prix": 73, "hairpins": 45, "hazards": 46,
+          "oval": 25, "rally": 46, "riddler-opolis": 12, "spiral": 29, "wide-speedway": 30}
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_pinned_optimum_of_every_bundled_track(name):
+    track = load_track(find_track(name))
+    solution = solve(Course(track), load_rules("gardner"))
+    assert solution is not None and solution.moves == PINNED[name]
+
+
+def race_route(track, rules, path):
+    """Drive the route in a one-car race: every move must be legal, and it must finish."""
+    race = Race(track, rules, [CarSetup("Solo")])
+    state = race.start()
+    state.place(0, path[0])
+    for point in path[1:]:
+        state.apply(Move(point))
+    return state
+
+
+def test_riddler_route_is_a_legal_race_of_twelve_moves():
+    track = load_track(find_track("riddler-opolis"))
+    rules = load_rules("gardner")
+    solution = solve(Course(track), rules, start=Vec(0, -5))
+    assert solution.moves == 12 and solution.start == (0, -5) and len(solution.path) == 13
+    state = race_route(track, rules, solution.path)
+    assert state.cars[0].status is CarStatus.FINISHED and state.is_over
+
+
+@pytest.mark.parametrize("variant, changes, must_change, touching", [
+    ("gardner", SQUARE, False, True),
+    ("baker", PLUS, False, True),
+    ("nystrom", SQUARE, True, True),
+    ("simulation", SQUARE, False, False),
+    ("classroom-24", SQUARE_24, False, True),
+])
+def test_agrees_with_a_plain_bfs_on_bundled_tracks(variant, changes, must_change, touching):
+    track = load_track(find_track("riddler-opolis"))
+    rules = load_rules(variant)
+    expected = fewest_moves(track, changes=changes, must_change=must_change,
+                            touching_allowed=touching)
+    solution = solve(Course(track), rules)
+    assert solution.moves == expected
+    assert race_route(track, rules, solution.path).cars[0].finish is not None
+
+
+@st.composite
+def small_tracks(draw):
+    """A random ring: a star-shaped outline around a smaller star-shaped hole."""
+    n = draw(st.integers(5, 9))
+    radii = draw(st.lists(st.floats(5.5, 9), min_size=n, max_size=n))
+    inner = draw(st.floats(1.5, 3.5))
+    outer = [[round(r * math.cos(2 * math.pi * i / n), 2), round(r * math.sin(2 * math.pi * i / n),
+                                                                  2)] for i, r in enumerate(radii)]
+    hole = [[round(inner * math.cos(2 * math.pi * i / 6), 2),
+             round(inner * math.sin(2 * math.pi * i / 6), 2)] for i in range(6)]
+    return parse_track(
+        "racetrack-track: 1\nname: Random\n"
+        f"outer: {outer}\nholes: [{hole}]\n"
+        f"start: {{a: [0, {-inner}], b: [0, {-min(radii) - 2}], forward: [1, 0]}}\n")
+
+
+@settings(max_examples=12, deadline=None)
+@given(small_tracks(), st.sampled_from(["gardner", "baker", "simulation"]))
+def test_agrees_with_a_plain_bfs_on_random_tracks(track, variant):
+    rules = load_rules(variant)
+    changes = PLUS if variant == "baker" else SQUARE
+    expected = fewest_moves(track, changes=changes, touching_allowed=rules.boundary_counts)
+    solution = solve(Course(track), rules)
+    assert (solution.moves if solution else None) == expected
+
+
+def test_water_counts_unless_the_car_can_swim():
+    track = make_track("""
+        outer: [[0, 0], [30, 0], [30, 6], [0, 6]]
+        start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+        finish: {a: [26, 0], b: [26, 6], forward: [1, 0]}
+        zones: [{kind: water, polygon: [[12, 0], [14, 0], [14, 6], [12, 6]]}]
+    """)
+    rules = load_rules("gardner")
+    assert solve(Course(track), rules) is None
+    assert solve(Course(track), rules, can_swim=True).moves == fewest_moves(track)
+
+
+def test_fairness_report_for_every_start():
+    track = load_track(find_track("oval"))
+    report = solve_each_start(Course(track), load_rules("gardner"))
+    assert set(report) == set(Course(track).start_positions)
+    assert min(report.values()) == PINNED["oval"]
+
+
+def test_an_absurdly_large_track_is_refused_at_once():
+    track = make_track("""
+        outer: [[0, 0], [990, 0], [990, 990], [0, 990]]
+        start: {a: [2, 0], b: [2, 990], forward: [1, 0]}
+        finish: {a: [900, 0], b: [900, 990], forward: [1, 0]}
+    """)
+    with pytest.raises(SolverError, match="too large"):
+        solve(Course(track), load_rules("gardner"))
+
+
+def test_cli_json_shape(capsys):
+    assert main(["solve", "riddler-opolis", "--from", "0,-5", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["moves"] == 12 and result["start"] == [0, -5]
+    assert len(result["path"]) == 13 and result["path"][0] == [0, -5]
+
+
+def test_cli_text_and_starts(capsys):
+    assert main(["solve", "oval", "--rules", "baker"]) == 0
+    out = capsys.readouterr().out
+    assert "moves from" in out and out.count("route:") == 1
+    assert main(["solve", "oval", "--starts", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["best"] == PINNED["oval"] and len(report["starts"]) == 5
+
+
+def test_cli_refuses_a_point_off_the_track(capsys):
+    assert main(["solve", "oval", "--from=-3,4"]) == 1
+    assert "not a point of the track" in capsys.readouterr().err
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_tracks(), st.sampled_from(["gardner", "simulation"]),
+       st.randoms(use_true_random=False))
+def test_the_clearance_shortcut_never_says_inside_wrongly(track, variant, rng):
+    """Segments the solver settles without shapely really are on the track."""
+    import numpy as np
+
+    from racetrack.solver import MoveTable
+
+    table = MoveTable(Course(track), load_rules(variant))
+    n = len(table.points)
+    a = np.array([rng.randrange(n) for _ in range(300)])
+    b = np.array([rng.randrange(n) for _ in range(300)])
+    p, q = table.points[a].astype(float), table.points[b].astype(float)
+    sure = table._surely_inside(p, q)
+    truth = table.drive.covers_segments(p, q, table.boundary)
+    assert not (sure & ~truth).any()

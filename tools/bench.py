@@ -1,0 +1,102 @@
+"""Speed goals, measured side by side in one run.
+
+    python tools/bench.py            # all benchmarks
+    python tools/bench.py solver     # just one
+
+solver: the exact solver against a plain breadth-first search that tests every move with its
+own shapely call, on a 100 x 60 ring track (the same answer is required of both).
+moves: a turn's candidate generation, and a computer driver's choice, on bundled tracks.
+tables: building the drivers' moves-to-go table for every bundled track and three variants.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from racetrack.ai import make_driver  # noqa: E402
+from racetrack.ai.tables import build_value_table, value_table  # noqa: E402
+from racetrack.course import Course  # noqa: E402
+from racetrack.game import Race  # noqa: E402
+from racetrack.model import CarSetup  # noqa: E402
+from racetrack.rules import load_rules  # noqa: E402
+from racetrack.rules.moves import candidates as generate_candidates  # noqa: E402
+from racetrack.solver import MoveTable, StateGraph, solve, standing_starts  # noqa: E402
+from racetrack.track import bundled_track_paths, find_track, load_track, parse_track  # noqa: E402
+from tests.reference_bfs import fewest_moves  # noqa: E402
+
+RING = """\
+racetrack-track: 1
+name: Ring 100 x 60
+outer: [[0, 0], [100, 0], [100, 60], [0, 60]]
+holes: [[[8, 8], [92, 8], [92, 52], [8, 52]]]
+start: {a: [50, 0], b: [50, 8], forward: [1, 0]}
+"""
+
+
+def timed(function, *args):
+    start = time.perf_counter()
+    result = function(*args)
+    return result, time.perf_counter() - start
+
+
+def bench_solver() -> None:
+    track = parse_track(RING, "ring")
+    rules = load_rules("gardner")
+    course = Course(track)
+    start = course.start_positions[len(course.start_positions) // 2]
+    table = MoveTable(course, rules)
+    graph, explore = timed(StateGraph, table, standing_starts(table, [start]), False)
+    print(f"ring 100 x 60: {graph.count:,} reachable states from {tuple(start)}; "
+          f"exploring all of them took {explore:.2f} s")
+    del graph, table
+    # The solver's time is the median of five runs, each on a fresh course (nothing cached).
+    runs = [timed(solve, Course(track), rules, start) for _ in range(5)]
+    fast = runs[0][0]
+    fast_time = statistics.median(took for _, took in runs)
+    slow, slow_time = timed(fewest_moves, track, start)
+    assert fast is not None and fast.moves == slow, (fast, slow)
+    print(f"solve: {fast.moves} moves; solver {fast_time:.2f} s (median of 5), plain BFS "
+          f"{slow_time:.1f} s: {slow_time / fast_time:.0f} times faster")
+
+
+def bench_moves() -> None:
+    rules = load_rules("gardner")
+    for name in ("oval", "wide-speedway", "grand-prix"):
+        track = load_track(find_track(name))
+        race = Race(track, rules, [CarSetup(f"Car {i}") for i in range(4)], seed=1)
+        _, prepare = timed(value_table, race.course, rules)
+        drivers = [make_driver("expert", i) for i in range(4)]
+        state = race.start()
+        turns, chooses = [], []
+        while not state.is_over:
+            _, took = timed(generate_candidates, race.course, rules, race.cars, state.cars,
+                            state.current_car)
+            turns.append(took)
+            move, took = timed(drivers[state.current_car].choose, state)
+            chooses.append(took)
+            state.apply(move)
+        print(f"{name}: table {prepare:.2f} s; candidates {statistics.median(turns) * 1e3:.2f} ms"
+              f" (median), driver's choice {statistics.median(chooses) * 1e3:.2f} ms (median),"
+              f" {max(chooses) * 1e3:.1f} ms (worst) over {len(turns)} turns")
+
+
+def bench_tables() -> None:
+    for path in bundled_track_paths():
+        track = load_track(path)
+        for variant in ("gardner", "baker", "classroom-24"):
+            rules = load_rules(variant)
+            course = Course(track, laps=rules.laps)
+            _, took = timed(build_value_table, course, rules)
+            print(f"table {path.stem} / {variant}: {took:.2f} s")
+
+
+BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables}
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or BENCHES:
+        BENCHES[name]()
