@@ -27,8 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
-        parser.print_help()
-        return EXIT_OK
+        return run_window(None)
     try:
         return args.run(args)
     except FileProblemError as exc:
@@ -52,6 +51,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="The graph-paper car race: each turn a car repeats its last move and may "
                     "change it by one square.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="open the window straight into a race")
+    play.add_argument("track", nargs="?", default="oval", metavar="TRACK",
+                      help="a track file or a bundled track's name (default: oval)")
+    play.add_argument("--rules", default="gardner", metavar="R",
+                      help="a rule variant's name or a rules file (default: gardner)")
+    play.add_argument("--players", default="human,ai", metavar="SPEC",
+                      help='who races, e.g. "human,ai" or "Ann,Bob,ai:expert": "human" or a '
+                           'name is a human player, "ai" or "ai:LEVEL" a computer driver '
+                           "(easy, medium, hard, expert)")
+    play.add_argument("--seed", type=int, default=None, metavar="N",
+                      help="seed for the turn order by lot and the computer drivers")
+    play.set_defaults(run=run_window)
 
     validate = commands.add_parser("validate", help="check track files and summarise them")
     validate.add_argument("files", nargs="+", metavar="FILE",
@@ -280,4 +292,38 @@ def run_solve(args: argparse.Namespace) -> int:
     print(f"{track.name} ({rules.name} rules): {solution.moves} moves from "
           f"{tuple(solution.start)}")
     print("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
+    return EXIT_OK
+
+
+def run_window(args: argparse.Namespace | None) -> int:
+    """Open the window: the main menu, or (``play``) straight into a race."""
+    from racetrack.settings import load_settings, parse_players
+
+    play = None
+    if args is not None:
+        from racetrack.rules import load_rules
+
+        try:
+            players = parse_players(args.players)
+        except ValueError as exc:
+            raise RacetrackError(f"--players: {exc}") from None
+        track_path = find_track(args.track)
+        load_track(track_path)  # report a bad track here, in one line, before any window
+        load_rules(args.rules)
+        play = (track_path, args.rules, players, args.seed)
+    from racetrack.ui.app import App
+    from racetrack.ui.launch import start_race
+    from racetrack.ui.scenes.menu import MenuScene
+
+    settings = load_settings()
+    app = App()
+    app.push(MenuScene(app))
+    if play is not None:
+        track_path, rules, players, seed = play
+        try:
+            start_race(app, track_path, rules, players, seed, settings.animation_seconds,
+                       replace=False)
+        except ValueError as exc:
+            raise RacetrackError(str(exc)) from None
+    app.run()
     return EXIT_OK

@@ -1,0 +1,153 @@
+"""The player's settings and folders: remembered race choices, where tracks and replays live.
+
+Folders come from platformdirs (the platform's usual places); ``RACETRACK_HOME`` puts them all
+under one folder instead (tests and portable installs). The settings file is the player's own
+and so untrusted: anything unreadable or wrong in it is reported in one line and replaced by the
+default, never allowed to stop the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from racetrack.errors import FileProblemError
+from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+
+log = logging.getLogger(__name__)
+
+APP = "racetrack"
+DRIVERS = ("human", "easy", "medium", "hard", "expert")
+MAX_PLAYERS = 6
+
+
+def home() -> Path | None:
+    value = os.environ.get("RACETRACK_HOME")
+    return Path(value) if value else None
+
+
+def config_dir() -> Path:
+    base = home()
+    return base / "config" if base else Path(platformdirs.user_config_dir(APP))
+
+
+def data_dir() -> Path:
+    base = home()
+    return base / "data" if base else Path(platformdirs.user_data_dir(APP))
+
+
+def tracks_dir() -> Path:
+    """Where the player's own tracks are saved (the editor) and found (the track picker)."""
+    return data_dir() / "tracks"
+
+
+def replays_dir() -> Path:
+    return data_dir() / "replays"
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.yaml"
+
+
+@dataclass(frozen=True)
+class PlayerChoice:
+    name: str
+    colour: str
+    driver: str = "human"
+
+
+@dataclass(frozen=True)
+class Settings:
+    track: str = "oval"
+    rules: str = "gardner"
+    players: tuple[PlayerChoice, ...] = field(default_factory=lambda: (
+        PlayerChoice("Player 1", "red", "human"), PlayerChoice("Computer", "blue", "medium")))
+    animation_seconds: float = 0.35
+
+    def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...]) -> Settings:
+        return replace(self, track=track, rules=rules, players=players)
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The saved settings; defaults for a missing file, and for any bad value in one."""
+    path = path or settings_path()
+    if not path.exists():
+        return Settings()
+    try:
+        data = load_yaml(path).data
+    except FileProblemError as exc:
+        log.warning("settings ignored: %s", exc.problems[0])
+        return Settings()
+    return settings_from_data(data, str(path))
+
+
+def settings_from_data(data: Any, where: str = "settings") -> Settings:
+    defaults = Settings()
+    if not isinstance(data, dict):
+        log.warning("settings ignored: %s is not a mapping", where)
+        return defaults
+    values: dict[str, Any] = {}
+    for key in ("track", "rules"):
+        if isinstance(data.get(key), str) and 0 < len(data[key]) < 500:
+            values[key] = data[key]
+    seconds = data.get("animation_seconds")
+    if isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 <= seconds <= 3:
+        values["animation_seconds"] = float(seconds)
+    players = data.get("players")
+    if isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS:
+        chosen = []
+        for item in players:
+            if (isinstance(item, dict) and isinstance(item.get("name"), str)
+                    and isinstance(item.get("colour"), str) and item.get("driver") in DRIVERS):
+                chosen.append(PlayerChoice(item["name"][:20], item["colour"], item["driver"]))
+        if len(chosen) == len(players):
+            values["players"] = tuple(chosen)
+    unknown = set(data) - {"track", "rules", "animation_seconds", "players"}
+    if unknown:
+        log.warning("settings: unknown keys ignored in %s: %s", where, ", ".join(map(str, unknown)))
+    return replace(defaults, **values)
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    data = asdict(settings)
+    data["players"] = [asdict(p) for p in settings.players]
+    atomic_write_text(path or settings_path(), dump_yaml(data))
+
+
+PENCILS = ("red", "blue", "green", "orange", "purple", "black")
+
+
+def parse_players(spec: str) -> tuple[PlayerChoice, ...]:
+    """Players from ``"human,ai"`` or ``"Ann,Bob,ai:expert"``.
+
+    ``human`` is a human player; ``ai`` a computer driver (medium), ``ai:LEVEL`` one of a level
+    (easy, medium, hard, expert); any other word is a human player of that name. Pencil colours
+    are handed out in order.
+    """
+    words = [w.strip() for w in spec.split(",") if w.strip()]
+    if not 1 <= len(words) <= MAX_PLAYERS:
+        raise ValueError(f"give 1 to {MAX_PLAYERS} players, separated by commas")
+    players = []
+    humans = computers = 0
+    for number, word in enumerate(words):
+        colour = PENCILS[number % len(PENCILS)]
+        kind, _, level = word.partition(":")
+        if kind.lower() == "ai":
+            level = (level or "medium").lower()
+            if level not in DRIVERS[1:]:
+                raise ValueError(f"unknown computer level {level!r}; levels: "
+                                 f"{', '.join(DRIVERS[1:])}")
+            computers += 1
+            players.append(PlayerChoice(f"Computer {computers}" if computers > 1 or
+                                        words.count(word) > 1 else "Computer", colour, level))
+        elif word.lower() == "human":
+            humans += 1
+            players.append(PlayerChoice(f"Player {humans}", colour, "human"))
+        else:
+            players.append(PlayerChoice(word[:20], colour, "human"))
+    return tuple(players)

@@ -1,0 +1,5 @@
+"""The window: the only package that imports pygame.
+
+Data flows one way: the core's model is drawn here, and clicks are turned here into moves that
+the core checks and applies. Nothing in this package decides whether a move is legal.
+"""

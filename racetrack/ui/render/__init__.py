@@ -1,0 +1,1 @@
+"""Drawing the race sheet: camera, paper, track, cars and the HUD."""

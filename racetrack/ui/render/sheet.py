@@ -1,0 +1,218 @@
+"""The static layers: graph paper and the track drawn on it, cached on one surface.
+
+Drawing thousands of grid lines and a detailed outline every frame would cost the frame rate,
+so the sheet is drawn once per zoom level onto a surface covering the whole paper, and each
+frame only blits it. It is redrawn when the scale changes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from racetrack.course import Course
+from racetrack.geometry import Line
+from racetrack.ui import theme
+from racetrack.ui.render.camera import Camera
+
+#: The largest cached sheet, in pixels; beyond it the sheet is drawn at a smaller scale.
+MAX_PIXELS = 24_000_000
+OUTSIDE_TINT = (236, 232, 220)
+
+
+class SheetCache:
+    """The paper and the track at one scale, with the world position of its corner."""
+
+    def __init__(self, course: Course):
+        self.course = course
+        self.scale = 0.0
+        self.surface: pygame.Surface | None = None
+        x0, y0, x1, y1 = course.sheet
+        self.origin = (x0, y0)
+        self.size = (x1 - x0, y1 - y0)
+
+    @property
+    def max_scale(self) -> float:
+        """The largest scale whose sheet fits the pixel budget (the camera keeps below it)."""
+        width, height = self.size
+        return math.sqrt(MAX_PIXELS / max(1, width * height))
+
+    def draw(self, target: pygame.Surface, camera: Camera) -> None:
+        if self.surface is None or abs(self.scale - camera.scale) > 1e-6:
+            self._render(camera.scale)
+        assert self.surface is not None
+        sx, sy = camera.to_screen(*self.origin)
+        target.blit(self.surface, (round(sx), round(sy)))
+
+    def _render(self, scale: float) -> None:
+        self.scale = scale
+        width, height = self.size
+        pixels = (max(1, round(width * scale)) + 1, max(1, round(height * scale)) + 1)
+        surface = pygame.Surface(pixels)
+        draw_sheet(surface, self.course, scale, self.origin)
+        self.surface = surface
+
+
+def draw_sheet(surface: pygame.Surface, course: Course, scale: float,
+               origin: tuple[float, float]) -> None:
+    """Paper, grid, the off-track tint, zones, walls in ink, and the lines."""
+    colours = theme.palette()
+    surface.fill(colours.paper)
+    track = course.track
+    ox, oy = origin
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return ((x - ox) * scale, (y - oy) * scale)
+
+    # Off the track: a soft tint outside the outline and inside the holes.
+    tint = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    tint.fill((*OUTSIDE_TINT, 255))
+    pygame.draw.polygon(tint, (0, 0, 0, 0), [at(*p) for p in track.outer])
+    for hole in track.holes:
+        pygame.draw.polygon(tint, (*OUTSIDE_TINT, 255), [at(*p) for p in hole])
+    surface.blit(tint, (0, 0))
+    _grid(surface, scale, origin, colours)
+    for zone in track.zones:
+        _zone(surface, zone.kind, [at(*p) for p in zone.polygon], scale)
+    ink_width = max(2, round(scale / 10))
+    for ring in (track.outer, *track.holes):
+        points = [at(*p) for p in ring]
+        pygame.draw.lines(surface, colours.ink, True, points, ink_width)
+        pygame.draw.aalines(surface, colours.ink, True, points)
+    for index, line in enumerate(track.checkpoints):
+        _line(surface, line, at, scale, theme.CHECKPOINT_COLOUR, dashed=True,
+              label=str(index + 1))
+    # The finish is chequered; on a circuit the start line is the finish too.
+    _checkered(surface, track.finish_line, at, scale)
+    if track.finish is not None:
+        _arrow(surface, track.finish, at, scale, theme.FINISH_COLOUR)
+    _line(surface, track.start, at, scale, theme.START_COLOUR)
+
+
+def _grid(surface: pygame.Surface, scale: float, origin: tuple[float, float],
+          colours: theme.Palette) -> None:
+    width, height = surface.get_size()
+    ox, oy = origin
+    step = 1 if scale >= 5 else 5
+    x = math.ceil(ox)
+    while (x - ox) * scale <= width:
+        major = x % 10 == 0
+        pygame.draw.line(surface, colours.grid_major if major else colours.grid,
+                         ((x - ox) * scale, 0), ((x - ox) * scale, height))
+        x += step
+    y = math.ceil(oy)
+    while (y - oy) * scale <= height:
+        major = y % 10 == 0
+        pygame.draw.line(surface, colours.grid_major if major else colours.grid,
+                         (0, (y - oy) * scale), (width, (y - oy) * scale))
+        y += step
+
+
+def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
+          scale: float) -> None:
+    fill, edge = theme.ZONE_COLOURS.get(kind, ((200, 200, 200), (100, 100, 100)))
+    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    alpha = 170 if kind == "oil" else 140
+    pygame.draw.polygon(layer, (*fill, alpha), points)
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
+    mask = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    pygame.draw.polygon(mask, (255, 255, 255, 255), points)
+    texture = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    gap = max(6, round(scale / 2.5))
+    if kind == "water":
+        y = top + gap / 2
+        while y < bottom:
+            wave = [(x, y + math.sin(x / gap * 2) * gap / 5)
+                    for x in range(int(left), int(right) + 1, 3)]
+            if len(wave) > 1:
+                pygame.draw.lines(texture, (*edge, 200), False, wave, 1)
+            y += gap
+    elif kind == "jump":
+        x = left
+        while x < right:
+            mid = (top + bottom) / 2
+            pygame.draw.lines(texture, (*edge, 210), False,
+                              [(x, mid - gap), (x + gap / 2, mid), (x, mid + gap)], 2)
+            x += gap
+    elif kind == "oil":
+        for i, (px, py) in enumerate(points[:: max(1, len(points) // 6)]):
+            cx, cy = (px * 2 + (left + right) / 2) / 3, (py * 2 + (top + bottom) / 2) / 3
+            pygame.draw.circle(texture, (*edge, 200), (cx, cy), max(2, gap / 3 + i % 3))
+    else:
+        x = left - (bottom - top)
+        while x < right:
+            pygame.draw.line(texture, (*edge, 120), (x, bottom), (x + (bottom - top), top), 1)
+            x += gap
+    texture.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    layer.blit(texture, (0, 0))
+    surface.blit(layer, (0, 0))
+    pygame.draw.aalines(surface, edge, True, points)
+    label = theme.font(max(14, round(scale * 0.7)), bold=True).render(kind, True, edge)
+    surface.blit(label, label.get_rect(center=((left + right) / 2, (top + bottom) / 2)))
+
+
+def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
+          label: str | None = None) -> None:
+    a, b = at(*line.a), at(*line.b)
+    width = max(2, round(scale / 8))
+    if dashed:
+        length = math.dist(a, b)
+        dash = max(4.0, scale / 3)
+        count = max(1, int(length / dash))
+        for i in range(0, count, 2):
+            t0, t1 = i / count, min(1.0, (i + 1) / count)
+            pygame.draw.line(surface, colour, _lerp(a, b, t0), _lerp(a, b, t1), width)
+    else:
+        pygame.draw.line(surface, colour, a, b, width)
+    _arrow(surface, line, at, scale, colour)
+    if label:
+        text = theme.font(max(14, round(scale * 0.8)), bold=True).render(label, True, colour)
+        fx, fy = _unit(line.forward)
+        centre = ((a[0] + b[0]) / 2 - fx * scale * 0.9, (a[1] + b[1]) / 2 - fy * scale * 0.9)
+        surface.blit(text, text.get_rect(center=centre))
+
+
+def _checkered(surface, line: Line, at, scale: float) -> None:
+    """A chequered strip along the line, on its forward side: the finish."""
+    a, b = at(*line.a), at(*line.b)
+    length = math.dist(a, b)
+    cell = max(3.0, scale / 3)
+    count = max(1, int(length / cell))
+    fx, fy = _unit(line.forward)
+    # The strip's thickness, on the side the cars cross to.
+    ox, oy = fx * cell, fy * cell
+    for i in range(count):
+        p0, p1 = _lerp(a, b, i / count), _lerp(a, b, (i + 1) / count)
+        for row in range(2):
+            colour = (30, 30, 30) if (i + row) % 2 == 0 else (250, 250, 250)
+            quad = [(p0[0] + ox * row, p0[1] + oy * row), (p1[0] + ox * row, p1[1] + oy * row),
+                    (p1[0] + ox * (row + 1), p1[1] + oy * (row + 1)),
+                    (p0[0] + ox * (row + 1), p0[1] + oy * (row + 1))]
+            pygame.draw.polygon(surface, colour, quad)
+
+
+def _arrow(surface, line: Line, at, scale: float, colour) -> None:
+    """A small arrow at the middle of the line, pointing the way cars cross it."""
+    a, b = at(*line.a), at(*line.b)
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    fx, fy = _unit(line.forward)
+    size = max(6.0, scale * 0.6)
+    tip = (mx + fx * size * 1.6, my + fy * size * 1.6)
+    base = (mx + fx * size * 0.6, my + fy * size * 0.6)
+    px, py = -fy, fx
+    pygame.draw.line(surface, colour, (mx, my), base, max(2, round(scale / 10)))
+    wing = size * 0.5
+    pygame.draw.polygon(surface, colour, [tip, (base[0] + px * wing, base[1] + py * wing),
+                                          (base[0] - px * wing, base[1] - py * wing)])
+
+
+def _unit(vector: tuple[float, float]) -> tuple[float, float]:
+    length = math.hypot(*vector) or 1.0
+    return vector[0] / length, vector[1] / length
+
+
+def _lerp(a, b, t: float) -> tuple[float, float]:
+    return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t

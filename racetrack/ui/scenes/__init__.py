@@ -1,0 +1,1 @@
+"""Scenes: menu, race setup, race, pause, results. Each has handle / update / draw."""

@@ -1,0 +1,62 @@
+"""The main menu: new race, track editor, replays, settings, quit."""
+
+from __future__ import annotations
+
+import pygame
+
+from racetrack.ui import theme
+from racetrack.ui.input import Intent, Key
+from racetrack.ui.widgets import Button, Form, paper_background, title
+
+
+class MenuScene:
+    def __init__(self, app):
+        self.app = app
+        self.form = Form()
+        self._size = None
+
+    def _layout(self) -> None:
+        width, height = self.app.size
+        entries = [
+            ("New race", self.new_race, True, ""),
+            ("Track editor", None, False, "The track editor is not in this version yet"),
+            ("Replays", None, False, "The replay viewer is not in this version yet"),
+            ("Settings", self.settings, True, ""),
+            ("Quit", self.app.quit, True, ""),
+        ]
+        top = max(220, height // 2 - 120)
+        self.form.widgets = [Button(pygame.Rect(width // 2 - 160, top + i * 66, 320, 54),
+                                    text=text, action=action, enabled=enabled, tooltip=why)
+                             for i, (text, action, enabled, why) in enumerate(entries)]
+        self._size = (width, height)
+
+    def new_race(self) -> None:
+        from racetrack.ui.scenes.setup import SetupScene
+
+        self.app.push(SetupScene(self.app))
+
+    def settings(self) -> None:
+        from racetrack.ui.scenes.options import OptionsScene
+
+        self.app.push(OptionsScene(self.app))
+
+    def handle(self, intent: Intent) -> None:
+        if self._size != self.app.size:
+            self._layout()
+        if isinstance(intent, Key) and intent.name == "escape":
+            self.app.quit()
+            return
+        self.form.handle(intent)
+
+    def update(self, dt: float) -> None:
+        if self._size != self.app.size:
+            self._layout()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        paper_background(surface)
+        width = surface.get_width()
+        title(surface, "Racetrack", (width // 2, 110), 96)
+        sub = theme.font(28).render("the graph-paper car race of Gardner, Baker and Nystrom",
+                                    True, theme.MUTED)
+        surface.blit(sub, sub.get_rect(center=(width // 2, 170)))
+        self.form.draw(surface)

@@ -1,0 +1,255 @@
+"""The race: graph paper, pencil trails, candidate points to click, computer cars that think off
+the frame and glide to their point.
+
+Clicks (or numpad keys) become a ``Move``; the core decides whether it is legal. Computer
+drivers choose on a worker thread from a copy of the state, and their move is animated before
+the next turn, so the window never freezes and never teleports a car.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+
+import pygame
+
+from racetrack.ai import Driver
+from racetrack.game import Race, RaceState
+from racetrack.geometry import Vec
+from racetrack.model import Candidate, Event, EventKind, Move
+from racetrack.ui import theme
+from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
+from racetrack.ui.render import cars as draw_cars
+from racetrack.ui.render import hud
+from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.sheet import SheetCache
+from racetrack.ui.widgets import tip
+
+#: Numpad keys laid out like the grid around the point the unchanged move leads to (y down).
+NUMPAD = {"numpad7": (-1, -1), "numpad8": (0, -1), "numpad9": (1, -1),
+          "numpad4": (-1, 0), "numpad5": (0, 0), "numpad6": (1, 0),
+          "numpad1": (-1, 1), "numpad2": (0, 1), "numpad3": (1, 1)}
+SHOWN_EVENTS = {EventKind.CRASHED, EventKind.COLLIDED, EventKind.LAP, EventKind.FINISHED,
+                EventKind.OUT, EventKind.MISSED_TURN, EventKind.STUCK, EventKind.LEFT_TRACK,
+                EventKind.BACK_ON_TRACK, EventKind.CHECKPOINT, EventKind.RACE_OVER}
+PAN_STEP = 60
+DRAG_THRESHOLD = 5
+
+
+@dataclass
+class Glide:
+    """A car moving along its last segment on screen."""
+
+    car: int
+    start: Vec
+    end: Vec
+    seconds: float
+    elapsed: float = 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.elapsed >= self.seconds
+
+    def where(self) -> tuple[float, float]:
+        t = 1.0 if self.seconds <= 0 else min(1.0, self.elapsed / self.seconds)
+        t = t * t * (3 - 2 * t)
+        return (self.start.x + (self.end.x - self.start.x) * t,
+                self.start.y + (self.end.y - self.start.y) * t)
+
+
+class RaceScene:
+    def __init__(self, app, race: Race, drivers: dict[int, Driver],
+                 animation_seconds: float = 0.35, on_over=None, state: RaceState | None = None):
+        self.app = app
+        self.race = race
+        self.drivers = drivers
+        self.animation_seconds = animation_seconds
+        self.on_over = on_over  # called with the final state when the race is over
+        self.state = state or race.start()
+        self.camera = Camera()
+        self.sheet = SheetCache(race.course)
+        self._resize(app.size)
+        self.camera.fit(race.track.bounds)
+        self.hover: Vec | None = None
+        self.mouse = (0, 0)
+        self.toasts: list[hud.Toast] = []
+        self.glide: Glide | None = None
+        self.workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="driver")
+        self.thinking: Future | None = None
+        self.preparing: Future | None = self.workers.submit(self._prepare)
+        self.press: tuple[int, int] | None = None
+        self.dragged = False
+        self.over_for = 0.0
+        self._show(self.state.take_events())
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _prepare(self) -> None:
+        """Build the computer drivers' tables off the frame."""
+        for index, driver in self.drivers.items():
+            prepare = getattr(driver, "prepare", None)
+            if prepare:
+                prepare(self.state, index)
+
+    def _resize(self, size: tuple[int, int]) -> None:
+        width, height = size
+        self.camera.width, self.camera.height = width, height - hud.BAR_HEIGHT
+        self.camera.offset_x, self.camera.offset_y = 0, hud.BAR_HEIGHT
+        self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+
+    @property
+    def human_turn(self) -> bool:
+        index = self.state.current_car
+        return index is not None and index not in self.drivers and self.glide is None
+
+    def candidate_near(self, pos: tuple[int, int]) -> Candidate | None:
+        """The candidate whose point is nearest the mouse, if it is close enough to mean it."""
+        if not self.human_turn:
+            return None
+        best, best_distance = None, max(10.0, self.camera.scale * 0.45)
+        for candidate in self.state.candidates():
+            x, y = self.camera.to_screen(*candidate.target)
+            distance = ((x - pos[0]) ** 2 + (y - pos[1]) ** 2) ** 0.5
+            if distance <= best_distance:
+                best, best_distance = candidate, distance
+        return best
+
+    def play(self, move: Move) -> None:
+        """Apply a move (the core checks it) and start its glide."""
+        index = self.state.current_car
+        start = self.state.cars[index].position
+        try:
+            events = self.state.apply(move)
+        except ValueError as exc:
+            self.toasts.append(hud.Toast(str(exc)))
+            return
+        self.glide = Glide(index, start, self.state.trails[index][-1] if
+                           self.state.trails[index] else move.target,
+                           self.animation_seconds if index in self.drivers else
+                           self.animation_seconds / 2)
+        self._show(events)
+
+    def _show(self, events: list[Event]) -> None:
+        for event in events:
+            if event.kind in SHOWN_EVENTS:
+                self.toasts.append(hud.Toast(event.message))
+
+    # -- the scene ------------------------------------------------------------------------
+
+    def handle(self, intent: Intent) -> None:
+        if isinstance(intent, Resize):
+            self._resize(self.app.size if intent.size is None else intent.size)
+        elif isinstance(intent, Key):
+            self._key(intent)
+        elif isinstance(intent, Wheel):
+            self.camera.zoom(1.15 ** intent.steps, intent.pos)
+            self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+        elif isinstance(intent, Click):
+            self.press, self.dragged = intent.pos, False
+        elif isinstance(intent, Motion):
+            self.mouse = intent.pos
+            if intent.dragging and self.press is not None:
+                moved = abs(intent.pos[0] - self.press[0]) + abs(intent.pos[1] - self.press[1])
+                if self.dragged or moved > DRAG_THRESHOLD:
+                    self.dragged = True
+                    self.camera.pan(*intent.rel)
+            near = self.candidate_near(intent.pos)
+            self.hover = near.target if near else None
+        elif isinstance(intent, Release):
+            if self.press is not None and not self.dragged and intent.button == 1:
+                near = self.candidate_near(intent.pos)
+                if near is not None:
+                    if near.legal:
+                        self.play(near.move)
+                    else:
+                        self.toasts.append(hud.Toast(f"Not there: {near.reason}"))
+            self.press, self.dragged = None, False
+
+    def _key(self, intent: Key) -> None:
+        name = intent.name
+        if name == "escape":
+            from racetrack.ui.scenes.pause import PauseScene
+
+            self.app.push(PauseScene(self.app, self))
+        elif name in NUMPAD and self.human_turn:
+            index = self.state.current_car
+            car = self.state.cars[index]
+            base = car.position if car.off_track and self.race.rules.leaving_track == "crawl" \
+                else car.position + car.velocity
+            target = base + NUMPAD[name]
+            candidate = self.state.candidate_for(Move(target))
+            if candidate is None:
+                self.toasts.append(hud.Toast("No point there this turn"))
+            elif not candidate.legal:
+                self.toasts.append(hud.Toast(f"Not there: {candidate.reason}"))
+            else:
+                self.play(candidate.move)
+        elif name in ("left", "right", "up", "down"):
+            dx = {"left": PAN_STEP, "right": -PAN_STEP}.get(name, 0)
+            dy = {"up": PAN_STEP, "down": -PAN_STEP}.get(name, 0)
+            self.camera.pan(dx, dy)
+        elif name in ("plus", "minus"):
+            self.camera.zoom(1.2 if name == "plus" else 1 / 1.2)
+            self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+        elif name in ("f", "home"):
+            self.camera.followed = True
+
+    def update(self, dt: float) -> None:
+        for toast in self.toasts:
+            toast.age += dt
+        self.toasts = [t for t in self.toasts if t.age < t.life]
+        if self.glide is not None:
+            self.glide.elapsed += dt
+            if self.glide.done:
+                self.glide = None
+        self._follow(dt)
+        if self.glide is not None:
+            return
+        if self.state.is_over:
+            self.over_for += dt
+            if self.over_for > 1.2 and self.on_over is not None:
+                callback, self.on_over = self.on_over, None
+                self.workers.shutdown(wait=False, cancel_futures=True)
+                callback(self.state)
+            return
+        index = self.state.current_car
+        if index in self.drivers:
+            if self.thinking is None:
+                driver, copy = self.drivers[index], self.state.clone()
+                self.thinking = self.workers.submit(driver.choose, copy)
+            elif self.thinking.done():
+                future, self.thinking = self.thinking, None
+                self.play(future.result())
+
+    def _follow(self, dt: float) -> None:
+        if not self.camera.followed:
+            return
+        index = self.glide.car if self.glide is not None else self.state.current_car
+        if index is None:
+            return
+        if self.glide is not None:
+            x, y = self.glide.where()
+        else:
+            car = self.state.cars[index]
+            # Look ahead to where the unchanged move leads, so the candidates are in view.
+            x = car.position.x + car.velocity.x * 0.5
+            y = car.position.y + car.velocity.y * 0.5
+        self.camera.follow(x, y, ease=min(1.0, dt * 4))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(theme.palette().paper)
+        self.sheet.draw(surface, self.camera)
+        moving = (self.glide.car, self.glide.where()) if self.glide is not None else None
+        draw_cars.draw_trails(surface, self.state, self.camera, moving)
+        candidates = self.state.candidates() if self.human_turn else []
+        draw_cars.draw_candidates(surface, self.state, self.camera, candidates, self.hover)
+        draw_cars.draw_cars(surface, self.state, self.camera, moving)
+        hud.draw_bar(surface, self.state, self.thinking is not None)
+        hud.draw_toasts(surface, self.toasts)
+        if self.hover is not None:
+            candidate = self.state.candidate_for(Move(self.hover))
+            if candidate is not None and not candidate.legal:
+                tip(surface, candidate.reason, (self.mouse[0] + 16, self.mouse[1]))
+
+    def close(self) -> None:
+        self.workers.shutdown(wait=False, cancel_futures=True)

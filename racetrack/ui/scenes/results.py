@@ -1,0 +1,96 @@
+"""The end of a race: the ranking, then rematch, save the replay, or back to the menu."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pygame
+
+from racetrack.game import RaceState
+from racetrack.replay import save_replay
+from racetrack.settings import replays_dir
+from racetrack.ui import theme
+from racetrack.ui.input import Intent, Key
+from racetrack.ui.widgets import Button, Form, paper_background, title
+
+
+class ResultsScene:
+    def __init__(self, app, state: RaceState, rematch):
+        self.app = app
+        self.state = state
+        self.rematch = rematch  # callable: start the same race again
+        self.saved_to: str = ""
+        self.form = Form()
+        self._layout()
+
+    def _layout(self) -> None:
+        width, height = self.app.size
+        actions = [("Rematch", self.rematch), ("Save replay", self.save),
+                   ("Back to menu", self.to_menu)]
+        self.form.widgets = [Button(pygame.Rect(width // 2 - 330 + i * 230, height - 120, 200,
+                                                52), text=text, action=action)
+                             for i, (text, action) in enumerate(actions)]
+
+    def save(self) -> None:
+        stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")
+        path = replays_dir() / f"{stamp} {self.state.race.track.name}.yaml"
+        try:
+            save_replay(self.state, path)
+            self.saved_to = f"Saved to {path}"
+        except OSError as exc:
+            self.saved_to = f"Could not save: {exc.strerror or exc}"
+
+    def to_menu(self) -> None:
+        from racetrack.ui.scenes.menu import MenuScene
+
+        self.app.scenes.clear()
+        self.app.push(MenuScene(self.app))
+
+    def handle(self, intent: Intent) -> None:
+        if isinstance(intent, Key) and intent.name == "escape":
+            self.to_menu()
+            return
+        if self.form.widgets[0].rect.y != self.app.size[1] - 120:
+            self._layout()
+        self.form.handle(intent)
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def draw(self, surface: pygame.Surface) -> None:
+        paper_background(surface)
+        width = surface.get_width()
+        outcome = self.state.outcome
+        race = self.state.race
+        winner = race.cars[outcome.winner].name if outcome.winner is not None else "Nobody"
+        title(surface, f"{winner} wins!" if outcome.winner is not None else "No winner",
+              (width // 2, 80))
+        info = theme.font(26).render(f"{race.track.name} · {race.rules.name} rules · "
+                                     f"{outcome.rounds} turns · {outcome.reason}", True,
+                                     theme.MUTED)
+        surface.blit(info, info.get_rect(center=(width // 2, 130)))
+        colours = theme.palette()
+        y = 180
+        for place, index in enumerate(outcome.ranking, start=1):
+            setup, car = race.cars[index], self.state.cars[index]
+            if car.finish:
+                how = f"finished in turn {car.finish.round}, {car.finish.past:.1f} past the line"
+            else:
+                how = car.status.value
+            row = pygame.Rect(width // 2 - 330, y, 660, 48)
+            pygame.draw.rect(surface, theme.PANEL, row, border_radius=8)
+            pygame.draw.rect(surface, theme.PANEL_EDGE, row, 1, border_radius=8)
+            pygame.draw.circle(surface, colours.pencil(setup.colour), (row.x + 60, row.centery),
+                               12)
+            surface.blit(theme.font(34, bold=True).render(f"{place}.", True, theme.TEXT),
+                         (row.x + 14, row.y + 12))
+            name = setup.name + ("" if setup.is_human else f" ({setup.driver})")
+            surface.blit(theme.font(30).render(name, True, theme.TEXT), (row.x + 84, row.y + 6))
+            surface.blit(theme.font(22).render(f"{how} · {car.moves} moves · damage "
+                                               f"{car.damage}", True, theme.MUTED),
+                         (row.x + 84, row.y + 28))
+            y += 56
+        if self.saved_to:
+            note = theme.font(22).render(self.saved_to, True, theme.TEXT)
+            surface.blit(note, note.get_rect(center=(width // 2, surface.get_height() - 150)))
+        self.form.draw(surface)

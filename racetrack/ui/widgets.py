@@ -1,0 +1,206 @@
+"""A small widget layer: buttons, option cyclers and text fields, keyboard friendly.
+
+Widgets draw themselves and answer intents; a ``Form`` keeps a focus order so Tab, the arrow
+keys and Enter work everywhere the mouse does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import pygame
+
+from racetrack.ui import theme
+from racetrack.ui.input import Click, Intent, Key, Motion, Text
+
+
+@dataclass
+class Widget:
+    rect: pygame.Rect
+    enabled: bool = True
+    hovered: bool = False
+    tooltip: str = ""
+
+    def handle(self, intent: Intent, focused: bool) -> bool:
+        """Answer an intent; True when it was used."""
+        return False
+
+    def draw(self, surface: pygame.Surface, focused: bool) -> None: ...
+
+
+@dataclass
+class Button(Widget):
+    text: str = ""
+    action: Callable[[], None] | None = None
+    size: int = 30
+
+    def handle(self, intent: Intent, focused: bool) -> bool:
+        if not self.enabled:
+            return False
+        if isinstance(intent, Click) and intent.button == 1 and self.rect.collidepoint(intent.pos):
+            self.press()
+            return True
+        if focused and isinstance(intent, Key) and intent.name in ("enter", "space"):
+            self.press()
+            return True
+        return False
+
+    def press(self) -> None:
+        if self.action:
+            self.action()
+
+    def draw(self, surface: pygame.Surface, focused: bool) -> None:
+        lit = (self.hovered or focused) and self.enabled
+        fill = theme.HIGHLIGHT if lit else theme.PANEL
+        pygame.draw.rect(surface, fill, self.rect, border_radius=8)
+        pygame.draw.rect(surface, theme.TEXT if lit else theme.PANEL_EDGE, self.rect, 2,
+                         border_radius=8)
+        colour = theme.TEXT if self.enabled else theme.MUTED
+        label = theme.font(self.size).render(self.text, True, colour)
+        surface.blit(label, label.get_rect(center=self.rect.center))
+
+
+@dataclass
+class Cycler(Widget):
+    """``< value >``: left/right (or clicks on either half) step through the choices."""
+
+    label: str = ""
+    choices: Sequence[str] = ()
+    index: int = 0
+    on_change: Callable[[str], None] | None = None
+    size: int = 26
+
+    @property
+    def value(self) -> str:
+        return self.choices[self.index] if self.choices else ""
+
+    def set(self, value: str) -> None:
+        if value in self.choices:
+            self.index = list(self.choices).index(value)
+
+    def step(self, by: int) -> None:
+        if self.choices:
+            self.index = (self.index + by) % len(self.choices)
+            if self.on_change:
+                self.on_change(self.value)
+
+    def handle(self, intent: Intent, focused: bool) -> bool:
+        if not self.enabled:
+            return False
+        if isinstance(intent, Click) and intent.button == 1 and self.rect.collidepoint(intent.pos):
+            self.step(-1 if intent.pos[0] < self.rect.x + self.rect.w * 0.3 else 1)
+            return True
+        if focused and isinstance(intent, Key) and intent.name in ("left", "right"):
+            self.step(-1 if intent.name == "left" else 1)
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface, focused: bool) -> None:
+        lit = (self.hovered or focused) and self.enabled
+        pygame.draw.rect(surface, theme.HIGHLIGHT if lit else theme.PANEL, self.rect,
+                         border_radius=6)
+        pygame.draw.rect(surface, theme.TEXT if lit else theme.PANEL_EDGE, self.rect, 2,
+                         border_radius=6)
+        text = f"{self.label}: {self.value}" if self.label else self.value
+        rendered = theme.font(self.size).render(f"<  {text}  >", True, theme.TEXT)
+        surface.blit(rendered, rendered.get_rect(center=self.rect.center))
+
+
+@dataclass
+class TextField(Widget):
+    text: str = ""
+    max_length: int = 20
+    on_change: Callable[[str], None] | None = None
+    size: int = 26
+
+    def handle(self, intent: Intent, focused: bool) -> bool:
+        if not focused:
+            return False
+        if isinstance(intent, Text):
+            printable = "".join(ch for ch in intent.text if ch.isprintable())
+            self.text = (self.text + printable)[: self.max_length]
+        elif isinstance(intent, Key) and intent.name == "backspace":
+            self.text = self.text[:-1]
+        else:
+            return False
+        if self.on_change:
+            self.on_change(self.text)
+        return True
+
+    def draw(self, surface: pygame.Surface, focused: bool) -> None:
+        pygame.draw.rect(surface, (255, 255, 255), self.rect, border_radius=6)
+        pygame.draw.rect(surface, theme.TEXT if focused else theme.PANEL_EDGE, self.rect, 2,
+                         border_radius=6)
+        caret = "|" if focused and (pygame.time.get_ticks() // 500) % 2 == 0 else ""
+        rendered = theme.font(self.size).render(self.text + caret, True, theme.TEXT)
+        surface.blit(rendered, rendered.get_rect(midleft=(self.rect.x + 10, self.rect.centery)))
+
+
+@dataclass
+class Form:
+    """Widgets with a focus order: Tab / Shift+Tab or up / down move the focus."""
+
+    widgets: list[Widget] = field(default_factory=list)
+    focus: int = 0
+
+    def handle(self, intent: Intent) -> bool:
+        if isinstance(intent, Motion):
+            for index, widget in enumerate(self.widgets):
+                widget.hovered = widget.rect.collidepoint(intent.pos)
+                if widget.hovered and widget.enabled:
+                    self.focus = index
+            return False
+        if isinstance(intent, Click):
+            for index, widget in enumerate(self.widgets):
+                if widget.rect.collidepoint(intent.pos) and widget.enabled:
+                    self.focus = index
+        focused = self.widgets[self.focus] if self.widgets else None
+        if isinstance(intent, Key) and intent.name in ("tab", "down", "up") and focused:
+            self.move(-1 if intent.name == "up" or intent.shift else 1)
+            return True
+        for index, widget in enumerate(self.widgets):
+            if widget.handle(intent, index == self.focus):
+                return True
+        return False
+
+    def move(self, by: int) -> None:
+        if not self.widgets:
+            return
+        for _ in range(len(self.widgets)):
+            self.focus = (self.focus + by) % len(self.widgets)
+            if self.widgets[self.focus].enabled:
+                return
+
+    def draw(self, surface: pygame.Surface) -> None:
+        for index, widget in enumerate(self.widgets):
+            widget.draw(surface, index == self.focus)
+        for widget in self.widgets:
+            if widget.hovered and widget.tooltip:
+                tip(surface, widget.tooltip, (widget.rect.right + 12, widget.rect.centery))
+
+
+def tip(surface: pygame.Surface, text: str, at: tuple[int, int]) -> None:
+    """A small label on a pale card (hover explanations)."""
+    rendered = theme.font(22).render(text, True, theme.TEXT)
+    box = rendered.get_rect(midleft=at).inflate(14, 10)
+    box.clamp_ip(surface.get_rect())
+    pygame.draw.rect(surface, (255, 250, 220), box, border_radius=5)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=5)
+    surface.blit(rendered, rendered.get_rect(center=box.center))
+
+
+def title(surface: pygame.Surface, text: str, centre: tuple[int, int], size: int = 64) -> None:
+    rendered = theme.font(size, bold=True).render(text, True, theme.palette().ink)
+    surface.blit(rendered, rendered.get_rect(center=centre))
+
+
+def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
+    """Plain graph paper filling the window (menus sit on it)."""
+    colours = theme.palette()
+    surface.fill(colours.paper)
+    width, height = surface.get_size()
+    for x in range(0, width, spacing):
+        pygame.draw.line(surface, colours.grid, (x, 0), (x, height))
+    for y in range(0, height, spacing):
+        pygame.draw.line(surface, colours.grid, (0, y), (width, y))

@@ -1,0 +1,59 @@
+"""README screenshots: the menu, the race setup and a race in progress, drawn by the real scenes.
+
+    python tools/screenshots.py [OUT_FOLDER]      (default: docs/screenshots)
+
+Runs without a display (SDL's dummy video driver) and saves PNGs with pygame.image.save.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("RACETRACK_HOME", tempfile.mkdtemp(prefix="racetrack-shots-"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from racetrack.settings import PlayerChoice  # noqa: E402
+from racetrack.track import find_track  # noqa: E402
+from racetrack.ui.app import App  # noqa: E402
+from racetrack.ui.launch import start_race  # noqa: E402
+from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
+from racetrack.ui.scenes.setup import SetupScene  # noqa: E402
+
+SIZE = (1280, 800)
+
+
+def frames(app: App, count: int, dt: float = 1 / 30) -> None:
+    for _ in range(count):
+        app.step(dt)
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    app = App(SIZE)
+    app.push(MenuScene(app))
+    frames(app, 2)
+    app.save_screenshot(out / "menu.png")
+    app.push(SetupScene(app))
+    frames(app, 2)
+    app.save_screenshot(out / "setup.png")
+    players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "hard"),
+               PlayerChoice("Cy", "green", "medium"), PlayerChoice("Di", "orange", "easy"))
+    scene = start_race(app, find_track("hairpins"), "gardner", players, seed=4,
+                       animation_seconds=0.05)
+    scene.preparing.result()
+    while len(scene.state.history) < 40:
+        frames(app, 1, 0.1)
+    scene.camera.fit(scene.race.track.bounds)
+    scene.camera.followed = False
+    frames(app, 2)
+    app.save_screenshot(out / "race.png")
+    print(f"screenshots in {out}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/screenshots"))
