@@ -14,6 +14,7 @@ from typing import Protocol
 import pygame
 
 from racetrack.ui import input as intents_
+from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key, Quit, Resize
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ class App:
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, title: str = "Racetrack"):
         pygame.init()
+        theme.font.cache_clear()  # fonts from an earlier pygame session are dead
         pygame.display.set_caption(title)
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.key.set_repeat(350, 40)

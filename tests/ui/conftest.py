@@ -1,0 +1,41 @@
+"""Window tests run on SDL's dummy video driver, with settings in a temporary home."""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+import pytest
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("RACETRACK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RACETRACK_SCREENSHOTS", str(tmp_path / "shots"))
+    from racetrack.ui.app import App
+
+    made = App((1000, 700))
+    yield made
+    pygame.quit()
+
+
+def click(app, pos, frames=1):
+    """Post a real mouse click (down and up) and run frames."""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0),
+                                         buttons=(0, 0, 0)))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    run(app, frames)
+
+
+def press(app, key, frames=1, mod=0):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=""))
+    run(app, frames)
+
+
+def run(app, frames, dt=1 / 30):
+    for _ in range(frames):
+        app.step(dt)
