@@ -7,6 +7,7 @@ solver: the exact solver against a plain breadth-first search that tests every m
 own shapely call, on a 100 x 60 ring track (the same answer is required of both).
 moves: a turn's candidate generation, and a computer driver's choice, on bundled tracks.
 tables: building the drivers' moves-to-go table for every bundled track and three variants.
+frames: the race screen's frame time through a whole six-car race.
 """
 
 from __future__ import annotations
@@ -95,7 +96,40 @@ def bench_tables() -> None:
             print(f"table {path.stem} / {variant}: {took:.2f} s")
 
 
-BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables}
+def bench_frames() -> None:
+    """Frame times of the race screen during a whole six-car race (dummy video driver)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
+    from racetrack.settings import PlayerChoice
+    from racetrack.ui.app import App
+    from racetrack.ui.launch import start_race
+    from racetrack.ui.scenes.menu import MenuScene
+
+    app = App((1280, 800))
+    app.push(MenuScene(app))
+    levels = ("expert", "hard", "medium", "easy", "hard", "medium")
+    colours = ("red", "blue", "green", "orange", "purple", "black")
+    players = tuple(PlayerChoice(f"Car {i + 1}", c, level)
+                    for i, (c, level) in enumerate(zip(colours, levels, strict=True)))
+    scene = start_race(app, find_track("wide-speedway"), "gardner", players, seed=3,
+                       animation_seconds=0.1, replace=False)
+    scene.preparing.result()
+    times = []
+    while app.scenes and app.scenes[-1] is scene and len(times) < 5000:
+        start = time.perf_counter()
+        app.step(1 / 60)
+        times.append(time.perf_counter() - start)
+    times.sort()
+    print(f"race screen, 6 cars, {len(scene.state.history)} moves: frame time median "
+          f"{statistics.median(times) * 1e3:.1f} ms, 95th percentile "
+          f"{times[int(len(times) * 0.95)] * 1e3:.1f} ms over {len(times)} frames "
+          f"(60 frames a second needs 16.7 ms)")
+
+
+BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables,
+           "frames": bench_frames}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

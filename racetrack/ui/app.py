@@ -38,8 +38,8 @@ class App:
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, title: str = "Racetrack"):
         pygame.init()
         theme.font.cache_clear()  # fonts from an earlier pygame session are dead
-        pygame.display.set_caption(title)
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.display.set_caption(title)
         pygame.key.set_repeat(350, 40)
         self.clock = pygame.time.Clock()
         self.scenes: list[Scene] = []
