@@ -100,10 +100,13 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.set_defaults(run=run_solve)
 
-    replay = commands.add_parser("replay", help="check a saved race")
+    replay = commands.add_parser("replay", help="watch a saved race, check it, or draw it")
     replay.add_argument("file", metavar="FILE", help="a replay file")
     replay.add_argument("--verify", action="store_true",
-                        help="re-simulate every move and compare the recorded result")
+                        help="re-simulate every move and compare the recorded result, "
+                             "without a window")
+    replay.add_argument("--png", metavar="OUT",
+                        help="draw the final race sheet, every trail on the paper, to a PNG")
     replay.set_defaults(run=run_replay)
     return parser
 
@@ -235,17 +238,35 @@ def run_race(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Check a replay by re-simulating it."""
+    """Open the replay viewer, or check (--verify) or draw (--png) a replay headless."""
     from racetrack.replay import load_replay
 
     replay = load_replay(args.file)
-    if not args.verify:
-        print("the replay viewer needs --verify for now", file=sys.stderr)
-        return EXIT_USAGE
-    state = replay.verify()
-    note = "" if replay.track_hash_matches else " (track hash differs: embedded copy used)"
-    print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, "
-          f"{'result matches' if state.is_over else 'race unfinished'}{note}")
+    if not args.verify and not args.png:
+        from racetrack.ui.app import App
+        from racetrack.ui.scenes.menu import MenuScene
+        from racetrack.ui.scenes.viewer import ViewerScene
+
+        states = list(replay.states())
+        app = App()
+        app.push(MenuScene(app))
+        app.push(ViewerScene(app, replay, states))
+        app.run()
+        return EXIT_OK
+    state = replay.verify() if args.verify else replay.final_state()
+    if args.verify:
+        note = "" if not replay.track_changed else " (the track file has changed since: " \
+            "the copy in the replay was used)"
+        print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, "
+              f"{'result matches' if state.is_over else 'race unfinished'}{note}")
+    if args.png:
+        from racetrack.ui.render.poster import save_race_sheet
+
+        try:
+            save_race_sheet(state, args.png)
+        except Exception as exc:  # pygame raises its own error type for unwritable files
+            raise RacetrackError(f"cannot write {args.png}: {exc}") from None
+        print(f"race sheet saved to {args.png}")
     return EXIT_OK
 
 

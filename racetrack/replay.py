@@ -47,9 +47,11 @@ def result_data(state: RaceState) -> dict[str, Any]:
 def replay_data(state: RaceState) -> dict[str, Any]:
     """Plain data for a race so far: setup, every move and (if over) the result."""
     race = state.race
+    reference = {"file": race.track.source} if race.track.source else {}
     return {
         FORMAT_KEY: FORMAT_VERSION,
-        "track": {"hash": track_hash(race.track), "data": track_to_data(race.track)},
+        "track": {**reference, "hash": track_hash(race.track),
+                  "data": track_to_data(race.track)},
         "rules": race.rules.to_data(),
         "seed": race.seed,
         "cars": [{"name": c.name, "colour": c.colour, "driver": c.driver,
@@ -73,6 +75,7 @@ class Replay:
     result: dict[str, Any]
     track_hash_matches: bool
     file: str
+    track_changed: bool = False  # the track file it names has changed since (embedded is used)
 
     def states(self):
         """Every state from the start, one after each move (re-simulated, so checked)."""
@@ -175,4 +178,18 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
     except ValueError as exc:
         raise fail(("cars",), str(exc)) from None
     recorded_hash = track_part.get("hash")
-    return Replay(race, tuple(moves), result, recorded_hash == track_hash(track), file)
+    return Replay(race, tuple(moves), result, recorded_hash == track_hash(track), file,
+                  _track_changed(track_part.get("file"), recorded_hash))
+
+
+def _track_changed(reference: Any, recorded_hash: Any) -> bool:
+    """Whether the track file the replay names now differs from the one raced on."""
+    if not isinstance(reference, str) or not reference:
+        return False
+    try:
+        from racetrack.track import load_track
+
+        current = load_track(reference)
+    except (TrackError, OSError, ValueError):
+        return False
+    return track_hash(current) != recorded_hash

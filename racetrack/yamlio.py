@@ -144,23 +144,20 @@ def dump_yaml(data: Any) -> str:
 
 
 class _Dumper(yaml.SafeDumper):
-    """A safe dumper that writes flat lists (of numbers or strings) in flow style: ``[3, 4]``."""
+    """A safe dumper that writes flat lists (of numbers or strings) in flow style, ``[3, 4]``,
+    and lists of them one per line, so a polygon or a replay's moves read a point a line."""
 
     def represent_sequence(self, tag, sequence, flow_style=None):  # noqa: D102
         if flow_style is None:
-            flow_style = _is_flat_or_points(sequence)
+            flow_style = _is_flat(sequence)
         return super().represent_sequence(tag, sequence, flow_style)
 
     def ignore_aliases(self, data):  # noqa: D102
         return True
 
 
-def _is_flat_or_points(sequence: Any) -> bool:
-    def scalar(v: Any) -> bool:
-        return isinstance(v, int | float | str | bool) or v is None
-
-    return all(scalar(v) or (isinstance(v, list | tuple) and all(scalar(w) for w in v))
-               for v in sequence) and len(sequence) > 0
+def _is_flat(sequence: Any) -> bool:
+    return all(isinstance(v, int | float | str | bool) or v is None for v in sequence)
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

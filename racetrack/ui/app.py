@@ -59,11 +59,19 @@ class App:
             self.scenes.pop()
         if not self.scenes:
             self.running = False
+        else:
+            self._shown()
 
     def replace(self, scene: Scene) -> None:
         if self.scenes:
             self.scenes.pop()
         self.scenes.append(scene)
+
+    def _shown(self) -> None:
+        """Tell the scene now on top that it is showing again (it may refresh itself)."""
+        on_show = getattr(self.scenes[-1], "on_show", None)
+        if on_show:
+            on_show()
 
     def quit(self) -> None:
         self.running = False

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from pathlib import Path
 
+from racetrack import archive
 from racetrack.ai import make_driver
-from racetrack.game import Race
+from racetrack.game import Race, RaceState
 from racetrack.model import CarSetup
 from racetrack.rules import load_rules
 from racetrack.settings import PlayerChoice
@@ -15,27 +17,48 @@ from racetrack.track import load_track
 
 def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoice, ...],
                seed: int | None = None, animation_seconds: float = 0.35, replace: bool = True):
-    """Set up a race and put its scene on the app; at the end, the results scene follows."""
-    from racetrack.ui.scenes.race import RaceScene
-    from racetrack.ui.scenes.results import ResultsScene
-
+    """Set up a new race and put its scene on the app."""
     track = load_track(track_path)
     rules = load_rules(rules_name)
     seed = seed if seed is not None else random.randrange(1_000_000)
     cars = [CarSetup(p.name, p.colour, p.driver) for p in players]
     race = Race(track, rules, cars, seed=seed)
-    drivers = {i: make_driver(p.driver, seed * 31 + i) for i, p in enumerate(players)
-               if p.driver != "human"}
+    return continue_race(app, race, race.start(), animation_seconds, replace)
+
+
+def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 0.35,
+                  replace: bool = True):
+    """Race on from ``state`` (a new race, a resumed one, or one taken over from a replay).
+
+    The race is recorded after every move; when it ends it is saved to the replays folder and
+    the results follow.
+    """
+    from racetrack.ui.scenes.race import RaceScene
+    from racetrack.ui.scenes.results import ResultsScene
+
+    drivers = {i: make_driver(car.driver, race.seed * 31 + i)
+               for i, car in enumerate(race.cars) if not car.is_human}
 
     def rematch() -> None:
-        start_race(app, track_path, rules_name, players, None, animation_seconds)
+        again = Race(race.track, race.rules, race.cars, seed=random.randrange(1_000_000))
+        continue_race(app, again, again.start(), animation_seconds)
 
-    def over(state) -> None:
-        app.replace(ResultsScene(app, state, rematch))
+    def over(final: RaceState) -> None:
+        saved = None
+        with contextlib.suppress(OSError):
+            saved = archive.save_finished(final)
+        app.replace(ResultsScene(app, final, rematch, saved))
 
-    scene = RaceScene(app, race, drivers, animation_seconds, on_over=over)
+    scene = RaceScene(app, race, drivers, animation_seconds, on_over=over, state=state,
+                      record=_recorder)
     if replace and app.scenes:
         app.replace(scene)
     else:
         app.push(scene)
     return scene
+
+
+def _recorder(state: RaceState) -> None:
+    """Keep the race in progress on disk; a failure to write must not stop the race."""
+    with contextlib.suppress(OSError):
+        archive.record_progress(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 
+from racetrack import archive
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.widgets import Button, Form, paper_background, title
@@ -13,18 +14,24 @@ class MenuScene:
     def __init__(self, app):
         self.app = app
         self.form = Form()
+        self.unfinished = None
         self._size = None
 
     def _layout(self) -> None:
         width, height = self.app.size
+        self.unfinished = archive.load_unfinished()
         entries = [
             ("New race", self.new_race, True, ""),
             ("Track editor", None, False, "The track editor is not in this version yet"),
-            ("Replays", None, False, "The replay viewer is not in this version yet"),
+            ("Replays", self.replays, True, ""),
             ("Settings", self.settings, True, ""),
             ("Quit", self.app.quit, True, ""),
         ]
-        top = max(220, height // 2 - 120)
+        if self.unfinished is not None:
+            track = self.unfinished.race.track.name
+            entries.insert(0, ("Resume race", self.resume, True,
+                               f"Carry on with the race on {track} that was interrupted"))
+        top = max(220, height // 2 - 120 - (33 if self.unfinished else 0))
         self.form.widgets = [Button(pygame.Rect(width // 2 - 160, top + i * 66, 320, 54),
                                     text=text, action=action, enabled=enabled, tooltip=why)
                              for i, (text, action, enabled, why) in enumerate(entries)]
@@ -34,6 +41,28 @@ class MenuScene:
         from racetrack.ui.scenes.setup import SetupScene
 
         self.app.push(SetupScene(self.app))
+
+    def resume(self) -> None:
+        from racetrack.ui.launch import continue_race
+
+        replay, self.unfinished = self.unfinished, None
+        self._size = None
+        if replay is None:
+            return
+        try:
+            state = replay.final_state()
+        except ValueError:
+            archive.discard_unfinished()
+            return
+        if state.is_over:
+            archive.discard_unfinished()
+            return
+        continue_race(self.app, replay.race, state, replace=False)
+
+    def replays(self) -> None:
+        from racetrack.ui.scenes.replays import ReplaysScene
+
+        self.app.push(ReplaysScene(self.app))
 
     def settings(self) -> None:
         from racetrack.ui.scenes.options import OptionsScene
@@ -47,6 +76,10 @@ class MenuScene:
             self.app.quit()
             return
         self.form.handle(intent)
+
+    def on_show(self) -> None:
+        """Back on top (from a race, the replays, ...): "Resume race" may have come or gone."""
+        self._size = None
 
     def update(self, dt: float) -> None:
         if self._size != self.app.size:

@@ -35,7 +35,7 @@ class PauseScene:
         old.close()
         self.app.pop()
         self.app.replace(RaceScene(self.app, old.race, old.drivers, old.animation_seconds,
-                                   old.on_over))
+                                   old.on_over, record=old.record))
 
     def to_menu(self) -> None:
         from racetrack.ui.scenes.menu import MenuScene

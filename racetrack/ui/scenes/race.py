@@ -59,8 +59,10 @@ class Glide:
 
 class RaceScene:
     def __init__(self, app, race: Race, drivers: dict[int, Driver],
-                 animation_seconds: float = 0.35, on_over=None, state: RaceState | None = None):
+                 animation_seconds: float = 0.35, on_over=None, state: RaceState | None = None,
+                 record=None):
         self.app = app
+        self.record = record  # called with the state after every move (autosave)
         self.race = race
         self.drivers = drivers
         self.animation_seconds = animation_seconds
@@ -81,6 +83,8 @@ class RaceScene:
         self.dragged = False
         self.over_for = 0.0
         self._show(self.state.take_events())
+        if self.record:
+            self.record(self.state)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -128,6 +132,8 @@ class RaceScene:
                            self.animation_seconds if index in self.drivers else
                            self.animation_seconds / 2)
         self._show(events)
+        if self.record:
+            self.record(self.state)
 
     def _show(self, events: list[Event]) -> None:
         for event in events:

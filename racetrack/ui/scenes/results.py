@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from pathlib import Path
 
 import pygame
 
+from racetrack import archive
 from racetrack.game import RaceState
-from racetrack.replay import save_replay
-from racetrack.settings import replays_dir
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.widgets import Button, Form, paper_background, title
 
 
 class ResultsScene:
-    def __init__(self, app, state: RaceState, rematch):
+    def __init__(self, app, state: RaceState, rematch, saved: Path | None = None):
         self.app = app
         self.state = state
         self.rematch = rematch  # callable: start the same race again
-        self.saved_to: str = ""
+        self.saved = saved
+        self.saved_to: str = f"Replay saved as {saved.name}" if saved else ""
         self.form = Form()
         self._layout()
 
@@ -32,11 +32,11 @@ class ResultsScene:
                              for i, (text, action) in enumerate(actions)]
 
     def save(self) -> None:
-        stamp = datetime.now().strftime("%Y-%m-%d %H%M%S")
-        path = replays_dir() / f"{stamp} {self.state.race.track.name}.yaml"
+        """Save the replay (again, if the automatic save failed) and say where it is."""
         try:
-            save_replay(self.state, path)
-            self.saved_to = f"Saved to {path}"
+            if self.saved is None or not self.saved.exists():
+                self.saved = archive.save_finished(self.state)
+            self.saved_to = f"Replay saved to {self.saved}"
         except OSError as exc:
             self.saved_to = f"Could not save: {exc.strerror or exc}"
 

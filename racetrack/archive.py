@@ -1,0 +1,114 @@
+"""The replays folder: every finished race saved there, the race in progress kept beside them.
+
+The race in progress is rewritten (atomically) after every move, so a crash or a closed window
+loses nothing: the menu offers to resume it. A finished race is saved under its date and track.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from racetrack.errors import ReplayError
+from racetrack.game import RaceState
+from racetrack.replay import Replay, load_replay, save_replay
+from racetrack.settings import replays_dir
+
+UNFINISHED = "unfinished-race.yaml"
+
+
+def unfinished_path() -> Path:
+    return replays_dir() / UNFINISHED
+
+
+def record_progress(state: RaceState) -> None:
+    """Keep the race so far on disk (called after every move)."""
+    save_replay(state, unfinished_path())
+
+
+def save_finished(state: RaceState, when: datetime | None = None) -> Path:
+    """Save a finished race under its date and track, and forget the unfinished copy."""
+    when = when or datetime.now()
+    name = f"{when:%Y-%m-%d %H%M%S} {_safe(state.race.track.name)}.yaml"
+    path = replays_dir() / name
+    save_replay(state, path)
+    with contextlib.suppress(OSError):
+        unfinished_path().unlink()
+    return path
+
+
+def load_unfinished() -> Replay | None:
+    """The interrupted race, if there is one that still loads and is not over."""
+    path = unfinished_path()
+    if not path.exists():
+        return None
+    try:
+        replay = load_replay(path)
+        if replay.final_state().is_over:
+            return None
+    except ReplayError:
+        return None
+    return replay
+
+
+def discard_unfinished() -> None:
+    with contextlib.suppress(OSError):
+        unfinished_path().unlink()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One saved race, as the replays list shows it."""
+
+    path: Path
+    saved: datetime
+    track: str
+    players: tuple[str, ...]
+    winner: str | None
+    replay: Replay | None  # None: the file no longer loads
+    problem: str = ""
+
+
+def saved_races() -> list[Entry]:
+    """Every saved replay, newest first; broken files are listed with their problem."""
+    folder = replays_dir()
+    if not folder.is_dir():
+        return []
+    entries = []
+    for path in folder.glob("*.yaml"):
+        if path.name == UNFINISHED:
+            continue
+        saved = datetime.fromtimestamp(path.stat().st_mtime)
+        try:
+            replay = load_replay(path)
+        except ReplayError as exc:
+            entries.append(Entry(path, saved, "?", (), None, None, str(exc.problems[0])))
+            continue
+        race = replay.race
+        entries.append(Entry(path, saved, race.track.name, tuple(c.name for c in race.cars),
+                             replay.result.get("winner"), replay))
+    return sorted(entries, key=lambda e: e.saved, reverse=True)
+
+
+def rename(path: Path, new_name: str) -> Path:
+    """Rename a saved replay (within the replays folder); returns the new path."""
+    stem = _safe(new_name)
+    if not stem:
+        raise ValueError("a replay needs a name")
+    target = path.with_name(f"{stem}.yaml")
+    if target.exists() and target != path:
+        raise ValueError(f"there is already a replay called {stem!r}")
+    path.rename(target)
+    return target
+
+
+def delete(path: Path) -> None:
+    path.unlink()
+
+
+def _safe(name: str) -> str:
+    """A file-name-safe version of a name: letters, digits, spaces, dashes and dots."""
+    return re.sub(r"[^\w .-]+", "", name).strip(" .")[:80]

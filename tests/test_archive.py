@@ -1,0 +1,71 @@
+"""The replays folder: the race in progress, finished races, listing, renaming, deleting."""
+
+from __future__ import annotations
+
+import pytest
+
+from racetrack import archive
+from racetrack.ai import make_driver
+from racetrack.game import Race
+from racetrack.model import CarSetup
+from racetrack.replay import load_replay
+from racetrack.rules import load_rules
+from racetrack.track import find_track, load_track
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RACETRACK_HOME", str(tmp_path / "home"))
+
+
+def a_race(moves=None):
+    track = load_track(find_track("riddler-opolis"))
+    race = Race(track, load_rules("gardner"), [CarSetup("Ann", "red", "expert")], seed=1)
+    state = race.start()
+    driver = make_driver("expert")
+    while not state.is_over and (moves is None or len(state.history) < moves):
+        state.apply(driver.choose(state))
+    return state
+
+
+def test_the_race_in_progress_is_kept_and_can_be_resumed():
+    state = a_race(moves=3)
+    archive.record_progress(state)
+    replay = archive.load_unfinished()
+    assert replay is not None and len(replay.moves) == 3
+    resumed = replay.final_state()
+    assert resumed.cars == state.cars and not resumed.is_over
+
+
+def test_a_finished_race_is_saved_and_the_unfinished_copy_forgotten():
+    state = a_race()
+    archive.record_progress(state)
+    path = archive.save_finished(state)
+    assert path.exists() and archive.load_unfinished() is None
+    entries = archive.saved_races()
+    assert [e.path for e in entries] == [path]
+    assert entries[0].winner == "Ann" and entries[0].track == "Riddler-opolis"
+    assert entries[0].players == ("Ann",)
+
+
+def test_rename_and_delete():
+    path = archive.save_finished(a_race())
+    renamed = archive.rename(path, "My best lap / ever")
+    assert renamed.name == "My best lap  ever.yaml" and load_replay(renamed)
+    with pytest.raises(ValueError):
+        archive.rename(renamed, "///")
+    archive.delete(renamed)
+    assert archive.saved_races() == []
+
+
+def test_a_broken_file_is_listed_with_its_problem():
+    folder = archive.replays_dir()
+    folder.mkdir(parents=True)
+    (folder / "broken.yaml").write_text("racetrack-replay: 1\nmoves: [\n")
+    entries = archive.saved_races()
+    assert len(entries) == 1 and entries[0].replay is None and "YAML" in entries[0].problem
+
+
+def test_a_race_that_is_already_over_is_not_offered_for_resuming():
+    archive.record_progress(a_race())
+    assert archive.load_unfinished() is None

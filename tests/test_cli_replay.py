@@ -1,0 +1,51 @@
+"""``racetrack replay``: --verify, --png, and a track file changed since the race."""
+
+from __future__ import annotations
+
+import shutil
+
+import pygame
+
+from racetrack.cli import main
+from racetrack.replay import load_replay
+from racetrack.track import find_track
+
+
+def test_png_draws_the_race_sheet(tmp_path, capsys):
+    replay = tmp_path / "race.yaml"
+    assert main(["race", "oval", "--driver", "hard", "--driver", "easy", "--seed", "5",
+                 "--save", str(replay)]) == 0
+    picture = tmp_path / "sheet.png"
+    assert main(["replay", str(replay), "--verify", "--png", str(picture)]) == 0
+    out = capsys.readouterr().out
+    assert "result matches" in out and "race sheet saved" in out
+    image = pygame.image.load(str(picture))
+    assert image.get_width() > 400 and image.get_height() > 300
+
+
+def test_a_changed_track_file_is_detected_and_the_embedded_copy_used(tmp_path, capsys):
+    track = tmp_path / "mine.yaml"
+    shutil.copy(find_track("oval"), track)
+    replay = tmp_path / "race.yaml"
+    assert main(["race", str(track), "--driver", "expert", "--save", str(replay)]) == 0
+    assert not load_replay(replay).track_changed
+    track.write_text(track.read_text().replace("name: Oval", "name: Oval, changed"))
+    assert load_replay(replay).track_changed
+    capsys.readouterr()
+    assert main(["replay", str(replay), "--verify"]) == 0
+    assert "the copy in the replay was used" in capsys.readouterr().out
+
+
+def test_a_tampered_replay_fails_naming_the_move(tmp_path, capsys):
+    replay = tmp_path / "race.yaml"
+    assert main(["race", "oval", "--driver", "medium", "--seed", "1", "--save",
+                 str(replay)]) == 0
+    text = replay.read_text().splitlines()
+    index = next(i for i, line in enumerate(text) if line.startswith("- [0,")) + 2
+    car, x, y = text[index].strip("- []").split(", ")
+    text[index] = f"- [{car}, {int(x) + 7}, {y}]"
+    replay.write_text("\n".join(text) + "\n")
+    capsys.readouterr()
+    assert main(["replay", str(replay), "--verify"]) == 1
+    err = capsys.readouterr().err
+    assert "move 3" in err and "illegal" in err and "Traceback" not in err

@@ -1,0 +1,110 @@
+"""The replay viewer, the replays menu, and resuming a race after the window was closed."""
+
+from __future__ import annotations
+
+import pygame
+
+from racetrack import archive
+from racetrack.ai import make_driver
+from racetrack.replay import load_replay
+from racetrack.settings import PlayerChoice
+from racetrack.track import find_track
+from racetrack.ui.app import App
+from racetrack.ui.launch import start_race
+from racetrack.ui.scenes.menu import MenuScene
+from racetrack.ui.scenes.race import RaceScene
+from racetrack.ui.scenes.replays import ReplaysScene
+from racetrack.ui.scenes.viewer import ViewerScene
+from tests.ui.conftest import click, press, run
+
+
+def finished_replay(app):
+    app.push(MenuScene(app))
+    players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "easy"))
+    scene = start_race(app, find_track("riddler-opolis"), "gardner", players, seed=3,
+                       animation_seconds=0.02, replace=False)
+    scene.preparing.result()
+    for _ in range(3000):
+        run(app, 1, 0.1)
+        if not isinstance(app.scenes[-1], RaceScene):
+            break
+    entries = archive.saved_races()
+    assert len(entries) == 1, "a finished race is saved automatically"
+    return entries[0]
+
+
+def test_viewer_controls(app):
+    entry = finished_replay(app)
+    replay = load_replay(entry.path)
+    states = list(replay.states())
+    viewer = ViewerScene(app, replay, states)
+    app.push(viewer)
+    run(app, 1)
+    press(app, pygame.K_RIGHT)
+    press(app, pygame.K_RIGHT)
+    assert viewer.index == 2
+    press(app, pygame.K_END)
+    assert viewer.index == len(states) - 1
+    press(app, pygame.K_HOME)
+    press(app, pygame.K_SPACE)  # play
+    run(app, 40, 0.1)
+    assert viewer.index >= 5
+    press(app, pygame.K_SPACE)  # pause
+    click(app, (viewer.bar.x + viewer.bar.w // 2, viewer.bar.centery))
+    assert abs(viewer.index - (len(states) - 1) // 2) <= 1
+    drawn = len(viewer.states[viewer.index].trails[0])
+    assert drawn == 1 + sum(1 for car, _ in replay.moves[:viewer.index] if car == 0)
+
+
+def test_take_over_races_on_from_that_point(app):
+    entry = finished_replay(app)
+    replay = load_replay(entry.path)
+    viewer = ViewerScene(app, replay, list(replay.states()))
+    app.push(viewer)
+    viewer.go(4)
+    viewer.take_over()
+    scene = app.scenes[-1]
+    assert isinstance(scene, RaceScene) and len(scene.state.history) == 4
+
+
+def test_replays_menu_lists_opens_renames_and_deletes(app):
+    finished_replay(app)
+    app.scenes.clear()
+    app.push(MenuScene(app))
+    scene = ReplaysScene(app)
+    app.push(scene)
+    run(app, 1)
+    assert len(scene.entries) == 1 and scene.entries[0].winner
+    scene.start_rename()
+    scene.renaming.text = "Great race"
+    press(app, pygame.K_RETURN)
+    assert scene.entries[0].path.stem == "Great race"
+    press(app, pygame.K_RETURN)  # open
+    assert isinstance(app.scenes[-1], ViewerScene)
+    press(app, pygame.K_ESCAPE)
+    assert app.scenes[-1] is scene
+    press(app, pygame.K_DELETE)
+    assert scene.entries == []
+
+
+def test_an_interrupted_race_is_resumed_from_the_menu(app, tmp_path):
+    app.push(MenuScene(app))
+    scene = start_race(app, find_track("riddler-opolis"), "gardner",
+                       (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.02,
+                       replace=False)
+    coach = make_driver("expert")
+    for _ in range(2):
+        target = coach.choose(scene.state).target
+        click(app, tuple(round(v) for v in scene.camera.to_screen(*target)), frames=3)
+    assert len(scene.state.history) == 2
+    pygame.quit()  # the window is closed mid-race
+    again = App((1000, 700))
+    menu = MenuScene(again)
+    again.push(menu)
+    run(again, 1)
+    resume = menu.form.widgets[0]
+    assert resume.text == "Resume race"
+    resume.press()
+    resumed = again.scenes[-1]
+    assert isinstance(resumed, RaceScene) and len(resumed.state.history) == 2
+    assert resumed.state.cars == scene.state.cars
