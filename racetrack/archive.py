@@ -32,7 +32,7 @@ def record_progress(state: RaceState) -> None:
 def save_finished(state: RaceState, when: datetime | None = None) -> Path:
     """Save a finished race under its date and track, and forget the unfinished copy."""
     when = when or datetime.now()
-    name = f"{when:%Y-%m-%d %H%M%S} {_safe(state.race.track.name)}.yaml"
+    name = f"{when:%Y-%m-%d %H%M%S} {safe_file_name(state.race.track.name)}.yaml"
     path = replays_dir() / name
     save_replay(state, path)
     with contextlib.suppress(OSError):
@@ -95,7 +95,7 @@ def saved_races() -> list[Entry]:
 
 def rename(path: Path, new_name: str) -> Path:
     """Rename a saved replay (within the replays folder); returns the new path."""
-    stem = _safe(new_name)
+    stem = safe_file_name(new_name)
     if not stem:
         raise ValueError("a replay needs a name")
     target = path.with_name(f"{stem}.yaml")
@@ -109,6 +109,6 @@ def delete(path: Path) -> None:
     path.unlink()
 
 
-def _safe(name: str) -> str:
+def safe_file_name(name: str) -> str:
     """A file-name-safe version of a name: letters, digits, spaces, dashes and dots."""
     return re.sub(r"[^\w .-]+", "", name).strip(" .")[:80]

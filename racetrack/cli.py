@@ -65,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="seed for the turn order by lot and the computer drivers")
     play.set_defaults(run=run_window)
 
+    edit = commands.add_parser("edit", help="open the track editor")
+    edit.add_argument("file", nargs="?", metavar="FILE",
+                      help="a track file to edit (default: carry on with the last drawing)")
+    edit.set_defaults(run=run_editor)
+
     validate = commands.add_parser("validate", help="check track files and summarise them")
     validate.add_argument("files", nargs="+", metavar="FILE",
                           help="track files (or names of bundled tracks)")
@@ -346,5 +351,28 @@ def run_window(args: argparse.Namespace | None) -> int:
                        replace=False)
         except ValueError as exc:
             raise RacetrackError(str(exc)) from None
+    app.run()
+    return EXIT_OK
+
+
+def run_editor(args: argparse.Namespace) -> int:
+    """Open the track editor, on a file or on the drawing in progress."""
+    from pathlib import Path
+
+    from racetrack.draft import load_draft
+
+    path = Path(args.file) if args.file else None
+    if path is not None and path.exists():
+        load_draft(path)  # an unreadable file is reported here, in one line
+    from racetrack.ui.app import App
+    from racetrack.ui.scenes.editor import EditorScene
+    from racetrack.ui.scenes.menu import MenuScene
+
+    app = App()
+    app.push(MenuScene(app))
+    scene = EditorScene(app, path if path is not None and path.exists() else None)
+    if path is not None and not path.exists():
+        scene.path = path  # a new track: Ctrl+S saves it here
+    app.push(scene)
     app.run()
     return EXIT_OK

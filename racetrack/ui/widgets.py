@@ -204,3 +204,15 @@ def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
         pygame.draw.line(surface, colours.grid, (x, 0), (x, height))
     for y in range(0, height, spacing):
         pygame.draw.line(surface, colours.grid, (0, y), (width, y))
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Split text into lines of at most about ``width`` characters, at spaces."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + len(word) + 1 > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines

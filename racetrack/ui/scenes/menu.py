@@ -22,7 +22,7 @@ class MenuScene:
         self.unfinished = archive.load_unfinished()
         entries = [
             ("New race", self.new_race, True, ""),
-            ("Track editor", None, False, "The track editor is not in this version yet"),
+            ("Track editor", self.editor, True, ""),
             ("Replays", self.replays, True, ""),
             ("Settings", self.settings, True, ""),
             ("Quit", self.app.quit, True, ""),
@@ -58,6 +58,11 @@ class MenuScene:
             archive.discard_unfinished()
             return
         continue_race(self.app, replay.race, state, replace=False)
+
+    def editor(self) -> None:
+        from racetrack.ui.scenes.editor import EditorScene
+
+        self.app.push(EditorScene(self.app))
 
     def replays(self) -> None:
         from racetrack.ui.scenes.replays import ReplaysScene

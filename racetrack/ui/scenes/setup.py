@@ -26,7 +26,7 @@ from racetrack.track import Track, bundled_track_paths, load_track
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Wheel
 from racetrack.ui.render.sheet import draw_sheet
-from racetrack.ui.widgets import Button, Cycler, Form, TextField, paper_background
+from racetrack.ui.widgets import Button, Cycler, Form, TextField, paper_background, wrap
 
 THUMB = (210, 130)
 
@@ -200,29 +200,16 @@ class SetupScene:
         surface.set_clip(clip)
         x = self.panel_x + 20
         description = self.descriptions.get(self.rules.value, "")
-        for i, line in enumerate(_wrap(description, 50)):
+        for i, line in enumerate(wrap(description, 50)):
             text = theme.font(22).render(line, True, theme.MUTED)
             surface.blit(text, (x, 140 + i * 20))
         chosen = self.tracks[self.selected].track
         about = f"{chosen.name}: {chosen.description}" if chosen.description else chosen.name
         top = self.form.widgets[-1].rect.y - 90 if self.form.widgets else 500
-        for i, line in enumerate(_wrap(about, 56)[:4]):
+        for i, line in enumerate(wrap(about, 56)[:4]):
             text = theme.font(22).render(line, True, theme.TEXT)
             surface.blit(text, (x, top + i * 20))
         self.form.draw(surface)
         if self.error:
             text = theme.font(24).render(self.error, True, (180, 40, 40))
             surface.blit(text, (x, surface.get_height() - 110))
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        if len(line) + len(word) + 1 > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    if line:
-        lines.append(line)
-    return lines
