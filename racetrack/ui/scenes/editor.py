@@ -27,7 +27,7 @@ from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Text, Wheel
 from racetrack.ui.render import hud
 from racetrack.ui.render.camera import Camera
-from racetrack.ui.widgets import TextField, tip, wrap
+from racetrack.ui.widgets import Button, Form, TextField, tip, wrap
 
 PANEL_WIDTH = 330
 TOOLS = {"v": "select", "o": "outline", "h": "hole", "z": "zone", "s": "start",
@@ -87,6 +87,16 @@ class EditorScene:
         width, height = self.app.size
         self.camera.width, self.camera.height = width - PANEL_WIDTH, height
         self.camera.offset_x, self.camera.offset_y = 0, 0
+        x, y = width - PANEL_WIDTH + 14, height - 118
+        actions = [("Save", self.save), ("Test drive", self.test_drive), ("Race", self.race),
+                   ("Menu", self.leave)]
+        self.buttons = Form([Button(pygame.Rect(x + (i % 2) * 152, y + (i // 2) * 54, 144,
+                                                46), text=text, action=action, size=26)
+                             for i, (text, action) in enumerate(actions)])
+
+    def leave(self) -> None:
+        self.workers.shutdown(wait=False, cancel_futures=True)
+        self.app.pop()
 
     def _fit(self) -> None:
         points = [p for _, _, ring in self.draft.rings() for p in ring]
@@ -307,12 +317,14 @@ class EditorScene:
             self.camera.zoom(1.15 ** intent.steps, intent.pos)
         elif isinstance(intent, Motion):
             self.mouse = intent.pos
+            self.buttons.handle(intent)
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if self.drag is not None:
                 self._drag_to(intent.pos)
         elif isinstance(intent, Click):
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if intent.pos[0] >= self.app.size[0] - PANEL_WIDTH:
+                self.buttons.handle(intent)
                 return
             self._click(intent)
         elif isinstance(intent, Release) and self.drag is not None:
@@ -342,8 +354,7 @@ class EditorScene:
             if self.pending:
                 self.pending = []
             else:
-                self.workers.shutdown(wait=False, cancel_futures=True)
-                self.app.pop()
+                self.leave()
         elif name == "enter":
             self.close_pending()
         elif name in TOOLS:
@@ -562,6 +573,7 @@ class EditorScene:
                     line(piece, 19, (180, 40, 40))
         else:
             line("valid: ready to race (R)", 22, theme.START_COLOUR, bold=True)
+        self.buttons.draw(surface)
 
     def _chooser(self, surface: pygame.Surface) -> None:
         what, files, index = self.chooser
