@@ -89,3 +89,20 @@ def test_par_and_ghost_line_are_cached_for_the_window():
     first = par(course, load_rules("gardner"))
     assert first.moves == 12 and len(first.path) == 13
     assert par(course, load_rules("gardner")) is first
+
+
+def test_a_track_too_large_for_a_table_is_driven_by_the_lookahead():
+    from tests.conftest import make_track
+
+    track = make_track("""
+        outer: [[0, 0], [600, 0], [600, 600], [0, 600]]
+        start: {a: [2, 0], b: [2, 600], forward: [1, 0]}
+        finish: {a: [12, 0], b: [12, 600], forward: [1, 0]}
+    """)
+    race = Race(track, load_rules("gardner"), [CarSetup("Big", driver="expert")])
+    state = race.start()
+    driver = make_driver("expert")
+    driver.prepare(state, 0)  # refused quietly
+    while not state.is_over:
+        state.apply(driver.choose(state))
+    assert state.cars[0].finish is not None

@@ -10,6 +10,7 @@ with no way out when it has one with a way out.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import dataclass
 from typing import Protocol
@@ -20,7 +21,7 @@ from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.tables import value_table
 from racetrack.game import RaceState
 from racetrack.model import Candidate, Move, MoveKind
-from racetrack.solver import UNSOLVED
+from racetrack.solver import UNSOLVED, SolverError
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
@@ -65,13 +66,17 @@ class TableDriver:
     def prepare(self, state: RaceState, car: int) -> None:
         """Build the table now (it is cached), so the first move is as quick as the rest."""
         race = state.race
-        value_table(race.course, race.rules, race.cars[car].can_swim)
+        with contextlib.suppress(SolverError):  # too large a track: the lookahead drives
+            value_table(race.course, race.rules, race.cars[car].can_swim)
 
     def choose(self, state: RaceState) -> Move:
         options = [c for c in state.candidates() if c.legal]
         if not options:
             raise ValueError("no legal move to choose from")
-        values = self._values(state, options)
+        try:
+            values = self._values(state, options)
+        except SolverError:
+            values = [UNSOLVED] * len(options)  # no table for this track: the lookahead drives
         hopeful = [i for i, v in enumerate(values) if v < UNSOLVED]
         if not hopeful:
             scores = lookahead_scores(state, options)

@@ -8,6 +8,7 @@ the next turn, so the window never freezes and never teleports a car.
 
 from __future__ import annotations
 
+import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ SHOWN_EVENTS = {EventKind.CRASHED, EventKind.COLLIDED, EventKind.LAP, EventKind.
                 EventKind.OUT, EventKind.MISSED_TURN, EventKind.STUCK, EventKind.LEFT_TRACK,
                 EventKind.BACK_ON_TRACK, EventKind.CHECKPOINT, EventKind.RACE_OVER}
 PAN_STEP = 60
+log = logging.getLogger(__name__)
 DRAG_THRESHOLD = 5
 
 
@@ -93,7 +95,7 @@ class RaceScene:
         for index, driver in self.drivers.items():
             prepare = getattr(driver, "prepare", None)
             if prepare:
-                prepare(self.state, index)
+                prepare(self.state.clone(), index)
 
     def _resize(self, size: tuple[int, int]) -> None:
         width, height = size
@@ -225,7 +227,14 @@ class RaceScene:
                 self.thinking = self.workers.submit(driver.choose, copy)
             elif self.thinking.done():
                 future, self.thinking = self.thinking, None
-                self.play(future.result())
+                try:
+                    move = future.result()
+                except Exception as exc:  # a driver's failure must not close the window
+                    log.exception("computer driver failed")
+                    self.toasts.append(hud.Toast(f"{self.race.cars[index].name}'s driver "
+                                                 f"failed ({exc}); it takes the first move"))
+                    move = self.state.legal_moves()[0]
+                self.play(move)
 
     def _follow(self, dt: float) -> None:
         if not self.camera.followed:
