@@ -95,9 +95,9 @@ def test_a_track_too_large_for_a_table_is_driven_by_the_lookahead():
     from tests.conftest import make_track
 
     track = make_track("""
-        outer: [[0, 0], [600, 0], [600, 600], [0, 600]]
-        start: {a: [2, 0], b: [2, 600], forward: [1, 0]}
-        finish: {a: [12, 0], b: [12, 600], forward: [1, 0]}
+        outer: [[0, 0], [200, 0], [200, 200], [0, 200]]
+        start: {a: [2, 0], b: [2, 200], forward: [1, 0]}
+        finish: {a: [12, 0], b: [12, 200], forward: [1, 0]}
     """)
     race = Race(track, load_rules("gardner"), [CarSetup("Big", driver="expert")])
     state = race.start()
