@@ -81,9 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(run=run_rules)
 
     race = commands.add_parser("race", help="run a race of computer drivers without a window")
-    race.add_argument("track", metavar="TRACK", help="a track file or a bundled track's name")
-    race.add_argument("--rules", default="gardner", metavar="R",
-                      help="a rule variant's name or a rules file (default: gardner)")
+    add_track_and_rules(race)
     race.add_argument("--driver", action="append", metavar="D", choices=LEVELS,
                       help=f"add a computer car of this level ({', '.join(LEVELS)}); "
                            "repeat for more cars (default: two medium cars)")
@@ -94,9 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     race.set_defaults(run=run_race)
 
     solve = commands.add_parser("solve", help="the fewest moves to the finish, and the route")
-    solve.add_argument("track", metavar="TRACK", help="a track file or a bundled track's name")
-    solve.add_argument("--rules", default="gardner", metavar="R",
-                       help="a rule variant's name or a rules file (default: gardner)")
+    add_track_and_rules(solve)
     solve.add_argument("--from", dest="start", type=parse_point, metavar="X,Y",
                        help="solve from this point at rest (default: the best start point); "
                             "write --from=-3,5 for a negative x")
@@ -114,6 +110,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="draw the final race sheet, every trail on the paper, to a PNG")
     replay.set_defaults(run=run_replay)
     return parser
+
+
+def add_track_and_rules(command: argparse.ArgumentParser) -> None:
+    command.add_argument("track", metavar="TRACK",
+                         help="a track file or a bundled track's name")
+    command.add_argument("--rules", default="gardner", metavar="R",
+                         help="a rule variant's name or a rules file (default: gardner)")
 
 
 def parse_point(text: str):

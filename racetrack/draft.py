@@ -16,7 +16,7 @@ import shapely
 
 from racetrack.errors import TrackError
 from racetrack.geometry import Coord, Line
-from racetrack.track import Track, Zone, track_from_data
+from racetrack.track import Track, Zone, track_data, track_from_data
 from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
 
 Ring = tuple[Coord, ...]
@@ -52,27 +52,10 @@ class Draft:
 
     def to_data(self) -> dict[str, Any]:
         """Track-file data, as complete as the draft is (a draft may lack an outline)."""
-        line = _line_data
-        data: dict[str, Any] = {"racetrack-track": 1, "name": self.name or "Untitled"}
-        if self.author:
-            data["author"] = self.author
-        if self.description:
-            data["description"] = self.description
-        data["outer"] = [list(p) for p in self.outer]
-        if self.holes:
-            data["holes"] = [[list(p) for p in ring] for ring in self.holes]
-        if self.start is not None:
-            data["start"] = line(self.start)
-        if self.finish is not None:
-            data["finish"] = line(self.finish)
-        if self.checkpoints:
-            data["checkpoints"] = [line(c) for c in self.checkpoints]
-        if self.laps != 1:
-            data["laps"] = self.laps
-        if self.zones:
-            data["zones"] = [{"kind": z.kind, "polygon": [list(p) for p in z.polygon]}
-                             for z in self.zones]
-        return data
+        return track_data(name=self.name or "Untitled", author=self.author,
+                          description=self.description, outer=self.outer, holes=self.holes,
+                          start=self.start, finish=self.finish, checkpoints=self.checkpoints,
+                          laps=self.laps, zones=self.zones)
 
     def to_track(self) -> Track:
         """The track this draft describes; ``TrackError`` lists what is still wrong."""
@@ -178,10 +161,6 @@ def across(a: Coord, b: Coord) -> Line:
     """A line from a to b whose forward points to its right-hand side (y down: clockwise)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     return Line(a, b, (-dy, dx))
-
-
-def _line_data(line: Line) -> dict[str, Any]:
-    return {"a": list(line.a), "b": list(line.b), "forward": list(line.forward)}
 
 
 def _centre(ring: Ring) -> Coord:

@@ -458,6 +458,19 @@ def _line_ok(line: Line, path: tuple, what: str, fail, surface: Polygon | None =
 
 def track_to_data(track: Track) -> dict[str, Any]:
     """Plain data for a track, in the documented key order; optional keys only when set."""
+    return track_data(name=track.name, author=track.author, description=track.description,
+                      outer=track.outer, holes=track.holes, start=track.start,
+                      finish=track.finish, checkpoints=track.checkpoints, laps=track.laps,
+                      zones=track.zones, collectables=track.collectables)
+
+
+def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author: str = "",
+               description: str = "", holes: Sequence[Sequence[Coord]] = (),
+               finish: Line | None = None, checkpoints: Sequence[Line] = (), laps: int = 1,
+               zones: Sequence[Zone] = (), collectables: Sequence[Collectable] = (),
+               ) -> dict[str, Any]:
+    """Track-file data from its parts; a part left out (no start line yet, in a draft being
+    drawn) is simply not written."""
 
     def pts(points: Sequence[Coord]) -> list[list[float]]:
         return [[x, y] for x, y in points]
@@ -465,27 +478,28 @@ def track_to_data(track: Track) -> dict[str, Any]:
     def line(line_: Line) -> dict[str, Any]:
         return {"a": list(line_.a), "b": list(line_.b), "forward": list(line_.forward)}
 
-    data: dict[str, Any] = {FORMAT_KEY: FORMAT_VERSION, "name": track.name}
-    if track.author:
-        data["author"] = track.author
-    if track.description:
-        data["description"] = track.description
-    data["outer"] = pts(track.outer)
-    if track.holes:
-        data["holes"] = [pts(h) for h in track.holes]
-    data["start"] = line(track.start)
-    if track.finish is not None:
-        data["finish"] = line(track.finish)
-    if track.checkpoints:
-        data["checkpoints"] = [line(c) for c in track.checkpoints]
-    if track.laps != 1:
-        data["laps"] = track.laps
-    if track.zones:
-        data["zones"] = [{"kind": z.kind, "polygon": pts(z.polygon)} for z in track.zones]
-    if track.collectables:
+    data: dict[str, Any] = {FORMAT_KEY: FORMAT_VERSION, "name": name}
+    if author:
+        data["author"] = author
+    if description:
+        data["description"] = description
+    data["outer"] = pts(outer)
+    if holes:
+        data["holes"] = [pts(h) for h in holes]
+    if start is not None:
+        data["start"] = line(start)
+    if finish is not None:
+        data["finish"] = line(finish)
+    if checkpoints:
+        data["checkpoints"] = [line(c) for c in checkpoints]
+    if laps != 1:
+        data["laps"] = laps
+    if zones:
+        data["zones"] = [{"kind": z.kind, "polygon": pts(z.polygon)} for z in zones]
+    if collectables:
         data["collectables"] = [
             {"kind": c.kind, "at": list(c.at), **({"value": c.value} if c.value else {})}
-            for c in track.collectables]
+            for c in collectables]
     return data
 
 

@@ -47,6 +47,8 @@ def main(out: Path) -> None:
                        animation_seconds=0.05)
     scene.preparing.result()
     while len(scene.state.history) < 40:
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=30)
         frames(app, 1, 0.1)
     scene.camera.fit(scene.race.track.bounds)
     scene.camera.followed = False

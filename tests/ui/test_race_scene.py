@@ -44,12 +44,16 @@ def test_computer_cars_take_their_turns_and_glide(app):
     for _ in range(200):
         if scene.human_turn:
             break
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=30)
         run(app, 1)
     before = len(scene.state.history)
     first = scene.state.legal_moves()[0].target
     click(app, tuple(round(v) for v in scene.camera.to_screen(*first)), frames=1)
     assert len(scene.state.history) == before + 1
     for _ in range(200):
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=30)
         run(app, 1)
         if scene.state.current_car == 0 and scene.glide is None:
             break

@@ -25,6 +25,8 @@ def finished_replay(app):
                        animation_seconds=0.02, replace=False)
     scene.preparing.result()
     for _ in range(3000):
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=30)  # frames are instant; the driver's thread is not
         run(app, 1, 0.1)
         if not isinstance(app.scenes[-1], RaceScene):
             break
