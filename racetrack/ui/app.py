@@ -36,7 +36,9 @@ class App:
     """Owns the window and the stack of scenes; ``step`` runs one frame."""
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, title: str = "Racetrack"):
-        pygame.init()
+        # Only what the game uses: no sound, so no complaints from machines without a card.
+        pygame.display.init()
+        pygame.font.init()
         theme.font.cache_clear()  # fonts from an earlier pygame session are dead
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption(title)

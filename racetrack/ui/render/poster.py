@@ -51,12 +51,12 @@ def save_race_sheet(state: RaceState, path: str) -> None:
     import os
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    started = pygame.get_init()
+    started = pygame.font.get_init()
     if not started:
-        pygame.init()
-    theme.font.cache_clear()
+        pygame.font.init()
+        theme.font.cache_clear()
     try:
         pygame.image.save(race_sheet(state), path)
     finally:
         if not started:
-            pygame.quit()
+            pygame.font.quit()
