@@ -265,8 +265,9 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.verify:
         note = "" if not replay.track_changed else " (the track file has changed since: " \
             "the copy in the replay was used)"
-        print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, "
-              f"{'result matches' if state.is_over else 'race unfinished'}{note}")
+        verdict = ("no result recorded to compare" if not replay.result
+                   else "result matches" if state.is_over else "race unfinished")
+        print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, {verdict}{note}")
     if args.png:
         from racetrack.ui.render.poster import save_race_sheet
 

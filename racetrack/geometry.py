@@ -201,18 +201,27 @@ class Line:
         return _cross(bx - ax, by - ay, p[:, 0] - ax, p[:, 1] - ay) * self._sign / length
 
     def lattice_points(self) -> list[Vec]:
-        """The lattice points on the closed segment from ``a`` to ``b``, in order from ``a``."""
+        """The lattice points on the closed segment from ``a`` to ``b``, in order from ``a``.
+
+        Walks whole x (or, for a steep line, whole y) values along the segment, so its cost is
+        its length in squares, whatever its slope.
+        """
         (ax, ay), (bx, by) = self.a, self.b
-        xs = np.arange(math.ceil(min(ax, bx) - 1e-9), math.floor(max(ax, bx) + 1e-9) + 1)
-        ys = np.arange(math.ceil(min(ay, by) - 1e-9), math.floor(max(ay, by) + 1e-9) + 1)
-        if len(xs) * len(ys) > 4_000_000:
-            raise ValueError("line is too long to list its lattice points")
-        gx, gy = np.meshgrid(xs, ys)
-        gx, gy = gx.ravel(), gy.ravel()
-        on = np.abs(_cross(bx - ax, by - ay, gx - ax, gy - ay)) < 1e-9
-        gx, gy = gx[on], gy[on]
-        order = np.argsort(np.hypot(gx - ax, gy - ay), kind="stable")
-        return [Vec(int(x), int(y)) for x, y in zip(gx[order], gy[order], strict=True)]
+        steep = abs(by - ay) > abs(bx - ax)
+        if steep:  # walk along y instead, then swap back
+            ax, ay, bx, by = ay, ax, by, bx
+        if ax == bx:
+            return []
+        lo, hi = sorted((ax, bx))
+        xs = np.arange(math.ceil(lo - 1e-9), math.floor(hi + 1e-9) + 1, dtype=float)
+        ys = ay + (xs - ax) * (by - ay) / (bx - ax)
+        whole = np.abs(ys - np.round(ys)) < 1e-9
+        xs, ys = xs[whole], np.round(ys[whole])
+        if steep:
+            xs, ys = ys, xs
+        points = [Vec(int(x), int(y)) for x, y in zip(xs, ys, strict=True)]
+        start = self.a
+        return sorted(points, key=lambda p: (p.x - start[0]) ** 2 + (p.y - start[1]) ** 2)
 
     def geometry(self) -> shapely.LineString:
         return shapely.LineString([self.a, self.b])

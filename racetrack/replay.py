@@ -112,7 +112,7 @@ class Replay:
         """Re-simulate every move and compare the result; raise ``ReplayError`` if not equal."""
         state = self.final_state()
         recorded = self.result
-        if recorded.get("finished") or state.is_over:
+        if recorded and (recorded.get("finished") or state.is_over):
             actual = result_data(state)
             for key in ("finished", "winner", "ranking", "turns"):
                 if recorded.get(key) != actual.get(key):
@@ -170,7 +170,7 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
             raise fail(("moves", number - 1), f"move {number} must be [car, x, y] in whole "
                                               "numbers")
         moves.append((entry[0], Move(Vec(entry[1], entry[2]))))
-    result = data.get("result") or {}
+    result = data.get("result") if "result" in data else {}
     if not isinstance(result, dict):
         raise fail(("result",), "'result' must be a mapping")
     try:

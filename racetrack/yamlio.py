@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from racetrack.errors import FileProblemError, Problem
 MAX_FILE_BYTES = 4 * 1024 * 1024
 #: Most YAML nodes a document may expand to, counting every use of an alias.
 MAX_NODES = 200_000
+#: Deepest nesting accepted (a track needs four levels; a self-referring alias has no end).
+MAX_DEPTH = 40
 
 PathKey = tuple[Hashable, ...]
 
@@ -55,6 +58,17 @@ def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = File
               max_bytes: int = MAX_FILE_BYTES) -> str:
     """Read a user's file as UTF-8 text, refusing binaries, huge files and unreadable paths."""
     name = str(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise error(Problem(name, None, "no such file")) from None
+    except OSError as exc:
+        raise error(Problem(name, None, f"cannot be read ({exc.strerror or exc})")) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise error(Problem(name, None, "is a folder, not a file"))
+    if not stat.S_ISREG(info.st_mode):
+        # A pipe or a device would block or never end: only ordinary files are read.
+        raise error(Problem(name, None, "is not an ordinary file"))
     try:
         with open(path, "rb") as handle:
             raw = handle.read(max_bytes + 1)
@@ -124,9 +138,17 @@ def _line_map(root: yaml.Node, file: str, error: type[FileProblemError]) -> dict
         if visited > MAX_NODES:
             raise error(Problem(file, None, f"YAML expands to more than {MAX_NODES} values "
                                             "(an alias bomb or a far too large file)"))
+        if len(path) > MAX_DEPTH:
+            raise error(Problem(file, node.start_mark.line + 1, "YAML is nested too deeply "
+                                                                "(or an alias refers to itself)"))
         if isinstance(node, yaml.MappingNode):
+            seen: set = set()
             for key_node, value_node in node.value:
                 key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                if key is not None and key in seen and key != "<<":
+                    raise error(Problem(file, key_node.start_mark.line + 1,
+                                        f"the key {key!r} appears twice in one mapping"))
+                seen.add(key)
                 child = (*path, key)
                 lines.setdefault(child, key_node.start_mark.line + 1)
                 stack.append((value_node, child))

@@ -82,3 +82,10 @@ def test_corrupt_files_give_clear_errors(tmp_path, text, fragment):
     with pytest.raises(ReplayError) as info:
         load_replay(path)
     assert fragment in str(info.value)
+
+
+def test_a_replay_without_a_result_verifies_its_moves(tmp_path):
+    def forget(data):
+        del data["result"]
+    replay = load_replay(tampered(tmp_path, forget))
+    assert replay.result == {} and replay.verify().is_over

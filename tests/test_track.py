@@ -160,6 +160,28 @@ class TestBadFiles:
         with pytest.raises(TrackError, match="not UTF-8"):
             load_track(path)
 
+    def test_an_alias_that_refers_to_itself_is_refused(self):
+        assert "refers to itself" in one_problem(GOOD + "laps: &a [1, *a]\n")
+
+    def test_a_key_given_twice_is_refused(self):
+        message = one_problem(GOOD + "name: Again\n")
+        assert message.startswith("bad.yaml:6:") and "'name' appears twice" in message
+
+    def test_a_pipe_is_refused_without_blocking(self, tmp_path):
+        import os
+
+        pipe = tmp_path / "pipe.yaml"
+        os.mkfifo(pipe)
+        with pytest.raises(TrackError, match="not an ordinary file"):
+            load_track(pipe)
+
+    def test_a_long_diagonal_start_line_is_fine(self):
+        text = GOOD.replace("{a: [6, 0], b: [6, 4], forward: [1, 0]}",
+                            "{a: [-9000, -9000], b: [9000, 9000], forward: [1, -1]}")
+        track = parse_track(text)
+        assert track.start_positions() == [Vec(1, 1), Vec(2, 2), Vec(3, 3), Vec(9, 9),
+                                           Vec(10, 10), Vec(11, 11)]  # the hole is between
+
     def test_missing_file_and_folder(self, tmp_path):
         with pytest.raises(TrackError, match="no such file"):
             load_track(tmp_path / "nope.yaml")
