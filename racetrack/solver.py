@@ -269,10 +269,15 @@ class StateGraph:
         # Zones that force the move to be repeated (never for a car at rest).
         oil = (flags & MoveTable.TOUCHES_OIL) > 0
         jump = (flags & MoveTable.TOUCHES_JUMP) > 0
-        forced_state = np.zeros(n, dtype=bool)
         if rules.zones_oil == "skid":
+            # The skid depends on the unchanged move touching oil even where that move would
+            # leave the track (then the car is forced off: no move of the search's own).
+            unlanded = unchanged & moving & (target < 0) & (len(table.oil) > 0)
+            if unlanded.any():
+                starts = table.points[point[unlanded]].astype(float)
+                ends = starts + np.column_stack([vx[unlanded], vy[unlanded]])
+                oil[unlanded] = zone_hits(table.oil, starts, ends).touches.any(axis=0)
             skid = (oil & unchanged & moving).reshape(n, m).any(axis=1)
-            forced_state |= skid
             ok &= ~(np.repeat(skid, m) & ~unchanged)
         elif rules.zones_oil == "steady":
             ok &= ~(oil & moving & ~unchanged)

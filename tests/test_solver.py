@@ -161,3 +161,24 @@ def test_the_clearance_shortcut_never_says_inside_wrongly(track, variant, rng):
     sure = table._surely_inside(p, q)
     truth = table.drive.covers_segments(p, q, table.boundary)
     assert not (sure & ~truth).any()
+
+
+def test_a_skid_off_the_track_leaves_the_search_no_move():
+    """Baker's oil: if the unchanged move touches oil, it is the only move, even when it would
+    leave the track (the car crashes; the solver has nothing of its own to search)."""
+    import numpy as np
+
+    from racetrack.solver import Layer, MoveTable, StateGraph
+
+    track = make_track("""
+        outer: [[0, 0], [30, 0], [30, 6], [0, 6]]
+        start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+        finish: {a: [26, 0], b: [26, 6], forward: [1, 0]}
+        zones: [{kind: oil, polygon: [[9, 4], [11, 4], [11, 6], [9, 6]]}]
+    """)
+    table = MoveTable(Course(track), load_rules("baker"))
+    index = table.index_of(np.array([10]), np.array([4]))
+    skid = Layer(index, np.array([0]), np.array([3]), np.array([1]))  # heading into the wall
+    assert StateGraph(table, skid).count == 1
+    steer = Layer(index, np.array([3]), np.array([0]), np.array([1]))  # along the straight
+    assert StateGraph(table, steer, stop_at_goal=True).count > 1
