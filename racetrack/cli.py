@@ -37,6 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RacetrackError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
+    except OSError as exc:  # a file the player named cannot be written (or read)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -154,9 +158,10 @@ def run_validate(args: argparse.Namespace) -> int:
         if track.zones:
             extras.append("zones: " + ", ".join(course.zone_kinds))
         extra = "; " + "; ".join(extras) if extras else ""
+        spots = len(course.start_positions)
         print(f"{name}: ok: {track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, "
-              f"{on_track} lattice points on the track, {len(course.start_positions)} start "
-              f"positions, {laps}{extra}")
+              f"{on_track} lattice points on the track, {spots} start "
+              f"position{'s' if spots != 1 else ''}, {laps}{extra}")
     return status
 
 
@@ -306,9 +311,9 @@ def run_solve(args: argparse.Namespace) -> int:
                 print(f"spread: {max(solved) - min(solved)} moves")
         return EXIT_OK if solved else EXIT_FAILED
     if args.start is not None and args.start not in course.start_positions:
-        on = course.surface.covers_points([args.start], rules.boundary_counts)[0]
-        if not on:
-            raise RacetrackError(f"{tuple(args.start)} is not a point of the track")
+        spots = " ".join(f"{p.x},{p.y}" for p in course.start_positions)
+        raise RacetrackError(f"{tuple(args.start)} is not a start point of the track (a "
+                             f"standing start is on the start line): {spots}")
     solution = solve(course, rules, start=args.start)
     if solution is None:
         if args.json:
@@ -319,7 +324,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(solution.to_json()))
         return EXIT_OK
-    print(f"{track.name} ({rules.name} rules): {solution.moves} moves from "
+    print(f"{track.name} ({rules.name} rules): {solution.moves} "
+          f"move{'s' if solution.moves != 1 else ''} from "
           f"{tuple(solution.start)}")
     print("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
     return EXIT_OK

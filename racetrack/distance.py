@@ -19,7 +19,7 @@ from racetrack.graphs import ReverseEdges
 
 STEPS = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)])
 #: Past this many search edges, fall back to a straight-line estimate rather than use the memory.
-MAX_EDGES = 16_000_000
+MAX_EDGES = 4_000_000
 UNREACHABLE = 10**9
 #: The estimate's weight of a line still to pass, in squares: more than any track is long.
 FAR_PER_LINE = 10**6

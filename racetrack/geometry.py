@@ -80,6 +80,16 @@ def _cross(ax, ay, bx, by):
     return ax * by - ay * bx
 
 
+#: Orientation values this small (relative to the lengths involved) count as "on the line":
+#: decimal coordinates such as 4.1 are not exact in binary, and a lattice point that lies on a
+#: line must not come out a hair behind it.
+ORIENTATION_TOLERANCE = 1e-9
+
+
+def _orientation(cross: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    return np.where(np.abs(cross) <= ORIENTATION_TOLERANCE * (scale + 1.0), 0.0, np.sign(cross))
+
+
 def segments_touch(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Whether closed segments p→q and a→b share a point; every argument broadcasts as (n, 2).
 
@@ -90,10 +100,11 @@ def segments_touch(p: np.ndarray, q: np.ndarray, a: np.ndarray, b: np.ndarray) -
     px, py, qx, qy = p[..., 0], p[..., 1], q[..., 0], q[..., 1]
     ax, ay, bx, by = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
     rx, ry = qx - px, qy - py
-    o1 = np.sign(_cross(rx, ry, ax - px, ay - py))
-    o2 = np.sign(_cross(rx, ry, bx - px, by - py))
-    o3 = np.sign(_cross(bx - ax, by - ay, px - ax, py - ay))
-    o4 = np.sign(_cross(bx - ax, by - ay, qx - ax, qy - ay))
+    scale = (np.abs(rx) + np.abs(ry) + np.abs(bx - ax) + np.abs(by - ay)) ** 2
+    o1 = _orientation(_cross(rx, ry, ax - px, ay - py), scale)
+    o2 = _orientation(_cross(rx, ry, bx - px, by - py), scale)
+    o3 = _orientation(_cross(bx - ax, by - ay, px - ax, py - ay), scale)
+    o4 = _orientation(_cross(bx - ax, by - ay, qx - ax, qy - ay), scale)
     proper = (o1 * o2 <= 0) & (o3 * o4 <= 0)
     collinear = (o1 == 0) & (o2 == 0) & (o3 == 0) & (o4 == 0)
     # When all four are collinear the sign test says yes even for disjoint pieces of one line,
@@ -110,8 +121,9 @@ def line_sides(a: np.ndarray, b: np.ndarray, forward: np.ndarray, points: np.nda
     a, b, forward, points = np.broadcast_arrays(a, b, forward, points)
     dx, dy = b[..., 0] - a[..., 0], b[..., 1] - a[..., 1]
     orientation = np.sign(_cross(dx, dy, forward[..., 0], forward[..., 1]))
-    return np.sign(_cross(dx, dy, points[..., 0] - a[..., 0], points[..., 1] - a[..., 1])) \
-        * orientation
+    px, py = points[..., 0] - a[..., 0], points[..., 1] - a[..., 1]
+    scale = (np.abs(dx) + np.abs(dy)) * (np.abs(px) + np.abs(py))
+    return _orientation(_cross(dx, dy, px, py), scale) * orientation
 
 
 def line_crossings(a: np.ndarray, b: np.ndarray, forward: np.ndarray,
@@ -153,9 +165,8 @@ class Line:
 
     def side(self, points: np.ndarray) -> np.ndarray:
         """Per point: +1 past the line (the ``forward`` side), 0 on it, -1 behind it."""
-        p = as_array(points)
-        (ax, ay), (bx, by) = self.a, self.b
-        return np.sign(_cross(bx - ax, by - ay, p[:, 0] - ax, p[:, 1] - ay)) * self._sign
+        return line_sides(np.asarray(self.a, float), np.asarray(self.b, float),
+                          np.asarray(self.forward, float), as_array(points))
 
     def behind(self, points: np.ndarray) -> np.ndarray:
         return self.side(points) < 0

@@ -114,7 +114,7 @@ class Replay:
         recorded = self.result
         if recorded and (recorded.get("finished") or state.is_over):
             actual = result_data(state)
-            for key in ("finished", "winner", "ranking", "turns"):
+            for key in ("finished", "winner", "ranking", "turns", "reason"):
                 if recorded.get(key) != actual.get(key):
                     raise ReplayError(Problem(
                         self.file, None, f"the recorded result does not match the moves: "

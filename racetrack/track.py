@@ -103,8 +103,12 @@ class Track:
         return min(xs), min(ys), max(xs), max(ys)
 
     def start_positions(self) -> list[Vec]:
-        """Lattice points of the start line strictly inside the track, in order from ``a``."""
+        """Lattice points of the start line strictly inside the track, in order from ``a``;
+        not in water (no car is put in a lake to start)."""
         polygon = self.polygon()
+        water = [z.geometry() for z in self.zones if z.kind == "water"]
+        if water:
+            polygon = polygon.difference(shapely.union_all(water))
         shapely.prepare(polygon)
         points = self.start.lattice_points()
         inside = shapely.contains_properly(polygon, shapely.points([tuple(p) for p in points])) \

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Hashable, Sequence
@@ -93,7 +94,7 @@ def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = File
 def parse_yaml(text: str, file: str,
                error: type[FileProblemError] = FileProblemError) -> YamlDocument:
     """Parse one YAML document safely, recording the line of every key and list item."""
-    loader = yaml.SafeLoader(text)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -114,6 +115,17 @@ def parse_yaml(text: str, file: str,
     finally:
         loader.dispose()
     return YamlDocument(data, file, lines)
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, also reading ``1e3`` and ``2.5E-4`` as numbers (YAML 1.1 wants a dot
+    in them; files written by JSON tools and numpy often have none)."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"))
 
 
 def load_yaml(path: str | os.PathLike[str],

@@ -175,3 +175,13 @@ def test_vec_arithmetic_and_speed():
     assert Vec(3, -1) - Vec(1, 1) == Vec(2, -2)
     assert Vec(3, -1).speed == 3 and Vec(0, 0).is_zero
     assert repr(Vec(1, 2)) == "Vec(1, 2)"
+
+
+def test_a_lattice_point_on_a_decimal_line_has_reached_it():
+    """4.1 is not exact in binary: the point (10, 4.5 * 4 / 3 ...) on the line must not come
+    out a hair behind it, or its first move would count as crossing."""
+    line = Line((4.1, -1.2), (16.1, 14.8), (-4, 3))
+    on_line = [p for p in line.lattice_points()]
+    assert on_line and all(line.side(np.array([p]))[0] == 0 for p in on_line)
+    assert all(line.crossings(np.array([p]), np.array([[p.x - 1, p.y]]))[0] == 0
+               for p in on_line)

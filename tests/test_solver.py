@@ -139,9 +139,12 @@ def test_cli_text_and_starts(capsys):
     assert report["best"] == PINNED["oval"] and len(report["starts"]) == 5
 
 
-def test_cli_refuses_a_point_off_the_track(capsys):
-    assert main(["solve", "oval", "--from=-3,4"]) == 1
-    assert "not a point of the track" in capsys.readouterr().err
+def test_cli_refuses_a_point_that_is_not_a_standing_start(capsys):
+    assert main(["solve", "oval", "--from=-3,4"]) == 1  # off the track
+    assert "not a start point" in capsys.readouterr().err
+    # On the track but behind the start line of a circuit: one step would "finish" a lap.
+    assert main(["solve", "oval", "--from", "19,22"]) == 1
+    assert "not a start point" in capsys.readouterr().err
 
 
 @settings(max_examples=25, deadline=None)

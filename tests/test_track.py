@@ -81,6 +81,10 @@ class TestBadFiles:
             GOOD.replace("[6, 0], b", "[6, 0, 1], b"))
         assert "a line must be a mapping" in one_problem(GOOD + "finish: [1, 2]\n")
 
+    def test_numbers_in_e_notation_are_numbers(self):
+        track = parse_track(GOOD.replace("[12, 0], [12, 12]", "[1.2e1, 0], [12e0, 12]"))
+        assert track.outer[1] == (12.0, 0)
+
     def test_booleans_are_not_coordinates(self):
         assert "expected a number" in one_problem(GOOD.replace("[0, 0], [12", "[0, no], [12"))
 

@@ -51,6 +51,8 @@ STYLES = {
 }
 
 ON_TRACK = (MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.RETURN)
+#: The speed a driver keeps to when it must steer by the lookahead alone.
+FALLBACK_SPEED = 2
 
 
 class TableDriver:
@@ -79,8 +81,11 @@ class TableDriver:
             values = [UNSOLVED] * len(options)  # no table for this track: the lookahead drives
         hopeful = [i for i, v in enumerate(values) if v < UNSOLVED]
         if not hopeful:
-            scores = lookahead_scores(state, options)
-            return options[int(np.argmin(scores))].move
+            # No table to trust: the lookahead sees two moves, so keep a speed that can
+            # always be braked away within them.
+            calm = [c for c in options if c.velocity.speed <= FALLBACK_SPEED] or options
+            scores = lookahead_scores(state, calm)
+            return calm[int(np.argmin(scores))].move
         style = self.style
         calm = [i for i in hopeful if options[i].velocity.speed <= style.max_speed]
         pool = calm or hopeful

@@ -122,7 +122,9 @@ def rules_from_data(data: Any, file: str = "<rules>") -> RuleSet:
 
 def _locate(name: str, relative_to: Path | None) -> Path:
     candidate = Path(name)
-    if candidate.suffix in (".yaml", ".yml") or os.sep in name or "/" in name:
+    local = candidate if relative_to is None else relative_to.parent / candidate
+    if candidate.suffix in (".yaml", ".yml") or os.sep in name or "/" in name or (
+            local.is_file() and not (bundled_rules_folder() / f"{name}.yaml").exists()):
         if relative_to is not None and not candidate.is_absolute():
             candidate = relative_to.parent / candidate
         return candidate
