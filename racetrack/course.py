@@ -37,17 +37,29 @@ class Course:
         self.track = track
         self.laps = laps if laps is not None else track.laps
         used_checkpoints = track.checkpoints if checkpoints else ()
-        per_lap = (*used_checkpoints, track.finish_line)
+        # Waypoints are marks of no length: reached by ending a move on the point.
+        waypoints = tuple(Line(w, w, (0, 0)) for w in track.waypoints)
+        if waypoints and not checkpoints and track.finish is None:
+            waypoints = waypoints[-1:]  # only the last one, the finish, counts
+        elif waypoints and not checkpoints:
+            waypoints = ()
+        finish = (track.finish,) if track.finish is not None else () if waypoints \
+            else (track.start,)
+        per_lap = (*used_checkpoints, *waypoints, *finish)
         self.lines: tuple[Line, ...] = (track.start, *per_lap * self.laps)
-        drawn = [track.start, *used_checkpoints]
-        if track.finish is not None:
-            drawn.append(track.finish)
+        drawn = list(dict.fromkeys([track.start, *used_checkpoints, *waypoints, *finish]))
         # The identity of each listed line among the lines actually drawn.
         self.line_ids = np.array([drawn.index(line) for line in self.lines], dtype=np.int64)
         self._n_drawn = len(drawn)
         self._a = np.array([line.a for line in self.lines], dtype=float)
         self._b = np.array([line.b for line in self.lines], dtype=float)
         self._forward = np.array([line.forward for line in self.lines], dtype=float)
+        self.is_point = np.array([line.a == line.b for line in self.lines], dtype=bool)
+        # Stand-ins so the crossing tests never see a line of no length.
+        self._a[self.is_point] = (0.0, 0.0)
+        self._b[self.is_point] = (1.0, 0.0)
+        self._forward[self.is_point] = (0.0, 1.0)
+        self._point = np.array([line.a for line in self.lines], dtype=float)
         self.surface = Region(track.polygon())
         self._regions: dict[tuple[bool, bool], Region] = {}
         self._derived: dict[object, object] = {}
@@ -86,13 +98,16 @@ class Course:
         for _ in range(2 * self.goal + 1):
             ahead = np.minimum(prog, last)
             forwards = line_crossings(self._a[ahead], self._b[ahead], self._forward[ahead], p, q)
+            reached = (q == self._point[ahead]).all(axis=1)
+            forwards = np.where(self.is_point[ahead], reached, forwards > 0)
             ahead_id = self.line_ids[ahead]
-            go = (prog < self.goal) & (forwards > 0) & ~used[rows, ahead_id]
+            go = (prog < self.goal) & forwards & ~used[rows, ahead_id]
             behind = np.maximum(prog - 1, 0)
             backwards = line_crossings(self._a[behind], self._b[behind], self._forward[behind],
                                        p, q)
             behind_id = self.line_ids[behind]
-            back = (prog > 0) & (backwards < 0) & ~used[rows, behind_id] & ~go
+            back = (prog > 0) & (backwards < 0) & ~self.is_point[behind] \
+                & ~used[rows, behind_id] & ~go
             if not (go.any() or back.any()):
                 break
             used[rows[go], ahead_id[go]] = True
@@ -103,14 +118,23 @@ class Course:
     def advance_one(self, progress: int, start: Vec, end: Vec) -> int:
         return int(self.advance(progress, np.array([start]), np.array([end]))[0])
 
+    @property
+    def finish_mark(self) -> Line:
+        """The last mark of the race: the finish line, or a waypoint (a line of no length)."""
+        return self.lines[-1]
+
     def finish_fraction(self, start: Vec, end: Vec) -> float:
         """Where along the finishing move p→q it meets the finish line, from 0 to 1."""
-        value = self.track.finish_line.crossing_fraction(np.array([start]), np.array([end]))[0]
+        if self.is_point[-1]:
+            return 1.0  # a waypoint is reached at the end of the move
+        value = self.finish_mark.crossing_fraction(np.array([start]), np.array([end]))[0]
         return 0.0 if math.isnan(value) else float(value)
 
     def distance_past_finish(self, point: Vec) -> float:
         """How far ``point`` lies beyond the finish line (negative: short of it)."""
-        return float(self.track.finish_line.distance_past(np.array([point]))[0])
+        if self.is_point[-1]:
+            return -math.dist(point, self.finish_mark.a)
+        return float(self.finish_mark.distance_past(np.array([point]))[0])
 
     # -- places ---------------------------------------------------------------------------
 
@@ -141,6 +165,16 @@ class Course:
         found: dict[str, list[BaseGeometry]] = {}
         for zone in self.track.zones:
             found.setdefault(zone.kind, []).append(prepared(zone.geometry()))
+        return found
+
+    def in_zones(self, kind: str, points: np.ndarray) -> np.ndarray:
+        """Per point: inside (or on the edge of) any zone of ``kind``."""
+        import shapely
+
+        pts = shapely.points(as_array(points))
+        found = np.zeros(len(pts), dtype=bool)
+        for zone in self.zones(kind):
+            found |= shapely.covers(zone, pts)
         return found
 
     @cached_property

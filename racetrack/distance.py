@@ -62,7 +62,12 @@ class DistanceField:
         # Off the lattice of the track, or a track too large to search: lines to go, then the
         # straight-line distance to the next one.
         line = self.course.next_line(max(progress, 0))
-        gap = abs(float(line.distance_past(np.array([point]))[0])) if line else 0.0
+        if line is None:
+            gap = 0.0
+        elif line.a == line.b:  # a waypoint
+            gap = float(np.hypot(point[0] - line.a[0], point[1] - line.a[1]))
+        else:
+            gap = abs(float(line.distance_past(np.array([point]))[0]))
         return float(goal - progress) * FAR_PER_LINE + gap
 
     def _search(self, boundary_counts: bool) -> np.ndarray:

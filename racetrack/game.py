@@ -44,8 +44,8 @@ from racetrack.model import (
     MoveKind,
     Outcome,
 )
+from racetrack.rules.moves import after_move, pit_stop_required, surfaces_for
 from racetrack.rules.moves import candidates as generate_candidates
-from racetrack.rules.moves import surfaces_for
 from racetrack.rules.ruleset import RuleSet
 from racetrack.track import Track
 
@@ -65,6 +65,14 @@ class Race:
         self.cars: tuple[CarSetup, ...] = tuple(cars)
         self.seed = seed
         self.course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
+        self._reverse_course: Course | None = None
+        for car in self.cars:
+            if car.reverse and rules.start_direction != "either":
+                raise ValueError(f"{car.name} cannot race in reverse: the rule set "
+                                 f"{rules.name!r} has every car race forwards")
+            if car.reverse and not track.is_circuit:
+                raise ValueError(f"{car.name} cannot race in reverse: {track.name!r} is not a "
+                                 "circuit")
         order = list(range(len(cars)))
         if rules.turn_order == "lots":
             random.Random(seed).shuffle(order)
@@ -83,8 +91,23 @@ class Race:
         picks = np.linspace(0, len(spots) - 1, n).round().astype(int) if n > 1 else [0]
         return tuple(spots[int(i)] for i in picks)
 
+    def course_of(self, index: int) -> Course:
+        """The course car ``index`` races: the track's, or the same circuit in reverse."""
+        if not self.cars[index].reverse:
+            return self.course
+        if self._reverse_course is None:
+            self._reverse_course = Course(self.track.reversed(), laps=self.rules.laps,
+                                          checkpoints=self.rules.checkpoints == "in-order")
+        return self._reverse_course
+
+    @property
+    def choose_grid(self) -> bool:
+        """Whether the cars pick their own start points before the race."""
+        return self.rules.start_grid == "choose"
+
     def start(self) -> RaceState:
-        """The state at the start: every car at rest on its grid point."""
+        """The state at the start: every car at rest on its grid point (or, where the cars
+        choose their places, waiting to choose: the car that moves last chooses first)."""
         cars = [CarState(position=spot, progress=self.course.start_progress) for spot in self.grid]
         return RaceState(self, cars)
 
@@ -104,6 +127,8 @@ class RaceState:
         self.trails: list[list[Vec]] = [[car.position] for car in cars]
         self.over = False
         self.last_round = 0  # the round of the latest move: the race's length in turns
+        # Cars still to choose their start point, in the order they choose.
+        self.unplaced: list[int] = list(reversed(race.order)) if race.choose_grid else []
         self._reason = ""
         self._outcome: Outcome | None = None
         self._candidates: list[Candidate] | None = None
@@ -115,7 +140,17 @@ class RaceState:
     @property
     def current_car(self) -> int | None:
         """The index of the car whose turn it is, or ``None`` when the race is over."""
-        return None if self.over else self.race.order[self.turn]
+        if self.over:
+            return None
+        return self.unplaced[0] if self.unplaced else self.race.order[self.turn]
+
+    @property
+    def placing(self) -> bool:
+        """True before the start while cars still choose their start points."""
+        return bool(self.unplaced)
+
+    def course_of(self, index: int) -> Course:
+        return self.race.course_of(index)
 
     @property
     def is_over(self) -> bool:
@@ -129,9 +164,24 @@ class RaceState:
         if self.over:
             return []
         if self._candidates is None:
-            self._candidates = generate_candidates(self.race.course, self.race.rules,
-                                                   self.race.cars, self.cars, self.current_car)
+            index = self.current_car
+            assert index is not None
+            if self.unplaced:
+                self._candidates = self._start_points(index)
+            else:
+                self._candidates = generate_candidates(self.course_of(index), self.race.rules,
+                                                       self.race.cars, self.cars, index)
         return self._candidates
+
+    def _start_points(self, index: int) -> list[Candidate]:
+        """Before the start: the start line's points, free unless the rules let cars share."""
+        taken = {self.cars[j].position: j for j in range(len(self.cars))
+                 if j != index and j not in self.unplaced}
+        shared = self.race.rules.cars == "shared"
+        return [Candidate(spot, ZERO, legal=shared or spot not in taken, kind=MoveKind.PLACE,
+                          reason="" if shared or spot not in taken
+                          else f"taken by {self._name(taken[spot])}")
+                for spot in self.race.course.start_positions]
 
     def legal_moves(self) -> list[Move]:
         return [c.move for c in self.candidates() if c.legal]
@@ -151,7 +201,7 @@ class RaceState:
         return self._outcome
 
     def lap_and_checkpoint(self, index: int) -> tuple[int, int]:
-        return self.race.course.lap_and_checkpoint(self.cars[index].progress)
+        return self.course_of(index).lap_and_checkpoint(self.cars[index].progress)
 
     # -- changing -----------------------------------------------------------------------------
 
@@ -175,6 +225,8 @@ class RaceState:
         events = self._pending
         self._pending = []
         self.history.append((index, move))
+        if candidate.kind is MoveKind.PLACE:
+            return events + self._place(index, candidate.target) + self._settle()
         self.last_round = self.round
         events += self._move(index, candidate)
         events += self._end_turn()
@@ -208,6 +260,7 @@ class RaceState:
         other.trails = [list(t) for t in self.trails]
         other.over = self.over
         other.last_round = self.last_round
+        other.unplaced = list(self.unplaced)
         other._reason = self._reason
         other._outcome = self._outcome
         other._candidates = self._candidates
@@ -216,16 +269,23 @@ class RaceState:
 
     # -- the rules at work --------------------------------------------------------------------
 
+    def _place(self, index: int, spot: Vec) -> list[Event]:
+        self.unplaced.remove(index)
+        self.cars[index] = replace(self.cars[index], position=spot)
+        self.trails[index] = [spot]
+        self._candidates = None
+        return [Event(EventKind.PLACED, index, f"{self._name(index)} starts at {tuple(spot)}",
+                      spot)]
+
     def _move(self, index: int, candidate: Candidate) -> list[Event]:
-        rules, course = self.race.rules, self.race.course
+        rules, course = self.race.rules, self.course_of(index)
         car = self.cars[index]
         name = self.race.cars[index].name
         p, q = car.position, candidate.target
         if candidate.kind is MoveKind.CRASH:
             return self._crash(index, p, q, f"{name} hits the wall")
         events: list[Event] = []
-        progress = course.advance_one(car.progress, p, q)
-        new = replace(car, position=q, velocity=q - p, progress=progress, moves=car.moves + 1)
+        new = after_move(course, rules, car, q)
         if candidate.kind is MoveKind.LEAVE:
             exit_distance = None
             if rules.leaving_track == "detour":
@@ -237,6 +297,12 @@ class RaceState:
             events.append(Event(EventKind.BACK_ON_TRACK, index, f"{name} is back on the track", q))
         else:
             events.append(Event(EventKind.MOVED, index, f"{name} moves to {tuple(q)}", q))
+        if new.pitted and not car.pitted:
+            events.append(Event(EventKind.PIT_STOP, index, f"{name} makes its pit stop", q))
+        elif (pit_stop_required(course, rules) and not new.pitted
+              and course.advance_one(car.progress, p, q) >= course.goal):
+            events.append(Event(EventKind.NEEDS_PIT, index, f"{name} crosses the finish but "
+                                "must make its pit stop first", q))
         self.cars[index] = new
         self.trails[index].append(q)
         if candidate.kind is MoveKind.COLLISION:
@@ -246,14 +312,14 @@ class RaceState:
 
     def _crash(self, index: int, p: Vec, q: Vec, what: str) -> list[Event]:
         """The car leaves the track on p→q: damage, then out or put back at the nearest point."""
-        rules, course = self.race.rules, self.race.course
+        rules, course = self.race.rules, self.course_of(index)
         car = self.cars[index]
         surfaces = surfaces_for(course, rules, self.race.cars[index])
         t = surfaces.drive.exit_fraction(p, q, rules.boundary_counts)
         t = 1.0 if t is None else t
         exit_point = (p.x + t * (q.x - p.x), p.y + t * (q.y - p.y))
         events = [Event(EventKind.CRASHED, index, what, p)]
-        new = replace(car, velocity=ZERO, moves=car.moves + 1)
+        new = replace(car, velocity=ZERO, moves=car.moves + 1, launch=False)
         if rules.crash_damage == "speed":
             damage = (q - p).speed
             if damage:
@@ -268,6 +334,8 @@ class RaceState:
             exit_point, rules.boundary_counts, prefer=p,
             exclude=taken if rules.cars != "shared" else ()) or p
         progress = course.advance_one(car.progress, p, spot)
+        if pit_stop_required(course, rules) and not car.pitted:
+            progress = min(progress, course.goal - 1)
         new = replace(new, position=spot, progress=progress, off_track=False, exit_distance=None,
                       missed_turns=rules.crash_miss_turns)
         self.cars[index] = new
@@ -297,7 +365,7 @@ class RaceState:
         return events
 
     def _progress_events(self, index: int, before: int, p: Vec, q: Vec) -> list[Event]:
-        course = self.race.course
+        course = self.course_of(index)
         car = self.cars[index]
         events: list[Event] = []
         if car.progress > before and car.racing:
@@ -359,6 +427,13 @@ class RaceState:
         """Bring the turn to the next car with a choice to make, resolving turns without one:
         missed turns, and cars with no legal move (they crash along their unchanged move)."""
         events: list[Event] = []
+        while self.unplaced and not self.over:
+            legal = [c for c in self.candidates() if c.legal]
+            if len(legal) > 1:
+                return events
+            # One place left (or, sharing a full line, none free): no choice to make.
+            spot = legal[0].target if legal else self.cars[self.unplaced[0]].position
+            events += self._place(self.unplaced[0], spot)
         while not self.over:
             if not any(c.racing for c in self.cars):
                 return events + self._finish_race("no car is left racing")
@@ -391,13 +466,10 @@ class RaceState:
         return [Event(EventKind.RACE_OVER, winner, text)]
 
     def _rank(self) -> Outcome:
-        rules, course = self.race.rules, self.race.course
-        field = None
+        rules = self.race.rules
 
         def to_go(index: int) -> float:
-            nonlocal field
-            if field is None:
-                field = course.distance_field(rules.boundary_counts)
+            field = self.course_of(index).distance_field(rules.boundary_counts)
             car = self.cars[index]
             return field(car.position, car.progress)
 

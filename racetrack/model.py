@@ -27,6 +27,7 @@ class MoveKind(StrEnum):
     LEAVE = "leave"          # off the track, where the rules allow driving off it
     OFF = "off"              # from off the track to another point off it
     RETURN = "return"        # from off the track back onto it
+    PLACE = "place"          # before the start: taking a point on the start line
 
 
 class EventKind(StrEnum):
@@ -43,6 +44,9 @@ class EventKind(StrEnum):
     OUT = "out"
     MISSED_TURN = "missed-turn"
     STUCK = "stuck"
+    PLACED = "placed"
+    PIT_STOP = "pit-stop"
+    NEEDS_PIT = "needs-pit"
     RACE_OVER = "race-over"
 
 
@@ -54,6 +58,7 @@ class CarSetup:
     colour: str = "red"
     driver: str = "human"
     can_swim: bool = False
+    reverse: bool = False  # races the circuit the other way round (where the rules allow)
 
     @property
     def is_human(self) -> bool:
@@ -85,6 +90,8 @@ class CarState:
     finish: FinishRecord | None = None
     out_round: int | None = None
     moves: int = 0
+    pitted: bool = False  # has made its pit stop (where the rules require one)
+    launch: bool = False  # braked to a full stop last move: may launch (Pope's rule)
 
     @property
     def racing(self) -> bool:
@@ -120,6 +127,7 @@ class Candidate:
     kind: MoveKind = MoveKind.DRIVE
     reason: str = ""
     unchanged: bool = False  # the last move repeated exactly: the "no change" point
+    note: str = ""  # a special move's name: "power braking", "launch", ...
 
     @property
     def move(self) -> Move:

@@ -24,7 +24,7 @@ from racetrack.course import Course
 from racetrack.errors import RacetrackError
 from racetrack.geometry import Vec, segments_touch, zone_hits
 from racetrack.graphs import ReverseEdges
-from racetrack.rules.moves import CHANGES
+from racetrack.rules.moves import CHANGES, pit_stop_required
 from racetrack.rules.ruleset import RuleSet
 
 #: The largest state space (points x velocities x progress) the solver takes on; it keeps a
@@ -82,8 +82,15 @@ class MoveTable:
         height, width = self.grid.shape
         self.vmax_x = int(math.sqrt(2 * accel * width)) + accel
         self.vmax_y = int(math.sqrt(2 * accel * height)) + accel
+        self.launch = rules.movement_launch
+        if self.launch:  # a launch may cross the whole track at once
+            self.vmax_x, self.vmax_y = max(self.vmax_x, width), max(self.vmax_y, height)
         self.span_x, self.span_y = 2 * self.vmax_x + 1, 2 * self.vmax_y + 1
-        self.space = n * self.span_x * self.span_y * (course.goal + 1)
+        # A state's flags: whether the car has made its pit stop, whether it may launch.
+        self.pits = pit_stop_required(course, rules)
+        self.pit_factor = 2 if self.pits else 1
+        self.flag_count = self.pit_factor * (2 if self.launch else 1)
+        self.space = n * self.span_x * self.span_y * (course.goal + 1) * self.flag_count
         if self.space > MAX_STATE_SPACE:
             raise SolverError(f"the track is too large to solve: {self.space:,} possible states "
                               f"(the limit is {MAX_STATE_SPACE:,}); make it smaller or "
@@ -91,15 +98,35 @@ class MoveTable:
         self.clearance = self._clearance(self.drive)
         self.oil = course.zones("oil") if rules.zones_oil != "none" else []
         self.jumps = course.zones("jump") if rules.zones_jump == "fly" else []
+        slopes = rules.zones_slopes == "force"
+        self.upgrades = course.zones("upgrade") if slopes else []
+        self.downgrades = course.zones("downgrade") if slopes else []
+        self.in_pit = course.in_zones("pit", self.points.astype(float)) if self.pits \
+            else np.zeros(n, dtype=bool)
+        waypoints = {tuple(line.a) for line, is_point in zip(course.lines, course.is_point,
+                                                               strict=True) if is_point}
+        self.on_mark = np.array([tuple(pt) in waypoints for pt in self.points.tolist()],
+                                dtype=bool) if waypoints else np.zeros(n, dtype=bool)
         # Flags of every (point, velocity) move, computed on first need; UNKNOWN until then.
         self._flags = np.full(n * self.span_x * self.span_y, self.UNKNOWN, dtype=np.uint8)
         self._target = np.full(n * self.span_x * self.span_y, -1, dtype=np.int32)
-        lines = course.lines
+        lines = [line for line in course.lines if line.a != line.b]
         self._line_a = np.array([line.a for line in lines], dtype=float)
         self._line_b = np.array([line.b for line in lines], dtype=float)
 
-    ON_TRACK, TOUCHES_OIL, TOUCHES_JUMP, TOUCHES_LINE = 1, 2, 4, 8
+    ON_TRACK, TOUCHES_OIL, TOUCHES_JUMP, TOUCHES_LINE, TOUCHES_UP, TOUCHES_DOWN = \
+        1, 2, 4, 8, 16, 32
     UNKNOWN = 255
+
+    def flags(self, count: int, pitted: Iterable[bool] | None = None,
+              launch: Iterable[bool] | None = None) -> np.ndarray:
+        """The flag code of states: pitted (where pits count) plus may-launch (where it can)."""
+        flag = np.zeros(count, dtype=np.int64)
+        if pitted is not None and self.pits:
+            flag += np.asarray(list(pitted), dtype=bool).astype(np.int64)
+        if launch is not None and self.launch:
+            flag += self.pit_factor * np.asarray(list(launch), dtype=bool).astype(np.int64)
+        return flag
 
     def move_key(self, point: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
         return (point * self.span_x + (vx + self.vmax_x)) * self.span_y + (vy + self.vmax_y)
@@ -182,9 +209,11 @@ class MoveTable:
         if self.oil:
             hits = zone_hits(self.oil, p, q).touches.any(axis=0)
             flags |= hits.astype(np.uint8) * self.TOUCHES_OIL
-        if self.jumps:
-            hits = zone_hits(self.jumps, p, q).touches.any(axis=0)
-            flags |= hits.astype(np.uint8) * self.TOUCHES_JUMP
+        for zones, bit in ((self.jumps, self.TOUCHES_JUMP), (self.upgrades, self.TOUCHES_UP),
+                           (self.downgrades, self.TOUCHES_DOWN)):
+            if zones:
+                hits = zone_hits(zones, p, q).touches.any(axis=0)
+                flags |= hits.astype(np.uint8) * bit
         touch = np.zeros(len(p), dtype=bool)
         for a, b in zip(self._line_a, self._line_b, strict=True):
             touch |= segments_touch(p, q, a, b)
@@ -198,10 +227,23 @@ class Layer:
     vx: np.ndarray
     vy: np.ndarray
     progress: np.ndarray
+    flag: np.ndarray | None = None  # pit stop made (1) and may launch (pit factor); 0 if None
+
+    def __post_init__(self) -> None:
+        if self.flag is None:
+            self.flag = np.zeros(len(self.point), dtype=np.int64)
+
+    def take(self, rows: np.ndarray) -> Layer:
+        assert self.flag is not None
+        return Layer(self.point[rows], self.vx[rows], self.vy[rows], self.progress[rows],
+                     self.flag[rows])
 
 
 class StateGraph:
     """Every state one car can reach from the given sources, with the edges between them."""
+
+    #: Launch moves (Pope's rule) are built in chunks of about this many at a time.
+    LAUNCH_CHUNK = 2_000_000
 
     def __init__(self, table: MoveTable, sources: Layer, keep_edges: bool = True,
                  stop_at_goal: bool = False):
@@ -210,6 +252,7 @@ class StateGraph:
         self.goal = course.goal
         self.point = [sources.point]
         self.vx, self.vy, self.progress = [sources.vx], [sources.vy], [sources.progress]
+        self.flag = [sources.flag]
         self.parent = [np.full(len(sources.point), -1, dtype=np.int64)]
         self.depth = [np.zeros(len(sources.point), dtype=np.int32)]
         self.edge_src: list[np.ndarray] = []
@@ -234,67 +277,72 @@ class StateGraph:
         self.vx_all = np.concatenate(self.vx)
         self.vy_all = np.concatenate(self.vy)
         self.progress_all = np.concatenate(self.progress)
+        self.flag_all = np.concatenate(self.flag)
         self.parent_all = np.concatenate(self.parent)
 
     def _state_keys(self, layer: Layer) -> np.ndarray:
-        return self.table.move_key(layer.point, layer.vx, layer.vy) * (self.goal + 1) \
-            + layer.progress
+        table = self.table
+        return (table.move_key(layer.point, layer.vx, layer.vy) * (self.goal + 1)
+                + layer.progress) * table.flag_count + layer.flag
 
     def lookup(self, layer: Layer) -> np.ndarray:
         """State ids of the given states; -1 for states not in the graph (or impossible)."""
         ok = self.table.in_speed_range(layer.vx, layer.vy) & (layer.point >= 0) \
-            & (layer.progress >= 0) & (layer.progress <= self.goal)
+            & (layer.progress >= 0) & (layer.progress <= self.goal) \
+            & (layer.flag >= 0) & (layer.flag < self.table.flag_count)
         keys = np.where(ok, self._state_keys(layer), 0)
         return np.where(ok, self._ids[keys], -1).astype(np.int64)
 
-    def _expand(self, layer: Layer, ids: np.ndarray, depth: int, keep_edges: bool):
+    def _candidates(self, layer: Layer) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every move each state of the layer may consider: (state row, vx, vy), like the
+        game's ``velocity_choices``: the changes, power braking, launches."""
         table, rules = self.table, self.table.rules
         changes = np.array(CHANGES[rules.movement_choices])
+        n, m = len(layer.point), len(changes)
+        rows = [np.repeat(np.arange(n), m)]
+        vxs = [np.repeat(layer.vx, m) + np.tile(changes[:, 0], n)]
+        vys = [np.repeat(layer.vy, m) + np.tile(changes[:, 1], n)]
+        if rules.movement_power_braking:
+            g = np.gcd(np.abs(layer.vx), np.abs(layer.vy))
+            ux, uy = layer.vx // np.maximum(g, 1), layer.vy // np.maximum(g, 1)
+            unit = np.maximum(np.abs(ux), np.abs(uy))
+            for drop in (1, 2):
+                k = g - drop
+                ok = np.flatnonzero((g > 0) & (k >= 1) & (drop * unit <= 2))
+                rows.append(ok)
+                vxs.append(k[ok] * ux[ok])
+                vys.append(k[ok] * uy[ok])
+        return np.concatenate(rows), np.concatenate(vxs), np.concatenate(vys)
+
+    def _launches(self, layer: Layer) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Pope's launches, in chunks: every state that may launch, to every track point."""
+        table = self.table
+        if not table.launch:
+            return []
+        assert layer.flag is not None
+        launching = np.flatnonzero(layer.flag >= table.pit_factor)
+        if not len(launching):
+            return []
+        n = len(table.points)
+        per_chunk = max(1, self.LAUNCH_CHUNK // n)
+        chunks = []
+        for first in range(0, len(launching), per_chunk):
+            rows = np.repeat(launching[first:first + per_chunk], n)
+            targets = np.tile(np.arange(n), len(rows) // n)
+            origin = table.points[layer.point[rows]]
+            moved = table.points[targets] - origin
+            chunks.append((rows, moved[:, 0].astype(np.int64), moved[:, 1].astype(np.int64)))
+        return chunks
+
+    def _expand(self, layer: Layer, ids: np.ndarray, depth: int, keep_edges: bool):
         racing = layer.progress < self.goal
-        layer = Layer(layer.point[racing], layer.vx[racing], layer.vy[racing],
-                      layer.progress[racing])
+        layer = layer.take(np.flatnonzero(racing))
         ids = ids[racing]
-        n, m = len(ids), len(changes)
-        src = np.repeat(ids, m)
-        point = np.repeat(layer.point, m)
-        vx = np.repeat(layer.vx, m) + np.tile(changes[:, 0], n)
-        vy = np.repeat(layer.vy, m) + np.tile(changes[:, 1], n)
-        unchanged = np.tile((changes[:, 0] == 0) & (changes[:, 1] == 0), n)
-        moving = np.repeat((layer.vx != 0) | (layer.vy != 0), m)
-        ok = table.in_speed_range(vx, vy)
-        target = np.full(len(src), -1, dtype=np.int64)
-        flags = np.zeros(len(src), dtype=np.uint8)
-        target[ok], flags[ok] = table.moves(point[ok], vx[ok], vy[ok])
-        ok &= (target >= 0) & ((flags & MoveTable.ON_TRACK) > 0)
-        # Zones that force the move to be repeated (never for a car at rest).
-        oil = (flags & MoveTable.TOUCHES_OIL) > 0
-        jump = (flags & MoveTable.TOUCHES_JUMP) > 0
-        if rules.zones_oil == "skid":
-            # The skid depends on the unchanged move touching oil even where that move would
-            # leave the track (then the car is forced off: no move of the search's own).
-            unlanded = unchanged & moving & (target < 0) & (len(table.oil) > 0)
-            if unlanded.any():
-                starts = table.points[point[unlanded]].astype(float)
-                ends = starts + np.column_stack([vx[unlanded], vy[unlanded]])
-                oil[unlanded] = zone_hits(table.oil, starts, ends).touches.any(axis=0)
-            skid = (oil & unchanged & moving).reshape(n, m).any(axis=1)
-            ok &= ~(np.repeat(skid, m) & ~unchanged)
-        elif rules.zones_oil == "steady":
-            ok &= ~(oil & moving & ~unchanged)
-        ok &= ~(jump & moving & ~unchanged)
-        if rules.movement_must_change:
-            repeat_allowed = ((oil | jump) & unchanged & moving).reshape(n, m).any(axis=1)
-            ok &= ~(unchanged & ~np.repeat(repeat_allowed, m))
-        src, point, vx, vy, target = src[ok], point[ok], vx[ok], vy[ok], target[ok]
-        progress = np.repeat(layer.progress, m)[ok]
-        crossing = (flags[ok] & MoveTable.TOUCHES_LINE) > 0
-        if crossing.any():
-            progress = progress.copy()
-            progress[crossing] = table.course.advance(
-                progress[crossing], table.points[point[crossing]],
-                table.points[target[crossing]])
-        successors = Layer(target, vx.astype(np.int64), vy.astype(np.int64),
-                           progress.astype(np.int64))
+        pieces = [self._successors(layer, ids, *self._candidates(layer))]
+        pieces += [self._successors(layer, ids, *chunk) for chunk in self._launches(layer)]
+        src = np.concatenate([piece[0] for piece in pieces])
+        successors = Layer(*(np.concatenate([getattr(piece[1], name) for piece in pieces])
+                             for name in ("point", "vx", "vy", "progress", "flag")))
         keys = self._state_keys(successors)
         fresh = np.flatnonzero(self._ids[keys] < 0)
         new_keys, first = np.unique(keys[fresh], return_index=True)
@@ -308,18 +356,81 @@ class StateGraph:
         if keep_edges:
             self.edge_src.append(src.astype(np.int32))
             self.edge_dst.append(self._ids[keys])
-        new_layer = Layer(successors.point[new_rows], successors.vx[new_rows],
-                          successors.vy[new_rows], successors.progress[new_rows])
+        new_layer = successors.take(new_rows)
         self.point.append(new_layer.point)
         self.vx.append(new_layer.vx)
         self.vy.append(new_layer.vy)
         self.progress.append(new_layer.progress)
+        self.flag.append(new_layer.flag)
         self.parent.append(src[new_rows])
         self.depth.append(np.full(len(new_keys), depth, dtype=np.int32))
         finished = np.flatnonzero(new_layer.progress >= self.goal)
         if self.first_goal is None and len(finished):
             self.first_goal = int(new_ids[finished[0]])
         return new_layer, new_ids
+
+    def _successors(self, layer: Layer, ids: np.ndarray, row: np.ndarray, vx: np.ndarray,
+                    vy: np.ndarray) -> tuple[np.ndarray, Layer]:
+        """The legal moves among candidate rows, as (source ids, successor states)."""
+        table, rules = self.table, self.table.rules
+        assert layer.flag is not None
+        n = len(layer.point)
+        src = ids[row]
+        point = layer.point[row]
+        old_vx, old_vy = layer.vx[row], layer.vy[row]
+        unchanged = (vx == old_vx) & (vy == old_vy)
+        moving = (old_vx != 0) | (old_vy != 0)
+        ok = table.in_speed_range(vx, vy)
+        target = np.full(len(src), -1, dtype=np.int64)
+        flags = np.zeros(len(src), dtype=np.uint8)
+        target[ok], flags[ok] = table.moves(point[ok], vx[ok], vy[ok])
+        ok &= (target >= 0) & ((flags & MoveTable.ON_TRACK) > 0)
+        old_speed = np.maximum(np.abs(old_vx), np.abs(old_vy))
+        new_speed = np.maximum(np.abs(vx), np.abs(vy))
+        # Zones that force the move to be repeated or the speed to change (never at rest).
+        oil = (flags & MoveTable.TOUCHES_OIL) > 0
+        jump = (flags & MoveTable.TOUCHES_JUMP) > 0
+        if rules.zones_oil == "skid":
+            # The skid depends on the unchanged move touching oil even where that move would
+            # leave the track (then the car is forced off: no move of the search's own).
+            unlanded = unchanged & moving & (target < 0) & (len(table.oil) > 0)
+            if unlanded.any():
+                starts = table.points[point[unlanded]].astype(float)
+                ends = starts + np.column_stack([vx[unlanded], vy[unlanded]])
+                oil[unlanded] = zone_hits(table.oil, starts, ends).touches.any(axis=0)
+            skid = np.zeros(n, dtype=bool)
+            skid[row[oil & unchanged & moving]] = True
+            ok &= ~(skid[row] & ~unchanged)
+        elif rules.zones_oil == "steady":
+            ok &= ~(oil & moving & ~unchanged)
+        ok &= ~(jump & moving & ~unchanged)
+        ok &= ~(((flags & MoveTable.TOUCHES_UP) > 0) & moving & (new_speed >= old_speed))
+        ok &= ~(((flags & MoveTable.TOUCHES_DOWN) > 0) & moving & (new_speed <= old_speed))
+        if rules.movement_skid_speed is not None:
+            turning = old_vx * vy - old_vy * vx != 0
+            ok &= ~((old_speed >= rules.movement_skid_speed) & (new_speed < old_speed) & turning)
+        if rules.movement_must_change:
+            repeat_allowed = np.zeros(n, dtype=bool)
+            repeat_allowed[row[(oil | jump) & unchanged & moving]] = True
+            ok &= ~(unchanged & ~repeat_allowed[row])
+        keep = np.flatnonzero(ok)
+        src, point, vx, vy, target = src[keep], point[keep], vx[keep], vy[keep], target[keep]
+        progress = layer.progress[row[keep]].copy()
+        flag = layer.flag[row[keep]]
+        crossing = ((flags[keep] & MoveTable.TOUCHES_LINE) > 0) | table.on_mark[target]
+        if crossing.any():
+            progress[crossing] = table.course.advance(
+                progress[crossing], table.points[point[crossing]],
+                table.points[target[crossing]])
+        stopped = (vx == 0) & (vy == 0)
+        pitted = (flag % table.pit_factor) > 0
+        if table.pits:
+            pitted |= stopped & table.in_pit[target]
+            progress = np.where(~pitted & (progress >= self.goal), self.goal - 1, progress)
+        launch = stopped & moving[keep] if table.launch else np.zeros(len(keep), dtype=bool)
+        new_flag = pitted.astype(np.int64) + table.pit_factor * launch.astype(np.int64)
+        return src, Layer(target, vx.astype(np.int64), vy.astype(np.int64),
+                          progress.astype(np.int64), new_flag)
 
     def route(self, state_id: int) -> list[Vec]:
         """The points from a source state to ``state_id``, following parents."""
@@ -351,20 +462,23 @@ class ValueTable:
                 frontier = sources
         self.value = value
 
-    def moves_to_go(self, point: Vec, velocity: Vec, progress: int) -> int | None:
+    def moves_to_go(self, point: Vec, velocity: Vec, progress: int, pitted: bool = False,
+                    launch: bool = False) -> int | None:
         """The fewest moves to the finish from this state; ``None`` if it cannot finish."""
-        found = self.values([point], [velocity], [progress])[0]
+        found = self.values([point], [velocity], [progress], [pitted], [launch])[0]
         return None if found == UNSOLVED else int(found)
 
     def values(self, points: Sequence[Vec], velocities: Sequence[Vec],
-               progress: Iterable[int]) -> np.ndarray:
+               progress: Iterable[int], pitted: Iterable[bool] | None = None,
+               launch: Iterable[bool] | None = None) -> np.ndarray:
         """Moves to go for many states at once; ``UNSOLVED`` for unknown or hopeless ones."""
         table = self.graph.table
         pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
         vel = np.asarray(velocities, dtype=np.int64).reshape(-1, 2)
         index = table.index_of(pts[:, 0], pts[:, 1])
         layer = Layer(np.maximum(index, 0), vel[:, 0], vel[:, 1],
-                      np.asarray(list(progress), dtype=np.int64))
+                      np.asarray(list(progress), dtype=np.int64),
+                      table.flags(len(pts), pitted, launch))
         ids = self.graph.lookup(layer)
         ok = (index >= 0) & (ids >= 0)
         return np.where(ok, self.value[np.maximum(ids, 0)], UNSOLVED)

@@ -42,7 +42,7 @@ MAX_LAPS = 99
 MAX_TEXT = 2_000
 
 _TOP_KEYS = (FORMAT_KEY, "name", "author", "description", "outer", "holes", "start", "finish",
-             "checkpoints", "laps", "zones", "collectables")
+             "checkpoints", "waypoints", "laps", "zones", "collectables")
 _LINE_KEYS = ("a", "b", "forward")
 
 
@@ -76,6 +76,7 @@ class Track:
     holes: tuple[tuple[Coord, ...], ...] = ()
     finish: Line | None = None
     checkpoints: tuple[Line, ...] = ()
+    waypoints: tuple[Vec, ...] = ()  # points to end a move on, in order (C. R. S. Singleton)
     laps: int = 1
     zones: tuple[Zone, ...] = ()
     collectables: tuple[Collectable, ...] = ()
@@ -90,7 +91,19 @@ class Track:
 
     @property
     def is_circuit(self) -> bool:
-        return self.finish is None
+        """A circuit ends where it starts: no finish line of its own and no waypoints."""
+        return self.finish is None and not self.waypoints
+
+    def reversed(self) -> Track:
+        """The same circuit raced the other way round: every line's arrow turned about and the
+        checkpoints taken in reverse order."""
+        def flip(line: Line) -> Line:
+            return Line(line.a, line.b, (-line.forward[0], -line.forward[1]))
+
+        return replace(self, start=flip(self.start),
+                       finish=None if self.finish is None else flip(self.finish),
+                       checkpoints=tuple(flip(c) for c in reversed(self.checkpoints)),
+                       waypoints=tuple(reversed(self.waypoints)))
 
     def polygon(self) -> Polygon:
         """The track surface: the outline less its infield holes."""
@@ -188,13 +201,15 @@ class _Reader:
             self.fail((), "missing 'start' (the start line: {a: [x, y], b: [x, y], forward: ...})")
         finish = self.line(data["finish"], ("finish",)) if data.get("finish") is not None else None
         checkpoints = tuple(self.each(data, "checkpoints", self.line))
+        waypoints = tuple(self.each(data, "waypoints", self.lattice_point))
         laps = self.integer(data, "laps", default=1, low=1, high=MAX_LAPS)
         zones = tuple(self.each(data, "zones", self.zone))
         collectables = tuple(self.each(data, "collectables", self.collectable))
         if self.problems or outer is None or start is None:
             return None
         return Track(name=name or "", outer=outer, start=start, holes=tuple(h for h in holes if h),
-                     finish=finish, checkpoints=tuple(c for c in checkpoints if c), laps=laps,
+                     finish=finish, checkpoints=tuple(c for c in checkpoints if c),
+                     waypoints=tuple(w for w in waypoints if w is not None), laps=laps,
                      zones=tuple(z for z in zones if z),
                      collectables=tuple(c for c in collectables if c),
                      author=author or "", description=description or "")
@@ -249,6 +264,16 @@ class _Reader:
             self.fail(path, f"coordinate {value} is beyond ±{MAX_COORD}")
             return None
         return value
+
+    def lattice_point(self, value: Any, path: tuple) -> Vec | None:
+        point = self.pair(value, path, "waypoint")
+        if point is None:
+            return None
+        if any(isinstance(v, float) and not v.is_integer() for v in point):
+            self.fail(path, f"a waypoint must be a lattice point (whole numbers), not "
+                            f"{_describe(value)}")
+            return None
+        return Vec(int(point[0]), int(point[1]))
 
     def pair(self, value: Any, path: tuple, what: str = "point") -> Coord | None:
         if not isinstance(value, list) or len(value) != 2:
@@ -406,6 +431,9 @@ def geometry_problems(track: Track, doc: YamlDocument | None = None) -> list[Pro
         _line_ok(track.finish, ("finish",), "the finish line", fail, surface)
     for index, checkpoint in enumerate(track.checkpoints):
         _line_ok(checkpoint, ("checkpoints", index), f"checkpoint {index + 1}", fail, surface)
+    for index, point in enumerate(track.waypoints):
+        if not surface.covers(shapely.Point(point)):
+            fail(("waypoints", index), f"waypoint {index + 1} at {tuple(point)} is off the track")
     for index, zone in enumerate(track.zones):
         path = ("zones", index, "polygon")
         polygon = zone.geometry()
@@ -464,13 +492,15 @@ def track_to_data(track: Track) -> dict[str, Any]:
     """Plain data for a track, in the documented key order; optional keys only when set."""
     return track_data(name=track.name, author=track.author, description=track.description,
                       outer=track.outer, holes=track.holes, start=track.start,
-                      finish=track.finish, checkpoints=track.checkpoints, laps=track.laps,
-                      zones=track.zones, collectables=track.collectables)
+                      finish=track.finish, checkpoints=track.checkpoints,
+                      waypoints=track.waypoints, laps=track.laps, zones=track.zones,
+                      collectables=track.collectables)
 
 
 def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author: str = "",
                description: str = "", holes: Sequence[Sequence[Coord]] = (),
-               finish: Line | None = None, checkpoints: Sequence[Line] = (), laps: int = 1,
+               finish: Line | None = None, checkpoints: Sequence[Line] = (),
+               waypoints: Sequence[Vec] = (), laps: int = 1,
                zones: Sequence[Zone] = (), collectables: Sequence[Collectable] = (),
                ) -> dict[str, Any]:
     """Track-file data from its parts; a part left out (no start line yet, in a draft being
@@ -496,6 +526,8 @@ def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author:
         data["finish"] = line(finish)
     if checkpoints:
         data["checkpoints"] = [line(c) for c in checkpoints]
+    if waypoints:
+        data["waypoints"] = [[int(x), int(y)] for x, y in waypoints]
     if laps != 1:
         data["laps"] = laps
     if zones:

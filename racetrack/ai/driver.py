@@ -21,6 +21,7 @@ from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.tables import value_table
 from racetrack.game import RaceState
 from racetrack.model import Candidate, Move, MoveKind
+from racetrack.rules.moves import after_moves
 from racetrack.solver import UNSOLVED, SolverError
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -50,7 +51,7 @@ STYLES = {
     "expert": Style(slack=0, sloppiness=0.0, max_speed=10**6),
 }
 
-ON_TRACK = (MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.RETURN)
+ON_TRACK = (MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.RETURN, MoveKind.PLACE)
 #: The speed a driver keeps to when it must steer by the lookahead alone.
 FALLBACK_SPEED = 2
 
@@ -69,7 +70,7 @@ class TableDriver:
         """Build the table now (it is cached), so the first move is as quick as the rest."""
         race = state.race
         with contextlib.suppress(SolverError):  # too large a track: the lookahead drives
-            value_table(race.course, race.rules, race.cars[car].can_swim)
+            value_table(race.course_of(car), race.rules, race.cars[car].can_swim)
 
     def choose(self, state: RaceState) -> Move:
         options = [c for c in state.candidates() if c.legal]
@@ -102,7 +103,7 @@ class TableDriver:
     @staticmethod
     def _best_finish(state: RaceState, options: list[Candidate], finishing: list[int]) -> int:
         """Of several finishing moves, the one the rule set's tie-break ranks best."""
-        course = state.race.course
+        course = state.race.course_of(state.current_car)
         car = state.cars[state.current_car]
 
         def key(i: int) -> tuple[float, float]:
@@ -120,13 +121,15 @@ class TableDriver:
         index = state.current_car
         assert index is not None
         car = state.cars[index]
-        table = value_table(race.course, race.rules, race.cars[index].can_swim)
-        course = race.course
+        course = race.course_of(index)
+        table = value_table(course, race.rules, race.cars[index].can_swim)
         targets = np.array([c.target for c in options])
-        progress = course.advance(car.progress, np.repeat([car.position], len(options), axis=0),
-                                  targets)
-        found = table.values([c.target for c in options], [c.velocity for c in options],
-                             progress)
+        if state.placing:  # choosing a start point: how good each is from rest
+            found = table.values(targets, [(0, 0)] * len(options),
+                                 [course.start_progress] * len(options))
+            return [int(v) for v in found]
+        progress, pitted, launch = after_moves(course, race.rules, car, targets)
+        found = table.values(targets, [c.velocity for c in options], progress, pitted, launch)
         return [int(v) if c.kind in ON_TRACK else UNSOLVED
                 for c, v in zip(options, found, strict=True)]
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from racetrack.game import RaceState
 from racetrack.model import Candidate, MoveKind
+from racetrack.rules.moves import after_move
 from racetrack.rules.moves import candidates as generate_candidates
 
 #: Score added for a move after which the car would have no legal move at all.
@@ -28,16 +29,18 @@ def _score(state: RaceState, first: Candidate) -> float:
     race = state.race
     index = state.current_car
     assert index is not None
-    course = race.course
+    course = race.course_of(index)
     field = course.distance_field(race.rules.boundary_counts)
     car = state.cars[index]
     penalty = TROUBLE if first.kind in (MoveKind.CRASH, MoveKind.COLLISION, MoveKind.LEAVE,
                                         MoveKind.OFF) else 0.0
-    progress = course.advance_one(car.progress, car.position, first.target)
+    if first.kind is MoveKind.PLACE:
+        return field(first.target, course.start_progress)
+    moved = after_move(course, race.rules, car, first.target)
+    progress = moved.progress
     if progress >= course.goal:
         return -100.0 - course.distance_past_finish(first.target)
-    moved = replace(car, position=first.target, velocity=first.velocity, progress=progress,
-                    off_track=car.off_track and first.kind is not MoveKind.RETURN
+    moved = replace(moved, off_track=car.off_track and first.kind is not MoveKind.RETURN
                     or first.kind is MoveKind.LEAVE)
     cars = list(state.cars)
     cars[index] = moved

@@ -45,18 +45,21 @@ def value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> Value
 
 def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> ValueTable:
     moves = MoveTable(course, rules, can_swim)
-    n, lines = len(moves.points), course.goal
-    at_rest = np.zeros(n * lines, dtype=np.int64)
-    sources = Layer(np.tile(np.arange(n, dtype=np.int64), lines), at_rest, at_rest.copy(),
-                    np.repeat(np.arange(lines, dtype=np.int64), n))
+    n, lines, flags = len(moves.points), course.goal, moves.flag_count
+    count = n * lines * flags
+    at_rest = np.zeros(count, dtype=np.int64)
+    sources = Layer(np.tile(np.arange(n, dtype=np.int64), lines * flags), at_rest,
+                    at_rest.copy(), np.tile(np.repeat(np.arange(lines, dtype=np.int64), n), flags),
+                    np.repeat(np.arange(flags, dtype=np.int64), n * lines))
     return ValueTable(StateGraph(moves, sources))
 
 
 def _movement_rules(rules: RuleSet) -> RuleSet:
     """Only the options the table depends on, so variants that share them share a table."""
     return RuleSet.from_options("table", {key: rules.option(key) for key in (
-        "movement.choices", "movement.must-change", "walls", "laps", "checkpoints",
-        "zones.oil", "zones.jump", "zones.water")})
+        "movement.choices", "movement.must-change", "movement.launch",
+        "movement.power-braking", "movement.skid-speed", "walls", "laps", "checkpoints",
+        "zones.oil", "zones.jump", "zones.water", "zones.slopes", "pit-stop")})
 
 
 _pars: OrderedDict[tuple[Track, RuleSet, bool], Solution | None] = OrderedDict()

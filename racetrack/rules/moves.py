@@ -6,8 +6,9 @@ candidates is tested in one batched call per question (on the track? in which zo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,13 +42,65 @@ def surfaces_for(course: Course, rules: RuleSet, setup: CarSetup) -> Surfaces:
     return Surfaces(drive, land)
 
 
+def power_brakes(velocity: Vec) -> list[Vec]:
+    """Tom Gordon's power braking: shorter moves along the same line as ``velocity``, each
+    component dropping by at most two (beyond what the ordinary changes allow or not)."""
+    if velocity.is_zero:
+        return []
+    g = math.gcd(abs(velocity.x), abs(velocity.y))
+    ux, uy = velocity.x // g, velocity.y // g
+    found = []
+    for k in range(g - 1, 0, -1):
+        if (g - k) * max(abs(ux), abs(uy)) > 2:
+            break
+        found.append(Vec(k * ux, k * uy))
+    return found
+
+
+def launch_targets(course: Course, rules: RuleSet, setup: CarSetup, point: Vec) -> list[Vec]:
+    """David Pope's fast acceleration: every point a stopped car can reach in one straight
+    move on the track, however far (one batched test of every lattice point of the track)."""
+    surfaces = surfaces_for(course, rules, setup)
+    points = surfaces.land.lattice_points(rules.boundary_counts)
+    if not len(points):
+        return []
+    starts = np.repeat(np.array([point], dtype=float), len(points), axis=0)
+    visible = surfaces.drive.covers_segments(starts, points.astype(float), rules.boundary_counts)
+    return [Vec(int(x), int(y)) for x, y in points[visible]]
+
+
+def velocity_choices(course: Course, rules: RuleSet, setup: CarSetup,
+                     car: CarState) -> tuple[list[Vec], list[str]]:
+    """The moves a car may consider this turn, and the name of each special one."""
+    v = car.velocity
+    if car.off_track and rules.leaving_track == "crawl":
+        return list(CRAWL_STEPS), [""] * len(CRAWL_STEPS)
+    velocities = [v + c for c in CHANGES[rules.movement_choices]]
+    notes = [""] * len(velocities)
+    seen = set(velocities)
+
+    def extra(w: Vec, note: str) -> None:
+        if w not in seen:
+            seen.add(w)
+            velocities.append(w)
+            notes.append(note)
+
+    if rules.movement_power_braking:
+        for w in power_brakes(v):
+            extra(w, "power braking")
+    if rules.movement_launch and car.launch and not car.off_track:
+        for target in launch_targets(course, rules, setup, car.position):
+            extra(target - car.position, "fast acceleration after a stop")
+    return velocities, notes
+
+
 def candidates(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
                cars: Sequence[CarState], index: int) -> list[Candidate]:
     """Every point car ``index`` might go to this turn, legal or not, and why not."""
     car, setup = cars[index], setups[index]
     p, v = car.position, car.velocity
     crawling = car.off_track and rules.leaving_track == "crawl"
-    velocities = list(CRAWL_STEPS) if crawling else [v + c for c in CHANGES[rules.movement_choices]]
+    velocities, notes = velocity_choices(course, rules, setup, car)
     targets = [p + w for w in velocities]
     unchanged = np.array([not crawling and w == v for w in velocities])
     starts = np.repeat(np.array([p], dtype=float), len(targets), axis=0)
@@ -97,9 +150,17 @@ def candidates(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
             forbid(in_water, "into the water: this car cannot swim")
             forbid(leaving, "off the track")
 
-    # Zones that force the last move to be repeated (a car at rest is never forced).
+    speeds = np.array([w.speed for w in velocities])
     if not crawling and not v.is_zero:
-        _zone_rules(course, rules, starts, ends, unchanged, forbid)
+        # Zones that force the last move to be repeated or the speed to change (a car at
+        # rest is never forced).
+        _zone_rules(course, rules, starts, ends, unchanged, speeds < v.speed,
+                    speeds > v.speed, forbid)
+        if rules.movement_skid_speed is not None and v.speed >= rules.movement_skid_speed:
+            turning = np.array([v.x * w.y - v.y * w.x != 0 for w in velocities])
+            forbid(turning & (speeds < v.speed),
+                   f"would skid: at speed {rules.movement_skid_speed} or more a car cannot "
+                   "brake and turn in the same move")
     forced_repeat = _forced_by_zone(course, rules, starts[:1], np.array([p + v], dtype=float)) \
         if not crawling and not v.is_zero else False
     if rules.movement_must_change and not crawling and not forced_repeat:
@@ -126,12 +187,21 @@ def candidates(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
                 kinds[i] = MoveKind.COLLISION
 
     return [Candidate(target=targets[i], velocity=velocities[i], legal=bool(legal[i]),
-                      kind=kinds[i], reason=reasons[i], unchanged=bool(unchanged[i]))
+                      kind=kinds[i], reason=reasons[i], unchanged=bool(unchanged[i]),
+                      note=notes[i])
             for i in range(len(targets))]
 
 
 def _zone_rules(course: Course, rules: RuleSet, starts: np.ndarray, ends: np.ndarray,
-                unchanged: np.ndarray, forbid) -> None:
+                unchanged: np.ndarray, slower: np.ndarray, faster: np.ndarray, forbid) -> None:
+    if rules.zones_slopes == "force":
+        for kind, keeps, reason in (("upgrade", slower, "on an upgrade the car must slow down"),
+                                    ("downgrade", faster,
+                                     "on a downgrade the car must speed up")):
+            zones = course.zones(kind)
+            if zones:
+                touches = zone_hits(zones, starts, ends).touches.any(axis=0)
+                forbid(touches & ~keeps, reason)
     oil = course.zones("oil") if rules.zones_oil != "none" else []
     jumps = course.zones("jump") if rules.zones_jump == "fly" else []
     if not oil and not jumps:
@@ -151,3 +221,35 @@ def _forced_by_zone(course: Course, rules: RuleSet, start: np.ndarray, end: np.n
     zones = [*(course.zones("oil") if rules.zones_oil != "none" else []),
              *(course.zones("jump") if rules.zones_jump == "fly" else [])]
     return bool(zones) and bool(zone_hits(zones, start, end).touches.any())
+
+
+def pit_stop_required(course: Course, rules: RuleSet) -> bool:
+    """Whether cars must stop in a pit: the rules ask for it and the track has a pit."""
+    return rules.pit_stop == "required" and bool(course.zones("pit"))
+
+
+def after_moves(course: Course, rules: RuleSet, car: CarState,
+                targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For ordinary moves to each of ``targets`` (batched): the car's progress after it,
+    whether it has made its pit stop, and whether it may launch next (Pope's rule)."""
+    ends = np.asarray(targets, dtype=np.int64).reshape(-1, 2)
+    starts = np.repeat(np.array([car.position], dtype=np.int64), len(ends), axis=0)
+    progress = course.advance(car.progress, starts.astype(float), ends.astype(float))
+    stopped = (ends == starts).all(axis=1)
+    pitted = np.full(len(ends), car.pitted)
+    if pit_stop_required(course, rules):
+        if not car.pitted:
+            pitted = stopped & course.in_zones("pit", ends.astype(float))
+        progress = np.where(~pitted & (progress >= course.goal), course.goal - 1, progress)
+    launch = stopped & (rules.movement_launch and not car.velocity.is_zero)
+    return progress, pitted, launch
+
+
+def after_move(course: Course, rules: RuleSet, car: CarState, target: Vec) -> CarState:
+    """The car after an ordinary move to ``target``: position, velocity, progress, and the
+    pit-stop and fast-acceleration flags. (Leaving the track, crashes and collisions add to
+    this in the race itself.)"""
+    progress, pitted, launch = after_moves(course, rules, car, np.array([target]))
+    return replace(car, position=target, velocity=target - car.position,
+                   progress=int(progress[0]), moves=car.moves + 1, pitted=bool(pitted[0]),
+                   launch=bool(launch[0]))

@@ -66,6 +66,19 @@ OPTIONS: tuple[Option, ...] = (
     Option("movement.must-change", False,
            "When true the move may never be repeated unchanged, except where a zone forces it "
            "(Nystrom: you had to brake and/or turn).", is_bool=True),
+    Option("movement.launch", False,
+           "When true a car that has braked to a full stop may, on its next move, go any "
+           "distance in either or both directions: to any point it can reach in a straight "
+           "line (David Pope's fast acceleration, Gardner's Addendum I).", is_bool=True),
+    Option("movement.power-braking", False,
+           "When true a car may also shorten its move by up to two units in each component, "
+           "provided the new move continues the last one in a straight line (Tom Gordon's "
+           "power braking, Gardner's Addendum I).", is_bool=True),
+    Option("movement.skid-speed", None,
+           "At this speed or more a car cannot brake and turn in the same move: it would skid "
+           "(Vaughan-Williams and Kinory, Gardner's Addendum I). Braking is a move slower than "
+           "the last (its larger component smaller); turning is a move not along the same "
+           "line as the last. Null means cars never skid.", low=1, high=20, nullable=True),
     Option("walls", "touching-allowed",
            "Whether the track's edge is part of the track.",
            {"touching-allowed": "a move may run along or touch the wall (the closed track)",
@@ -100,6 +113,18 @@ OPTIONS: tuple[Option, ...] = (
     Option("damage-limit", None,
            "A car with more damage than this is out; null means damage never puts a car out.",
            low=0, high=99, nullable=True),
+    Option("start.grid", "spread",
+           "Where the cars start.",
+           {"spread": "spread evenly along the start line, in the order the players are listed",
+            "choose": "each car picks its own start point before the race, the car that moves "
+                      "last picking first (the Westinghouse rule: on a slanted start line the "
+                      "second player chooses between the two starting points)"}),
+    Option("start.direction", "forward",
+           "Which way round a circuit the cars race.",
+           {"forward": "the way the start line's arrow points",
+            "either": "each car is set to race forwards or in reverse before the start, its "
+                      "checkpoints then taken in reverse order (Levi: players can go either "
+                      "way around the course)"}),
     Option("turn-order", "seating",
            "Who moves first.",
            {"seating": "the order the players are listed in",
@@ -139,6 +164,19 @@ OPTIONS: tuple[Option, ...] = (
            "The effect of water zones.",
            {"wall": "water is off the track for a car that cannot swim",
             "none": "water is ordinary track"}),
+    Option("zones.slopes", "none",
+           "The effect of upgrade and downgrade zones (J. P. Schell, Gardner's Addendum I).",
+           {"none": "slopes are ordinary track",
+            "force": "a move that touches an upgrade must be slower than the last move (its "
+                     "larger component smaller), one that touches a downgrade faster; a car at "
+                     "rest is never forced"}),
+    Option("pit-stop", "none",
+           "Whether cars must stop in a pit (Gardner's Addendum I).",
+           {"none": "pit zones are ordinary track",
+            "required": "once in the race every car must come to zero velocity (a move of no "
+                        "length, losing one move) on a point inside a pit zone of its choice; "
+                        "until it has, crossing the finish does not count. Tracks without pit "
+                        "zones need no stop"}),
     Option("max-rounds", 500,
            "The race stops after this many rounds; unfinished cars are ranked by how far they "
            "still have to go.", low=1, high=10_000),

@@ -31,6 +31,9 @@ class RuleSet:
     source: str
     movement_choices: str
     movement_must_change: bool
+    movement_launch: bool
+    movement_power_braking: bool
+    movement_skid_speed: int | None
     walls: str
     leaving_track: str
     crash_outcome: str
@@ -38,6 +41,8 @@ class RuleSet:
     crash_miss_turns: int
     cars: str
     damage_limit: int | None
+    start_grid: str
+    start_direction: str
     turn_order: str
     finish_end: str
     finish_tie_break: str
@@ -46,6 +51,8 @@ class RuleSet:
     zones_oil: str
     zones_jump: str
     zones_water: str
+    zones_slopes: str
+    pit_stop: str
     max_rounds: int
 
     @classmethod
