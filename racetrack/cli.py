@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--driver", action="append", metavar="D", choices=LEVELS,
                       help=f"add a computer car of this level ({', '.join(LEVELS)}); "
                            "repeat for more cars (default: two medium cars)")
+    race.add_argument("--reverse", action="append", type=int, default=[], metavar="K",
+                      help="car number K (from 1) races the circuit the other way round "
+                           "(rules with start.direction: either); repeatable")
     race.add_argument("--seed", type=int, default=0, metavar="N",
                       help="seed for the turn order by lot and the drivers (default: 0)")
     race.add_argument("--save", metavar="FILE", help="save the race as a replay file")
@@ -209,8 +212,8 @@ def run_race(args: argparse.Namespace) -> int:
     levels = args.driver or ["medium", "medium"]
     if len(levels) > len(CAR_COLOURS):
         raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
-    cars = [CarSetup(colour.title(), colour, level)
-            for colour, level in zip(CAR_COLOURS, levels, strict=False)]
+    cars = [CarSetup(colour.title(), colour, level, reverse=number in args.reverse)
+            for number, (colour, level) in enumerate(zip(CAR_COLOURS, levels, strict=False), 1)]
     try:
         race = Race(track, rules, cars, seed=args.seed)
     except ValueError as exc:

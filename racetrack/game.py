@@ -174,14 +174,16 @@ class RaceState:
         return self._candidates
 
     def _start_points(self, index: int) -> list[Candidate]:
-        """Before the start: the start line's points, free unless the rules let cars share."""
+        """Before the start: the start line's free points. Each car takes a point of its own
+        (even where cars may share points later) until the line is full."""
         taken = {self.cars[j].position: j for j in range(len(self.cars))
                  if j != index and j not in self.unplaced}
-        shared = self.race.rules.cars == "shared"
-        return [Candidate(spot, ZERO, legal=shared or spot not in taken, kind=MoveKind.PLACE,
-                          reason="" if shared or spot not in taken
+        spots = self.race.course.start_positions
+        full = all(spot in taken for spot in spots)
+        return [Candidate(spot, ZERO, legal=full or spot not in taken, kind=MoveKind.PLACE,
+                          reason="" if full or spot not in taken
                           else f"taken by {self._name(taken[spot])}")
-                for spot in self.race.course.start_positions]
+                for spot in spots]
 
     def legal_moves(self) -> list[Move]:
         return [c.move for c in self.candidates() if c.legal]

@@ -55,7 +55,8 @@ def replay_data(state: RaceState) -> dict[str, Any]:
         "rules": race.rules.to_data(),
         "seed": race.seed,
         "cars": [{"name": c.name, "colour": c.colour, "driver": c.driver,
-                  **({"can-swim": True} if c.can_swim else {})} for c in race.cars],
+                  **({"can-swim": True} if c.can_swim else {}),
+                  **({"reverse": True} if c.reverse else {})} for c in race.cars],
         "moves": [[car, move.target.x, move.target.y] for car, move in state.history],
         "result": result_data(state),
     }
@@ -155,8 +156,12 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
     for index, car in enumerate(cars):
         if not isinstance(car, dict) or not isinstance(car.get("name"), str):
             raise fail(("cars", index), "each car needs a 'name'")
+        for flag in ("can-swim", "reverse"):
+            if not isinstance(car.get(flag, False), bool):
+                raise fail(("cars", index, flag), f"'{flag}' must be true or false")
         setups.append(CarSetup(car["name"], str(car.get("colour", "red")),
-                               str(car.get("driver", "human")), bool(car.get("can-swim", False))))
+                               str(car.get("driver", "human")), car.get("can-swim", False),
+                               car.get("reverse", False)))
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise fail(("seed",), "'seed' must be a whole number")

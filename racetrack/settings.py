@@ -59,6 +59,7 @@ class PlayerChoice:
     name: str
     colour: str
     driver: str = "human"
+    reverse: bool = False  # races the circuit the other way round (where the rules allow)
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,8 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
         for item in players:
             if (isinstance(item, dict) and isinstance(item.get("name"), str)
                     and isinstance(item.get("colour"), str) and item.get("driver") in DRIVERS):
-                chosen.append(PlayerChoice(item["name"][:20], item["colour"], item["driver"]))
+                chosen.append(PlayerChoice(item["name"][:20], item["colour"], item["driver"],
+                                           item.get("reverse") is True))
         if len(chosen) == len(players):
             values["players"] = tuple(chosen)
     unknown = set(data) - {"track", "rules", "animation_seconds", "players"}
@@ -126,8 +128,9 @@ def parse_players(spec: str) -> tuple[PlayerChoice, ...]:
     """Players from ``"human,ai"`` or ``"Ann,Bob,ai:expert"``.
 
     ``human`` is a human player; ``ai`` a computer driver (medium), ``ai:LEVEL`` one of a level
-    (easy, medium, hard, expert); any other word is a human player of that name. Pencil colours
-    are handed out in order.
+    (easy, medium, hard, expert); any other word is a human player of that name. A trailing
+    ``:reverse`` (``Bob:reverse``, ``ai:expert:reverse``) races the circuit the other way round,
+    where the rules allow it. Pencil colours are handed out in order.
     """
     words = [w.strip() for w in spec.split(",") if w.strip()]
     if not 1 <= len(words) <= MAX_PLAYERS:
@@ -136,6 +139,9 @@ def parse_players(spec: str) -> tuple[PlayerChoice, ...]:
     humans = computers = 0
     for number, word in enumerate(words):
         colour = PENCILS[number % len(PENCILS)]
+        reverse = word.lower().endswith(":reverse")
+        if reverse:
+            word = word[:-len(":reverse")]
         kind, _, level = word.partition(":")
         if kind.lower() == "ai":
             level = (level or "medium").lower()
@@ -144,10 +150,11 @@ def parse_players(spec: str) -> tuple[PlayerChoice, ...]:
                                  f"{', '.join(DRIVERS[1:])}")
             computers += 1
             players.append(PlayerChoice(f"Computer {computers}" if computers > 1 or
-                                        words.count(word) > 1 else "Computer", colour, level))
+                                        words.count(word) > 1 else "Computer", colour, level,
+                                        reverse))
         elif word.lower() == "human":
             humans += 1
-            players.append(PlayerChoice(f"Player {humans}", colour, "human"))
+            players.append(PlayerChoice(f"Player {humans}", colour, "human", reverse))
         else:
-            players.append(PlayerChoice(word[:20], colour, "human"))
+            players.append(PlayerChoice(word[:20], colour, "human", reverse))
     return tuple(players)

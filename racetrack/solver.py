@@ -114,6 +114,9 @@ class MoveTable:
         self._line_a = np.array([line.a for line in lines], dtype=float)
         self._line_b = np.array([line.b for line in lines], dtype=float)
 
+    #: The longest move the clearance-disc chain settles (longer ones are asked of shapely).
+    DISC_CHAIN_LENGTH = 12.0
+
     ON_TRACK, TOUCHES_OIL, TOUCHES_JUMP, TOUCHES_LINE, TOUCHES_UP, TOUCHES_DOWN = \
         1, 2, 4, 8, 16, 32
     UNKNOWN = 255
@@ -200,8 +203,10 @@ class MoveTable:
         # Discs of clearance around both ends overlapping along the segment: it is inside.
         on = self.clearance[point] + self.clearance[target] > length + 1e-9
         unsure = np.flatnonzero(~on)
-        if len(unsure):
-            on[unsure] = self._surely_inside(p[unsure], q[unsure])
+        # The disc chain costs a sample per square: long moves (launches) go to shapely.
+        short = unsure[length[unsure] <= self.DISC_CHAIN_LENGTH]
+        if len(short):
+            on[short] = self._surely_inside(p[short], q[short])
             unsure = unsure[~on[unsure]]
         if len(unsure):
             on[unsure] = self.drive.covers_segments(p[unsure], q[unsure], self.boundary)
@@ -243,7 +248,7 @@ class StateGraph:
     """Every state one car can reach from the given sources, with the edges between them."""
 
     #: Launch moves (Pope's rule) are built in chunks of about this many at a time.
-    LAUNCH_CHUNK = 2_000_000
+    LAUNCH_CHUNK = 500_000
 
     def __init__(self, table: MoveTable, sources: Layer, keep_edges: bool = True,
                  stop_at_goal: bool = False):
@@ -295,8 +300,8 @@ class StateGraph:
 
     def _candidates(self, layer: Layer) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every move each state of the layer may consider: (state row, vx, vy), like the
-        game's ``velocity_choices``: the changes, power braking, launches."""
-        table, rules = self.table, self.table.rules
+        game's ``velocity_choices``: the changes and power braking (launches come apart)."""
+        rules = self.table.rules
         changes = np.array(CHANGES[rules.movement_choices])
         n, m = len(layer.point), len(changes)
         rows = [np.repeat(np.arange(n), m)]

@@ -7,6 +7,8 @@ track file and the progress rules.
 
 from __future__ import annotations
 
+import math
+
 import shapely
 
 from racetrack.course import Course
@@ -44,6 +46,92 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
                 if new_progress == course.goal:
                     return depth
                 state = (q, v, new_progress)
+                if state not in seen:
+                    seen.add(state)
+                    following.append(state)
+        frontier = following
+        if not frontier:
+            return None
+    return None
+
+
+def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
+    """Fewest moves from the best start under the readers' options, tested plainly.
+
+    Covers the movement options (plus/square/square-24, power braking, skidding, Pope's
+    launch), slopes, steady oil, pit stops and waypoints; one shapely call per move.
+    """
+    from racetrack.rules.moves import CHANGES
+
+    course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
+    surface = track.polygon()
+    shapely.prepare(surface)
+    inside = surface.covers if rules.boundary_counts else surface.contains_properly
+    zones = {kind: [z.geometry() for z in track.zones if z.kind == kind]
+             for kind in ("oil", "upgrade", "downgrade", "pit")}
+    for found in zones.values():
+        for zone in found:
+            shapely.prepare(zone)
+    pits = rules.pit_stop == "required" and bool(zones["pit"])
+    minx, miny, maxx, maxy = (int(v) for v in surface.bounds)
+    every_point = [(x, y) for x in range(minx, maxx + 1) for y in range(miny, maxy + 1)
+                   if inside(shapely.Point(x, y))]
+
+    def speed(v):
+        return max(abs(v[0]), abs(v[1]))
+
+    def touches(kind, piece):
+        return any(piece.intersects(zone) for zone in zones[kind])
+
+    def choices(p, v, launch):
+        found = [(v[0] + dx, v[1] + dy) for dx, dy in CHANGES[rules.movement_choices]]
+        if rules.movement_power_braking and v != (0, 0):
+            g = math.gcd(abs(v[0]), abs(v[1]))
+            u = (v[0] // g, v[1] // g)
+            for k in range(1, g):
+                if all(abs(a) - abs(b) <= 2 for a, b in zip(v, (u[0] * k, u[1] * k), strict=True)):
+                    found.append((u[0] * k, u[1] * k))
+        if launch:
+            found += [(q[0] - p[0], q[1] - p[1]) for q in every_point]
+        return list(dict.fromkeys(found))
+
+    drawn = [line.geometry() for line in course.lines if line.a != line.b]
+    waypoints = {tuple(w) for w in track.waypoints}
+    starts = [tuple(p) for p in course.start_positions]
+    frontier = [(p, (0, 0), course.start_progress, False, False) for p in starts]
+    seen = set(frontier)
+    for depth in range(1, limit + 1):
+        following = []
+        for p, v, progress, pitted, launch in frontier:
+            for w in choices(p, v, launch):
+                if rules.movement_must_change and w == v:
+                    continue
+                q = (p[0] + w[0], p[1] + w[1])
+                piece = shapely.LineString([p, q]) if w != (0, 0) else shapely.Point(q)
+                if not inside(piece):
+                    continue
+                if v != (0, 0):
+                    if rules.zones_oil == "steady" and w != v and touches("oil", piece):
+                        continue
+                    if rules.zones_slopes == "force":
+                        if touches("upgrade", piece) and speed(w) >= speed(v):
+                            continue
+                        if touches("downgrade", piece) and speed(w) <= speed(v):
+                            continue
+                    skid = rules.movement_skid_speed
+                    if skid is not None and speed(v) >= skid and speed(w) < speed(v) \
+                            and v[0] * w[1] - v[1] * w[0] != 0:
+                        continue
+                new_progress = progress
+                if q in waypoints or any(piece.intersects(line) for line in drawn):
+                    new_progress = course.advance_one(progress, p, q)
+                new_pitted = pitted or (pits and w == (0, 0) and touches("pit", piece))
+                if pits and not new_pitted:
+                    new_progress = min(new_progress, course.goal - 1)
+                if new_progress >= course.goal:
+                    return depth
+                new_launch = rules.movement_launch and w == (0, 0) and v != (0, 0)
+                state = (q, w, new_progress, new_pitted, new_launch)
                 if state not in seen:
                     seen.add(state)
                     following.append(state)

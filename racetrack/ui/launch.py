@@ -21,7 +21,7 @@ def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoi
     track = load_track(track_path)
     rules = load_rules(rules_name)
     seed = seed if seed is not None else random.randrange(1_000_000)
-    cars = [CarSetup(p.name, p.colour, p.driver) for p in players]
+    cars = [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse) for p in players]
     race = Race(track, rules, cars, seed=seed)
     return continue_race(app, race, race.start(), animation_seconds, replace)
 

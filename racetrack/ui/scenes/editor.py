@@ -278,7 +278,7 @@ class EditorScene:
         from racetrack.ui.launch import continue_race
 
         players = load_settings().players
-        cars = [CarSetup(p.name, p.colour, p.driver) for p in players]
+        cars = [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse) for p in players]
         try:
             race = Race(track, load_rules("gardner"), cars, seed=1)
         except ValueError as exc:
