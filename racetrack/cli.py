@@ -481,7 +481,7 @@ def run_trees_replay(args: argparse.Namespace) -> int:
     states = list(saved.states())
     from racetrack.ui.app import App
     from racetrack.ui.scenes.menu import MenuScene
-    from racetrack.ui.scenes.trees import TreesViewerScene
+    from racetrack.ui.scenes.trees_viewer import TreesViewerScene
 
     app = App()
     app.push(MenuScene(app))
