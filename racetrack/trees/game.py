@@ -89,7 +89,6 @@ class TreesState:
     agreed: frozenset[int] = frozenset()
     history: list[tuple[int, Move]] = field(default_factory=list)
     outcome: Outcome | None = None
-    events: list[str] = field(default_factory=list)
     _cache: dict = field(default_factory=dict, repr=False)
 
     # -- what is on the paper ---------------------------------------------------------------
@@ -266,7 +265,6 @@ class TreesState:
         self.history.append((player, move))
         self._cache.clear()
         events += self._next_turn(player)
-        self.events += events
         return events
 
     def _next_turn(self, player: int) -> list[str]:
@@ -293,10 +291,6 @@ class TreesState:
         result = "a draw" if winner is None else f"{self.game.players[winner].name} wins"
         return [f"Game over: {termination.value}; {result}"]
 
-    def take_events(self) -> list[str]:
-        events, self.events = self.events, []
-        return events
-
     # -- scoring ----------------------------------------------------------------------------
 
     def territory(self, player: int) -> Territory:
@@ -314,5 +308,5 @@ class TreesState:
 
     def clone(self) -> TreesState:
         return TreesState(self.game, list(self.tracks), self.current, self.agreed,
-                          list(self.history), self.outcome, [], {})
+                          list(self.history), self.outcome, {})
 

@@ -88,3 +88,15 @@ def test_headless_play_prints_deterministic_json_and_saves_a_game_that_verifies(
     path.write_text(path.read_text().replace("seed: 3", "seed: x"))
     assert main(["trees-replay", str(path), "--verify"]) == 1
     assert "'seed' must be a whole number" in capsys.readouterr().err
+
+
+def test_the_window_commands_refuse_bad_choices_before_opening_a_window(tmp_path, capsys):
+    assert main(["trees", "--players", "human,robot"]) == 1
+    assert "unknown player kind 'robot'; kinds: human, greedy" in capsys.readouterr().err
+    assert main(["trees-play", "--players", "human,greedy"]) == 1
+    assert "computer players only" in capsys.readouterr().err
+    race = tmp_path / "race.yaml"
+    race.write_text("racetrack-replay: 1\ntrack: {}\n")
+    assert main(["trees-replay", str(race)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a saved Graph Trees game" in err
