@@ -116,7 +116,44 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--png", metavar="OUT",
                         help="draw the final race sheet, every trail on the paper, to a PNG")
     replay.set_defaults(run=run_replay)
+
+    add_trees_commands(commands)
     return parser
+
+
+def add_trees_commands(commands) -> None:
+    """The Graph Trees commands: a window straight into a game, a headless game, a check."""
+    trees = commands.add_parser("trees", help="open the window straight into a game of Graph "
+                                              "Trees")
+    add_trees_setup(trees, "human,greedy")
+    trees.set_defaults(run=run_trees_window)
+
+    play = commands.add_parser("trees-play", help="play Graph Trees between computer players "
+                                                  "without a window")
+    add_trees_setup(play, "greedy,greedy")
+    play.add_argument("--save", metavar="FILE", help="save the game to a file")
+    play.add_argument("--json", action="store_true", help="print the result as JSON")
+    play.set_defaults(run=run_trees_play)
+
+    replay = commands.add_parser("trees-replay", help="watch a saved Graph Trees game, or "
+                                                      "check it")
+    replay.add_argument("file", metavar="FILE", help="a saved Graph Trees game")
+    replay.add_argument("--verify", action="store_true",
+                        help="re-simulate every move and compare the recorded result, "
+                             "without a window")
+    replay.set_defaults(run=run_trees_replay)
+
+
+def add_trees_setup(command: argparse.ArgumentParser, players: str) -> None:
+    command.add_argument("--rules", default="levi", metavar="R",
+                         help="a bundled Graph Trees rule set (levi, levi-4, quick) or a "
+                              "rules file (default: levi)")
+    command.add_argument("--players", default=players, metavar="SPEC",
+                         help=f'who plays, in turn order, e.g. "{players}": "human" or '
+                              '"greedy" (the computer) for each (default: %(default)s)')
+    command.add_argument("--seed", type=int, default=None, metavar="N",
+                         help="seed for the computer players' tie-breaks (default: 0 "
+                              "headless, random in the window)")
 
 
 def add_track_and_rules(command: argparse.ArgumentParser) -> None:
@@ -387,5 +424,86 @@ def run_editor(args: argparse.Namespace) -> int:
     if path is not None and not path.exists():
         scene.path = path  # a new track: Ctrl+S saves it here
     app.push(scene)
+    app.run()
+    return EXIT_OK
+
+
+def trees_game(args: argparse.Namespace, seed: int):
+    """The game the --rules, --players and --seed options describe."""
+    from racetrack.trees import TreesGame, load_tree_rules
+
+    rules = load_tree_rules(args.rules)
+    kinds = [word.strip().lower() for word in args.players.split(",") if word.strip()]
+    try:
+        return TreesGame(rules, TreesGame.default_players(kinds), seed)
+    except ValueError as exc:
+        raise RacetrackError(f"--players: {exc}") from None
+
+
+def run_trees_play(args: argparse.Namespace) -> int:
+    """Play computer players to the end; print the result (or JSON) and optionally save."""
+    import json
+
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import result_data, save_game
+
+    game = trees_game(args, args.seed if args.seed is not None else 0)
+    if any(p.is_human for p in game.players):
+        raise RacetrackError("--players: trees-play needs computer players only (greedy)")
+    players = [make_player(p.kind, game.seed * 7919 + i) for i, p in enumerate(game.players)]
+    state = game.start()
+    while not state.is_over:
+        state.apply(players[state.current].choose(state))
+    if args.save:
+        save_game(state, args.save)
+    result = result_data(state)
+    if args.json:
+        print(json.dumps({**result, "rules": game.rules.name, "seed": game.seed,
+                          "moves": len(state.history),
+                          "tracks": [len(state.track_ids(p)) for p in range(len(players))]}))
+        return EXIT_OK
+    print(f"Graph Trees, {game.rules.name} rules, seed {game.seed}: {result['reason']} after "
+          f"{len(state.history)} moves")
+    for place, name in enumerate(result["ranking"], start=1):
+        index = [p.name for p in game.players].index(name)
+        print(f"{place}. {name}: territory {result['scores'][index]}")
+    print(f"Winner: {result['winner'] or 'nobody (a draw)'}")
+    return EXIT_OK
+
+
+def run_trees_replay(args: argparse.Namespace) -> int:
+    """Check a saved game (--verify) or watch it in the window."""
+    from racetrack.trees.record import load_game
+
+    saved = load_game(args.file)
+    if args.verify:
+        state = saved.verify()
+        verdict = "result matches" if state.is_over else "game unfinished"
+        print(f"{args.file}: ok: {len(saved.moves)} moves re-simulated, {verdict}")
+        return EXIT_OK
+    states = list(saved.states())
+    from racetrack.ui.app import App
+    from racetrack.ui.scenes.menu import MenuScene
+    from racetrack.ui.scenes.trees_viewer import TreesViewerScene
+
+    app = App()
+    app.push(MenuScene(app))
+    app.push(TreesViewerScene(app, saved, states))
+    app.run()
+    return EXIT_OK
+
+
+def run_trees_window(args: argparse.Namespace) -> int:
+    """Open the window straight into a game of Graph Trees."""
+    import random
+
+    game = trees_game(args, args.seed if args.seed is not None else random.randrange(10**6))
+    from racetrack.ui.app import App
+    from racetrack.ui.scenes.menu import MenuScene
+    from racetrack.ui.scenes.trees import start_trees
+
+    app = App()
+    app.push(MenuScene(app))
+    start_trees(app, game, replace=False)
     app.run()
     return EXIT_OK

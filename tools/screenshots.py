@@ -1,4 +1,5 @@
-"""README screenshots: the menu, the race setup and a race in progress, drawn by the real scenes.
+"""README screenshots: the menu, the race setup, a race in progress and a game of Graph Trees,
+drawn by the real scenes.
 
     python tools/screenshots.py [OUT_FOLDER]      (default: docs/screenshots)
 
@@ -19,10 +20,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from racetrack.settings import PlayerChoice  # noqa: E402
 from racetrack.track import find_track  # noqa: E402
+from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
+from racetrack.trees.ai import GreedyPlayer  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
 from racetrack.ui.launch import start_race  # noqa: E402
 from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
 from racetrack.ui.scenes.setup import SetupScene  # noqa: E402
+from racetrack.ui.scenes.trees import start_trees  # noqa: E402
 
 SIZE = (1280, 800)
 
@@ -54,7 +58,34 @@ def main(out: Path) -> None:
     scene.camera.followed = False
     frames(app, 2)
     app.save_screenshot(out / "race.png")
+    trees(app, out)
     print(f"screenshots in {out}")
+
+
+def trees(app: App, out: Path) -> None:
+    """Graph Trees: Red (played here by a greedy coach) against the computer, nine turns in,
+    with Red's green and orange dots showing and the reason for one orange dot."""
+    game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["human", "greedy"]),
+                     seed=7)
+    scene = start_trees(app, game)
+    coach = GreedyPlayer(11)
+    while len(scene.state.history) < 18:
+        while not scene.human_turn:
+            if scene.thinking is not None:
+                scene.thinking.result(timeout=30)
+            frames(app, 1, 0.1)
+        scene.play(coach.choose(scene.state))
+    while not scene.human_turn:
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=30)
+        frames(app, 1, 0.1)
+    frames(app, 1)
+    refused = next((c for c in scene.candidates() if not c.legal), None)
+    if refused is not None:
+        scene.hover = refused.target
+        scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*refused.target))
+    app.draw()
+    app.save_screenshot(out / "trees.png")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The main menu: new race, track editor, replays, settings, quit."""
+"""The main menu: new race, Graph Trees, track editor, replays, settings, quit."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class MenuScene:
         self.unfinished = archive.load_unfinished()
         entries = [
             ("New race", self.new_race, True, ""),
+            ("Graph Trees", self.trees, True, "Levi's territory game on the same paper"),
             ("Track editor", self.editor, True, ""),
             ("Replays", self.replays, True, ""),
             ("Settings", self.settings, True, ""),
@@ -58,6 +59,11 @@ class MenuScene:
             archive.discard_unfinished()
             return
         continue_race(self.app, replay.race, state, replace=False)
+
+    def trees(self) -> None:
+        from racetrack.ui.scenes.trees_menu import TreesMenuScene
+
+        self.app.push(TreesMenuScene(self.app))
 
     def editor(self) -> None:
         from racetrack.ui.scenes.editor import EditorScene

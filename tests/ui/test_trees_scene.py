@@ -1,0 +1,112 @@
+"""Graph Trees in the window: from the menu into a game, played by clicking the paper."""
+
+from __future__ import annotations
+
+import pygame
+
+from racetrack.trees import TreesGame, load_tree_rules
+from racetrack.trees import record as saved_games
+from racetrack.trees.ai import GreedyPlayer
+from racetrack.ui.scenes.menu import MenuScene
+from racetrack.ui.scenes.trees import TreesScene, start_trees
+from racetrack.ui.scenes.trees_menu import TreesMenuScene
+from racetrack.ui.scenes.trees_viewer import TreesViewerScene
+from tests.ui.conftest import click, press, run
+
+
+def screen(scene, point):
+    return tuple(round(v) for v in scene.camera.to_screen(*point))
+
+
+def button(scene, text):
+    return next(w for w in scene.form.widgets if getattr(w, "text", "") == text)
+
+
+def wait_for_human(app, scene):
+    for _ in range(300):
+        if scene.human_turn or scene.state.is_over:
+            return
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=30)
+        run(app, 1, dt=0.2)
+    raise AssertionError("the computer never moved")
+
+
+def game(kinds, rules="quick", seed=2):
+    return TreesGame(load_tree_rules(rules), TreesGame.default_players(kinds), seed)
+
+
+def test_from_the_main_menu_to_a_game_against_the_computer(app):
+    app.push(MenuScene(app))
+    run(app, 1)
+    button(app.scenes[-1], "Graph Trees").press()
+    assert isinstance(app.scenes[-1], TreesMenuScene)
+    run(app, 1)
+    button(app.scenes[-1], "Start game").press()
+    scene = app.scenes[-1]
+    assert isinstance(scene, TreesScene)
+    assert [p.kind for p in scene.game.players] == ["human", "greedy"]
+
+
+def test_a_few_turns_played_by_clicking_green_dots(app):
+    app.push(MenuScene(app))
+    scene = start_trees(app, game(["human", "greedy"]), replace=False)
+    coach = GreedyPlayer(1)
+    for _ in range(4):
+        wait_for_human(app, scene)
+        run(app, 1)
+        move = coach.choose(scene.state)
+        if not move.places:
+            break
+        if (scene.source, scene.track) != ((scene.state.tracks[move.track].tip, move.track)
+                                           if move.track is not None else (move.node, None)):
+            # Choose where to draw from first: a tip extends, a node branches.
+            point = scene.state.tracks[move.track].tip if move.track is not None else move.node
+            click(app, screen(scene, point))
+            if move.track is None and scene.track is not None:
+                click(app, screen(scene, point))  # the tip again: a new track from it
+        before = len(scene.state.history)
+        click(app, screen(scene, move.target))
+        assert len(scene.state.history) == before + 1, scene.toasts
+        assert scene.state.history[-1] == (0, move)
+    wait_for_human(app, scene)
+    assert len(scene.state.history) >= 6
+    assert saved_games.unfinished_path().exists()
+
+
+def test_an_orange_dot_is_refused_with_the_reason(app):
+    app.push(MenuScene(app))
+    scene = start_trees(app, game(["human", "human"]), replace=False)
+    run(app, 1)
+    refused = next(c for c in scene.candidates() if not c.legal)  # below the bottom edge
+    click(app, screen(scene, refused.target))
+    assert scene.state.history == []
+    assert any("Not there: off the sheet" in t.text for t in scene.toasts)
+
+
+def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
+    app.push(MenuScene(app))
+    app.push(TreesMenuScene(app))
+    run(app, 1)
+    scene = start_trees(app, game(["human", "human"]), replace=False)
+    run(app, 1)
+    first = next(c for c in scene.candidates() if c.legal)
+    click(app, screen(scene, first.target))
+    agree = button(scene, "Agree to end")
+    click(app, agree.rect.center)
+    click(app, agree.rect.center)
+    assert scene.state.is_over
+    run(app, 2)
+    entries = [e for e in saved_games.saved_games() if e.path.name != saved_games.UNFINISHED]
+    assert len(entries) == 1 and entries[0].game.verify().is_over
+    press(app, pygame.K_ESCAPE)
+    menu = app.scenes[-1]
+    assert isinstance(menu, TreesMenuScene)
+    run(app, 1)
+    button(menu, entries[0].path.stem[:44]).press()
+    viewer = app.scenes[-1]
+    assert isinstance(viewer, TreesViewerScene) and viewer.index == 0
+    press(app, pygame.K_RIGHT)
+    assert viewer.index == 1 and len(viewer.states[1].tracks) == 1
+    press(app, pygame.K_END)
+    assert viewer.states[viewer.index].is_over
