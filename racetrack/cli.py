@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "(easy, medium, hard, expert)")
     play.add_argument("--seed", type=int, default=None, metavar="N",
                       help="seed for the turn order by lot and the computer drivers")
+    add_overrides(play)
     play.set_defaults(run=run_window)
 
     edit = commands.add_parser("edit", help="open the track editor")
@@ -121,6 +122,34 @@ def add_track_and_rules(command: argparse.ArgumentParser) -> None:
                          help="a track file or a bundled track's name")
     command.add_argument("--rules", default="gardner", metavar="R",
                          help="a rule variant's name or a rules file (default: gardner)")
+    add_overrides(command)
+
+
+def add_overrides(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--set", dest="overrides", action="append", type=parse_override,
+                         default=[], metavar="KEY=VALUE",
+                         help="change one rule option of the chosen rules, e.g. "
+                              "movement.choices=square-24 (repeatable; `racetrack rules NAME` "
+                              "lists the options)")
+
+
+def parse_override(text: str):
+    """``"KEY=VALUE"`` for ``--set``; the key and value are checked against the option table
+    once the rules are loaded (an unknown one is then a one-line error, like ``--rules``)."""
+    from racetrack.rules.overrides import parse_assignment
+
+    try:
+        return parse_assignment(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def chosen_rules(args: argparse.Namespace):
+    """The rules named by ``--rules`` with every ``--set`` applied."""
+    from racetrack.rules import load_rules
+    from racetrack.rules.overrides import apply_overrides
+
+    return apply_overrides(load_rules(args.rules), dict(args.overrides), where="--set")
 
 
 def parse_point(text: str):
@@ -202,10 +231,9 @@ def run_race(args: argparse.Namespace) -> int:
     from racetrack.game import Race
     from racetrack.model import CarSetup
     from racetrack.replay import save_replay
-    from racetrack.rules import load_rules
 
     track = load_track(find_track(args.track))
-    rules = load_rules(args.rules)
+    rules = chosen_rules(args)
     levels = args.driver or ["medium", "medium"]
     if len(levels) > len(CAR_COLOURS):
         raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
@@ -289,11 +317,10 @@ def run_solve(args: argparse.Namespace) -> int:
     import json
 
     from racetrack.course import Course
-    from racetrack.rules import load_rules
     from racetrack.solver import solve, solve_each_start
 
     track = load_track(find_track(args.track))
-    rules = load_rules(args.rules)
+    rules = chosen_rules(args)
     course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
     if args.starts:
         found = solve_each_start(course, rules)
@@ -337,16 +364,14 @@ def run_window(args: argparse.Namespace | None) -> int:
 
     play = None
     if args is not None:
-        from racetrack.rules import load_rules
-
         try:
             players = parse_players(args.players)
         except ValueError as exc:
             raise RacetrackError(f"--players: {exc}") from None
         track_path = find_track(args.track)
         load_track(track_path)  # report a bad track here, in one line, before any window
-        load_rules(args.rules)
-        play = (track_path, args.rules, players, args.seed)
+        chosen_rules(args)  # and bad rules or a bad --set
+        play = (track_path, args.rules, players, args.seed, dict(args.overrides))
     from racetrack.ui.app import App
     from racetrack.ui.launch import start_race
     from racetrack.ui.scenes.menu import MenuScene
@@ -355,10 +380,10 @@ def run_window(args: argparse.Namespace | None) -> int:
     app = App()
     app.push(MenuScene(app))
     if play is not None:
-        track_path, rules, players, seed = play
+        track_path, rules, players, seed, overrides = play
         try:
             start_race(app, track_path, rules, players, seed, settings.animation_seconds,
-                       replace=False)
+                       replace=False, overrides=overrides)
         except ValueError as exc:
             raise RacetrackError(str(exc)) from None
     app.run()

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from racetrack import archive
 from racetrack.ai import make_driver
 from racetrack.game import Race, RaceState
 from racetrack.model import CarSetup
 from racetrack.rules import load_rules
+from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import PlayerChoice
 from racetrack.track import load_track
 
 
 def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoice, ...],
-               seed: int | None = None, animation_seconds: float = 0.35, replace: bool = True):
-    """Set up a new race and put its scene on the app."""
+               seed: int | None = None, animation_seconds: float = 0.35, replace: bool = True,
+               overrides: Mapping[str, Any] | None = None):
+    """Set up a new race and put its scene on the app; ``overrides`` change rule options of
+    the named rules (e.g. the setup screen's choice of movement)."""
     track = load_track(track_path)
-    rules = load_rules(rules_name)
+    rules = apply_overrides(load_rules(rules_name), overrides or {})
     seed = seed if seed is not None else random.randrange(1_000_000)
     cars = [CarSetup(p.name, p.colour, p.driver) for p in players]
     race = Race(track, rules, cars, seed=seed)
