@@ -7,6 +7,7 @@ file and line) into one line per problem on stderr and a non-zero exit, never a 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -105,6 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="fairness report: the optimum from each start point")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.set_defaults(run=run_solve)
+
+    records = commands.add_parser("records", help="the time-trial records: your fewest turns "
+                                                  "per track and rule set")
+    records.add_argument("--par", action="store_true",
+                         help="work out the solver's par where it is not known yet (and "
+                              "remember it)")
+    records.add_argument("--json", action="store_true", help="print the table as JSON")
+    records.set_defaults(run=run_records)
 
     replay = commands.add_parser("replay", help="watch a saved race, check it, or draw it")
     replay.add_argument("file", metavar="FILE", help="a replay file")
@@ -275,6 +284,52 @@ def run_race(args: argparse.Namespace) -> int:
               f"damage {car.damage}")
     winner = names[outcome.winner] if outcome.winner is not None else "nobody"
     print(f"Winner: {winner} after {outcome.rounds} turns")
+    return EXIT_OK
+
+
+def run_records(args: argparse.Namespace) -> int:
+    """Print the time-trial table; a damaged records file is one line and exit 1."""
+    import json
+
+    from racetrack.records import load_records, note_par, records_path, solo_par, track_for
+    from racetrack.solver import SolverError
+
+    path = records_path()
+    table = load_records(path)
+    if args.par:
+        for record in table.entries:
+            track = track_for(record) if record.par is None else None
+            if track is None:
+                continue
+            try:
+                found = solo_par(track, record.rules)
+            except SolverError:
+                continue
+            if found is not None:
+                with contextlib.suppress(OSError):
+                    note_par(track, record.rules, found.moves, path)
+        table = load_records(path)
+    rows = [{"track": r.track_name, "rules": r.rules.name, "best": r.best, "par": r.par,
+             "player": r.player, "date": r.date, "runs": r.runs, "track_hash": r.track_hash}
+            for r in table.entries]
+    if args.json:
+        print(json.dumps({"file": str(path), "records": rows}))
+        return EXIT_OK
+    if not rows:
+        print(f"no time-trial records yet (race alone to set one; they are kept in {path})")
+        return EXIT_OK
+    heads = ("track", "rules", "best", "par", "player", "date", "runs")
+    cells = [[str(row[h]) if row[h] is not None else "-" for h in heads] for row in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
+    numeric = {"best", "par", "runs"}
+
+    def line(values) -> str:
+        return "  ".join(v.rjust(w) if h in numeric else v.ljust(w)
+                         for h, v, w in zip(heads, values, widths, strict=True)).rstrip()
+
+    print(line(heads))
+    for row in cells:
+        print(line(row))
     return EXIT_OK
 
 

@@ -187,6 +187,23 @@ def run_path(track: Track, rules: RuleSet, moves: tuple[Vec, ...]) -> list[Vec]:
     return list(state.trails[0])
 
 
+def track_for(record: Record) -> Track | None:
+    """The track a record was set on, if a bundled track or one of the player's own tracks
+    is still exactly it (same hash); None if it has been edited or is gone."""
+    from racetrack.settings import tracks_dir
+    from racetrack.track import bundled_track_paths, load_track
+
+    own = sorted(tracks_dir().glob("*.yaml")) if tracks_dir().is_dir() else []
+    for path in [*bundled_track_paths(), *own]:
+        try:
+            track = load_track(path)
+        except ValueError:
+            continue
+        if track.name == record.track_name and track_hash(track) == record.track_hash:
+            return track
+    return None
+
+
 def record_run(state: RaceState, par: int | None = None, path: Path | None = None,
                today: datetime.date | None = None) -> RunResult:
     """Add a finished time-trial run to the table on disk and say whether it is a new best.
