@@ -133,6 +133,7 @@ class RunResult:
     par: int | None
     turns: int
     runs: int
+    kept_aside: Path | None = None  # where a damaged records file was moved, if it was
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,6 +220,7 @@ def record_run(state: RaceState, par: int | None = None, path: Path | None = Non
     if turns is None:
         raise ValueError("only a finished run is recorded")
     path = path or records_path()
+    aside = None
     try:
         table = load_records(path)
     except RecordsError as exc:
@@ -239,7 +241,8 @@ def record_run(state: RaceState, par: int | None = None, path: Path | None = Non
         assert old is not None
         record = replace(old, runs=runs, par=known_par)
     save_records(table.with_record(record), path)
-    return RunResult(new_best, old.best if old else None, record.best, record.par, turns, runs)
+    return RunResult(new_best, old.best if old else None, record.best, record.par, turns, runs,
+                     aside)
 
 
 def note_par(track: Track, rules: RuleSet, par: int | None, path: Path | None = None) -> None:
