@@ -73,3 +73,32 @@ def test_a_damaged_records_file_is_kept_and_mentioned(app):
     assert path.with_name("records.yaml.bad").read_text() == "racetrack-records: 99\n"
     assert len(load_records()) == 1
     assert TrialKey.of(results.state.race.track, results.state.race.rules) == results.key
+
+
+def test_setup_offers_moves_for_any_variant_and_shows_the_trial(app):
+    from racetrack.settings import load_settings
+    from racetrack.ui.scenes.race import RaceScene
+    from racetrack.ui.scenes.setup import SetupScene
+
+    app.push(MenuScene(app))
+    setup = SetupScene(app)
+    app.push(setup)
+    run(app, 1)
+    assert not setup.time_trial  # a human and a computer
+    setup.remove()
+    run(app, 1)
+    assert setup.time_trial and setup.best() is None
+    setup.rules.set("baker")
+    setup.moves.step(3)  # rule set's own -> 5 plus -> 9 square -> 25 square-24
+    assert setup.moves_value == "square-24"
+    assert setup.chosen_rules().name == "baker + square-24"
+    run(app, 1)  # the par is asked for, off the frame
+    setup.par.jobs[setup.trial_key()].result(timeout=30)
+    run(app, 1)
+    start = next(w for w in setup.form.widgets if getattr(w, "text", "") == "Start race")
+    start.press()
+    race = app.scenes[-1]
+    assert isinstance(race, RaceScene)
+    assert race.race.rules.movement_choices == "square-24"
+    assert race.race.rules.cars == "collide"  # still Baker's otherwise
+    assert load_settings().moves == "square-24"
