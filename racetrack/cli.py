@@ -7,6 +7,7 @@ file and line) into one line per problem on stderr and a non-zero exit, never a 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "(easy, medium, hard, expert)")
     play.add_argument("--seed", type=int, default=None, metavar="N",
                       help="seed for the turn order by lot and the computer drivers")
+    add_overrides(play)
     play.set_defaults(run=run_window)
 
     edit = commands.add_parser("edit", help="open the track editor")
@@ -107,6 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="fairness report: the optimum from each start point")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.set_defaults(run=run_solve)
+
+    records = commands.add_parser("records", help="the time-trial records: your fewest turns "
+                                                  "per track and rule set")
+    records.add_argument("--par", action="store_true",
+                         help="work out the solver's par where it is not known yet (and "
+                              "remember it)")
+    records.add_argument("--json", action="store_true", help="print the table as JSON")
+    records.set_defaults(run=run_records)
 
     replay = commands.add_parser("replay", help="watch a saved race, check it, or draw it")
     replay.add_argument("file", metavar="FILE", help="a replay file")
@@ -161,6 +171,34 @@ def add_track_and_rules(command: argparse.ArgumentParser) -> None:
                          help="a track file or a bundled track's name")
     command.add_argument("--rules", default="gardner", metavar="R",
                          help="a rule variant's name or a rules file (default: gardner)")
+    add_overrides(command)
+
+
+def add_overrides(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--set", dest="overrides", action="append", type=parse_override,
+                         default=[], metavar="KEY=VALUE",
+                         help="change one rule option of the chosen rules, e.g. "
+                              "movement.choices=square-24 (repeatable; `racetrack rules NAME` "
+                              "lists the options)")
+
+
+def parse_override(text: str):
+    """``"KEY=VALUE"`` for ``--set``; the key and value are checked against the option table
+    once the rules are loaded (an unknown one is then a one-line error, like ``--rules``)."""
+    from racetrack.rules.overrides import parse_assignment
+
+    try:
+        return parse_assignment(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def chosen_rules(args: argparse.Namespace):
+    """The rules named by ``--rules`` with every ``--set`` applied."""
+    from racetrack.rules import load_rules
+    from racetrack.rules.overrides import apply_overrides
+
+    return apply_overrides(load_rules(args.rules), dict(args.overrides), where="--set")
 
 
 def parse_point(text: str):
@@ -242,10 +280,9 @@ def run_race(args: argparse.Namespace) -> int:
     from racetrack.game import Race
     from racetrack.model import CarSetup
     from racetrack.replay import save_replay
-    from racetrack.rules import load_rules
 
     track = load_track(find_track(args.track))
-    rules = load_rules(args.rules)
+    rules = chosen_rules(args)
     levels = args.driver or ["medium", "medium"]
     if len(levels) > len(CAR_COLOURS):
         raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
@@ -290,6 +327,52 @@ def run_race(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_records(args: argparse.Namespace) -> int:
+    """Print the time-trial table; a damaged records file is one line and exit 1."""
+    import json
+
+    from racetrack.records import load_records, note_par, records_path, solo_par, track_for
+    from racetrack.solver import SolverError
+
+    path = records_path()
+    table = load_records(path)
+    if args.par:
+        for record in table.entries:
+            track = track_for(record) if record.par is None else None
+            if track is None:
+                continue
+            try:
+                found = solo_par(track, record.rules)
+            except SolverError:
+                continue
+            if found is not None:
+                with contextlib.suppress(OSError):
+                    note_par(track, record.rules, found.moves, path)
+        table = load_records(path)
+    rows = [{"track": r.track_name, "rules": r.rules.name, "best": r.best, "par": r.par,
+             "player": r.player, "date": r.date, "runs": r.runs, "track_hash": r.track_hash}
+            for r in table.entries]
+    if args.json:
+        print(json.dumps({"file": str(path), "records": rows}))
+        return EXIT_OK
+    if not rows:
+        print(f"no time-trial records yet (race alone to set one; they are kept in {path})")
+        return EXIT_OK
+    heads = ("track", "rules", "best", "par", "player", "date", "runs")
+    cells = [[str(row[h]) if row[h] is not None else "-" for h in heads] for row in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(heads)]
+    numeric = {"best", "par", "runs"}
+
+    def line(values) -> str:
+        return "  ".join(v.rjust(w) if h in numeric else v.ljust(w)
+                         for h, v, w in zip(heads, values, widths, strict=True)).rstrip()
+
+    print(line(heads))
+    for row in cells:
+        print(line(row))
+    return EXIT_OK
+
+
 def run_replay(args: argparse.Namespace) -> int:
     """Open the replay viewer, or check (--verify) or draw (--png) a replay headless."""
     from racetrack.replay import load_replay
@@ -329,11 +412,10 @@ def run_solve(args: argparse.Namespace) -> int:
     import json
 
     from racetrack.course import Course
-    from racetrack.rules import load_rules
     from racetrack.solver import solve, solve_each_start
 
     track = load_track(find_track(args.track))
-    rules = load_rules(args.rules)
+    rules = chosen_rules(args)
     course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
     if args.starts:
         found = solve_each_start(course, rules)
@@ -377,16 +459,14 @@ def run_window(args: argparse.Namespace | None) -> int:
 
     play = None
     if args is not None:
-        from racetrack.rules import load_rules
-
         try:
             players = parse_players(args.players)
         except ValueError as exc:
             raise RacetrackError(f"--players: {exc}") from None
         track_path = find_track(args.track)
         load_track(track_path)  # report a bad track here, in one line, before any window
-        load_rules(args.rules)
-        play = (track_path, args.rules, players, args.seed)
+        chosen_rules(args)  # and bad rules or a bad --set
+        play = (track_path, args.rules, players, args.seed, dict(args.overrides))
     from racetrack.ui.app import App
     from racetrack.ui.launch import start_race
     from racetrack.ui.scenes.menu import MenuScene
@@ -395,10 +475,10 @@ def run_window(args: argparse.Namespace | None) -> int:
     app = App()
     app.push(MenuScene(app))
     if play is not None:
-        track_path, rules, players, seed = play
+        track_path, rules, players, seed, overrides = play
         try:
             start_race(app, track_path, rules, players, seed, settings.animation_seconds,
-                       replace=False)
+                       replace=False, overrides=overrides)
         except ValueError as exc:
             raise RacetrackError(str(exc)) from None
     app.run()

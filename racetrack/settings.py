@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 APP = "racetrack"
 DRIVERS = ("human", "easy", "medium", "hard", "expert")
 MAX_PLAYERS = 6
+#: The setup screen's movement override: "" keeps the rule set's own, else a
+#: ``movement.choices`` value applied on top of any variant.
+MOVES = ("", "plus", "square", "square-24")
 
 
 def home() -> Path | None:
@@ -69,9 +72,16 @@ class Settings:
     players: tuple[PlayerChoice, ...] = field(default_factory=lambda: (
         PlayerChoice("Player 1", "red", "human"), PlayerChoice("Computer", "blue", "medium")))
     animation_seconds: float = 0.35
+    moves: str = ""  # a movement.choices override, "" for the rule set's own (see MOVES)
 
-    def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...]) -> Settings:
-        return replace(self, track=track, rules=rules, players=players)
+    def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...],
+                  moves: str | None = None) -> Settings:
+        return replace(self, track=track, rules=rules, players=players,
+                       moves=self.moves if moves is None else moves)
+
+    def overrides(self) -> dict[str, str]:
+        """The rule overrides these settings ask for (none, or the movement)."""
+        return {"movement.choices": self.moves} if self.moves else {}
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -96,6 +106,8 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
     for key in ("track", "rules"):
         if isinstance(data.get(key), str) and 0 < len(data[key]) < 500:
             values[key] = data[key]
+    if data.get("moves") in MOVES:
+        values["moves"] = data["moves"]
     seconds = data.get("animation_seconds")
     if isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 <= seconds <= 3:
         values["animation_seconds"] = float(seconds)
@@ -109,7 +121,7 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
                                            item.get("reverse") is True))
         if len(chosen) == len(players):
             values["players"] = tuple(chosen)
-    unknown = set(data) - {"track", "rules", "animation_seconds", "players"}
+    unknown = set(data) - {"track", "rules", "animation_seconds", "players", "moves"}
     if unknown:
         log.warning("settings: unknown keys ignored in %s: %s", where, ", ".join(map(str, unknown)))
     return replace(defaults, **values)

@@ -89,3 +89,26 @@ def test_a_replay_without_a_result_verifies_its_moves(tmp_path):
         del data["result"]
     replay = load_replay(tampered(tmp_path, forget))
     assert replay.result == {} and replay.verify().is_over
+
+
+def test_an_overridden_race_replays_exactly(tmp_path):
+    from racetrack.rules.overrides import apply_overrides
+
+    rules = apply_overrides(load_rules("gardner"), {"movement.choices": "square-24"})
+    race = Race(load_track(find_track("riddler-opolis")), rules,
+                [CarSetup("Ann", "red", "expert"), CarSetup("Bob", "blue", "medium")], seed=3)
+    drivers = [make_driver("expert", 3), make_driver("medium", 4)]
+    state = race.start()
+    while not state.is_over:
+        state.apply(drivers[state.current_car].choose(state))
+    # A 24-neighbour move: some change of two squares in one turn was made.
+    trail = state.trails[0]
+    steps = [b - a for a, b in zip(trail, trail[1:], strict=False)]
+    assert any(abs((w - v).x) == 2 or abs((w - v).y) == 2
+               for v, w in zip(steps, steps[1:], strict=False))
+    path = tmp_path / "race.yaml"
+    save_replay(state, path)
+    replay = load_replay(path)
+    assert replay.race.rules == rules and replay.race.rules.name == "gardner + square-24"
+    final = replay.verify()
+    assert final.cars == state.cars and final.outcome == state.outcome

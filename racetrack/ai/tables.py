@@ -14,6 +14,7 @@ from collections import OrderedDict
 import numpy as np
 
 from racetrack.course import Course
+from racetrack.geometry import Vec
 from racetrack.rules.ruleset import RuleSet
 from racetrack.solver import Layer, MoveTable, Solution, StateGraph, ValueTable, solve
 from racetrack.track import Track
@@ -62,20 +63,22 @@ def _movement_rules(rules: RuleSet) -> RuleSet:
         "zones.oil", "zones.jump", "zones.water", "zones.slopes", "pit-stop")})
 
 
-_pars: OrderedDict[tuple[Track, RuleSet, bool], Solution | None] = OrderedDict()
+_pars: OrderedDict[tuple[Track, RuleSet, bool, Vec | None], Solution | None] = OrderedDict()
 
 
-def par(course: Course, rules: RuleSet, can_swim: bool = False) -> Solution | None:
-    """The track's par (fewest moves from the best start) and its optimal "ghost" line.
+def par(course: Course, rules: RuleSet, can_swim: bool = False,
+        start: Vec | None = None) -> Solution | None:
+    """The track's par (fewest moves from the best start, or from ``start``) and its optimal
+    "ghost" line.
 
     Cached like the tables, so the window can ask for it every frame once it is prepared.
     """
-    key = (course.track, _movement_rules(rules), can_swim)
+    key = (course.track, _movement_rules(rules), can_swim, start)
     with _lock:
         if key in _pars:
             _pars.move_to_end(key)
             return _pars[key]
-    found = solve(course, rules, can_swim=can_swim)
+    found = solve(course, rules, start=start, can_swim=can_swim)
     with _lock:
         _pars[key] = found
         while len(_pars) > KEEP:

@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from racetrack import archive
 from racetrack.ai import make_driver
 from racetrack.game import Race, RaceState
 from racetrack.model import CarSetup
+from racetrack.records import is_time_trial, record_run, run_turns
 from racetrack.rules import load_rules
+from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import PlayerChoice
 from racetrack.track import load_track
 
 
 def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoice, ...],
-               seed: int | None = None, animation_seconds: float = 0.35, replace: bool = True):
-    """Set up a new race and put its scene on the app."""
+               seed: int | None = None, animation_seconds: float = 0.35, replace: bool = True,
+               overrides: Mapping[str, Any] | None = None):
+    """Set up a new race and put its scene on the app; ``overrides`` change rule options of
+    the named rules (e.g. the setup screen's choice of movement)."""
     track = load_track(track_path)
-    rules = load_rules(rules_name)
+    rules = apply_overrides(load_rules(rules_name), overrides or {})
     seed = seed if seed is not None else random.randrange(1_000_000)
     cars = [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse) for p in players]
     race = Race(track, rules, cars, seed=seed)
@@ -47,7 +53,10 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
         saved = None
         with contextlib.suppress(OSError):
             saved = archive.save_finished(final)
-        app.replace(ResultsScene(app, final, rematch, saved))
+        if is_time_trial(race):
+            app.replace(trial_results(app, final, rematch, saved))
+        else:
+            app.replace(ResultsScene(app, final, rematch, saved))
 
     scene = RaceScene(app, race, drivers, animation_seconds, on_over=over, state=state,
                       record=_recorder)
@@ -56,6 +65,19 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
     else:
         app.push(scene)
     return scene
+
+
+def trial_results(app, final: RaceState, rematch, saved: Path | None):
+    """Record a finished time trial (a failure to write costs only the record) and show it."""
+    from racetrack.ui.scenes.trial import TrialResultsScene
+
+    result, problem = None, ""
+    if run_turns(final) is not None:
+        try:
+            result = record_run(final)
+        except OSError as exc:
+            problem = f"Could not save the record: {exc.strerror or exc}"
+    return TrialResultsScene(app, final, rematch, saved, result, problem)
 
 
 def _recorder(state: RaceState) -> None:

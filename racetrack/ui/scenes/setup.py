@@ -1,6 +1,10 @@
-"""New race: pick a track (thumbnails), a rule variant (with its description) and 1 to 6
-players, each with a name, a pencil colour and human or a computer level. The choices are
-remembered in the player's settings for next time."""
+"""New race: pick a track (thumbnails), a rule variant (with its description), the moves (the
+variant's own, or 5, 9 or 25 choices on top of any variant) and 1 to 6 players, each with a
+name, a pencil colour and human or a computer level. The choices are remembered in the
+player's settings for next time.
+
+One human player alone is a time trial: the screen then shows the best run and the solver's
+par for the chosen track and rules (the par worked out off the frame)."""
 
 from __future__ import annotations
 
@@ -12,10 +16,13 @@ import pygame
 
 from racetrack.course import Course
 from racetrack.errors import FileProblemError
-from racetrack.rules import bundled_variant_names, load_rules
+from racetrack.records import Record, TrialKey, read_records
+from racetrack.rules import RuleSet, bundled_variant_names, load_rules
+from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import (
     DRIVERS,
     MAX_PLAYERS,
+    MOVES,
     PENCILS,
     PlayerChoice,
     load_settings,
@@ -25,10 +32,15 @@ from racetrack.settings import (
 from racetrack.track import Track, bundled_track_paths, load_track
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Wheel
+from racetrack.ui.par import ParWorker
 from racetrack.ui.render.sheet import draw_sheet
 from racetrack.ui.widgets import Button, Cycler, Form, TextField, paper_background, wrap
 
 THUMB = (210, 130)
+#: The Moves cycler's labels, for the settings' ``moves`` values.
+MOVE_LABELS = {"": "rule set's own", "plus": "5 plus", "square": "9 square",
+               "square-24": "25 square-24"}
+assert set(MOVE_LABELS) == set(MOVES)
 
 
 @dataclass
@@ -71,8 +83,15 @@ class SetupScene:
         self.form = Form()
         self.rules = Cycler(pygame.Rect(0, 0, 10, 10), label="Rules", choices=self.variants)
         self.rules.set(self.settings.rules if self.settings.rules in self.variants else "gardner")
+        self.moves = Cycler(pygame.Rect(0, 0, 10, 10), label="Moves",
+                            choices=list(MOVE_LABELS.values()), size=24)
+        self.moves.set(MOVE_LABELS[self.settings.moves])
         self.error = ""
         self._size = None
+        self.records, self.records_problem = read_records()
+        self.par = ParWorker()
+        self._rule_sets: dict[tuple[str, str], RuleSet] = {}
+        self._keys: dict[tuple[int, RuleSet], TrialKey] = {}
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -84,8 +103,9 @@ class SetupScene:
         width, height = self.app.size
         x = self.panel_x + 20
         self.rules.rect = pygame.Rect(x, 90, width - x - 30, 44)
-        widgets = [self.rules]
-        y = 200
+        self.moves.rect = pygame.Rect(x, 196, width - x - 30, 38)
+        widgets = [self.rules, self.moves]
+        y = 246
         for index, player in enumerate(self.players):
             name = TextField(pygame.Rect(x, y, 170, 40), text=player.name,
                              on_change=lambda text, i=index: self._set(i, name=text))
@@ -124,20 +144,57 @@ class SetupScene:
             self.players.pop()
             self._size = None
 
+    @property
+    def moves_value(self) -> str:
+        """The chosen movement override ("" for the rule set's own)."""
+        return next(value for value, label in MOVE_LABELS.items() if label == self.moves.value)
+
+    def overrides(self) -> dict[str, str]:
+        return {"movement.choices": self.moves_value} if self.moves_value else {}
+
+    @property
+    def time_trial(self) -> bool:
+        return len(self.players) == 1 and self.players[0].driver == "human"
+
+    def chosen_rules(self) -> RuleSet:
+        """The chosen variant with the Moves override (kept, not reloaded every frame)."""
+        key = (self.rules.value, self.moves_value)
+        if key not in self._rule_sets:
+            self._rule_sets[key] = apply_overrides(load_rules(key[0]), self.overrides())
+        return self._rule_sets[key]
+
+    def trial_key(self) -> TrialKey:
+        rules = self.chosen_rules()
+        key = (self.selected, rules)
+        if key not in self._keys:
+            self._keys[key] = TrialKey.of(self.tracks[self.selected].track, rules)
+        return self._keys[key]
+
+    def best(self) -> Record | None:
+        return self.records.find(self.trial_key())
+
     def start(self) -> None:
         from racetrack.ui.launch import start_race
 
         choice = self.tracks[self.selected]
         players = tuple(PlayerChoice(p.name.strip() or f"Player {i + 1}", p.colour, p.driver)
                         for i, p in enumerate(self.players))
-        remembered = self.settings.with_race(choice.path.stem, self.rules.value, players)
+        remembered = self.settings.with_race(choice.path.stem, self.rules.value, players,
+                                             self.moves_value)
         with contextlib.suppress(OSError):
             save_settings(remembered)
         try:
             start_race(self.app, choice.path, self.rules.value, players,
-                       animation_seconds=self.settings.animation_seconds)
+                       animation_seconds=self.settings.animation_seconds,
+                       overrides=self.overrides())
         except ValueError as exc:
             self.error = str(exc)
+            return
+        self.par.close()
+
+    def on_show(self) -> None:
+        """Back from a race: the records may have changed."""
+        self.records, self.records_problem = read_records()
 
     # -- the track grid -------------------------------------------------------------------
 
@@ -176,13 +233,15 @@ class SetupScene:
     def update(self, dt: float) -> None:
         if self._size != self.app.size:
             self._layout()
+        if self.time_trial:
+            self.par.ask(self.tracks[self.selected].track, self.chosen_rules(), self.trial_key())
 
     def draw(self, surface: pygame.Surface) -> None:
         paper_background(surface)
         heading = theme.font(44, bold=True)
         surface.blit(heading.render("Track", True, theme.palette().ink), (24, 30))
-        surface.blit(heading.render("Rules and players", True, theme.palette().ink),
-                     (self.panel_x + 20, 30))
+        surface.blit(heading.render("Time trial" if self.time_trial else "Rules and players",
+                                    True, theme.palette().ink), (self.panel_x + 20, 30))
         clip = surface.get_clip()
         surface.set_clip(pygame.Rect(0, 80, self.panel_x, surface.get_height() - 80))
         for index, rect in self._cells():
@@ -200,9 +259,9 @@ class SetupScene:
         surface.set_clip(clip)
         x = self.panel_x + 20
         description = self.descriptions.get(self.rules.value, "")
-        for i, line in enumerate(wrap(description, 50)):
+        for i, line in enumerate(wrap(description, 56)[:3]):
             text = theme.font(22).render(line, True, theme.MUTED)
-            surface.blit(text, (x, 140 + i * 20))
+            surface.blit(text, (x, 139 + i * 17))
         chosen = self.tracks[self.selected].track
         about = f"{chosen.name}: {chosen.description}" if chosen.description else chosen.name
         top = self.form.widgets[-1].rect.y - 90 if self.form.widgets else 500
@@ -210,6 +269,31 @@ class SetupScene:
             text = theme.font(22).render(line, True, theme.TEXT)
             surface.blit(text, (x, top + i * 20))
         self.form.draw(surface)
+        if self.time_trial:
+            self._draw_trial(surface, x, self.form.widgets[-4].rect.bottom + 16)
+
+    def _draw_trial(self, surface: pygame.Surface, x: int, y: int) -> None:
+        """The best run and the par for the chosen track and rules."""
+        best = self.best()
+        job = self.par.jobs.get(self.trial_key())
+        lines = [(f"Best: {best.best} turns, {best.player} ({best.date}, {best.runs} "
+                  f"run{'s' if best.runs != 1 else ''})" if best else "Best: no run yet",
+                  theme.TEXT, True),
+                 (ParWorker.status(job).capitalize() + (" turns" if job is not None and
+                                                        job.done() and
+                                                        job.result().turns else ""),
+                  theme.TEXT, False),
+                 ("Race alone and finish in as few turns as you can.", theme.MUTED, False)]
+        if self.records_problem:
+            lines.append((f"Records file damaged: {self.records_problem}"[:70], (180, 40, 40),
+                          False))
+        width = surface.get_width() - x - 30
+        box = pygame.Rect(x, y, width, 12 + 26 * len(lines))
+        pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, box, 2, border_radius=8)
+        for i, (text, colour, bold) in enumerate(lines):
+            rendered = theme.font(24, bold=bold).render(text, True, colour)
+            surface.blit(rendered, (x + 12, y + 8 + i * 26))
         if self.error:
             text = theme.font(24).render(self.error, True, (180, 40, 40))
             surface.blit(text, (x, surface.get_height() - 110))

@@ -1,0 +1,213 @@
+"""Time-trial records: what counts as a turn, best only improves, and hostile files are kept."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import logging
+import re
+
+import pytest
+
+from racetrack.ai import make_driver
+from racetrack.game import Race
+from racetrack.model import CarSetup, EventKind
+from racetrack.records import (
+    Records,
+    RecordsError,
+    TrialKey,
+    is_time_trial,
+    load_records,
+    note_par,
+    read_records,
+    record_run,
+    records_path,
+    run_path,
+    run_turns,
+    solo_par,
+)
+from racetrack.rules import load_rules
+from racetrack.rules.overrides import apply_overrides
+from racetrack.track import find_track, load_track
+
+DAY = datetime.date(2025, 3, 14)
+
+
+@pytest.fixture(scope="module")
+def riddler():
+    return load_track(find_track("riddler-opolis"))
+
+
+def drive(track, rules, crash_first=False, name="Ann"):
+    """A solo run: the expert's line, or first flat out until the car crashes."""
+    state = Race(track, rules, [CarSetup(name, "red", "human")]).start()
+    expert = make_driver("expert")
+    events = []
+    while not state.is_over:
+        if crash_first and EventKind.CRASHED not in {e.kind for e in events}:
+            car = state.cars[0]
+            move = max(state.legal_moves(), key=lambda m: ((m.target - car.position).speed,
+                                                           m.target.x))
+        else:
+            move = expert.choose(state)
+        events += state.apply(move)
+    return state, events
+
+
+def test_an_expert_run_takes_par_turns(riddler):
+    rules = load_rules("gardner")
+    state, _ = drive(riddler, rules)
+    assert run_turns(state) == solo_par(riddler, rules).moves == len(state.history)
+
+
+def test_crashed_and_missed_turns_count_as_turns(riddler):
+    # Simulation rules: a car with no legal move crashes (that turn), is put back, and misses
+    # the next turn. Each is a turn the paper player waits out, so each counts.
+    state, events = drive(riddler, load_rules("simulation"), crash_first=True)
+    kinds = [e.kind for e in events]
+    assert kinds.count(EventKind.STUCK) == 1 and kinds.count(EventKind.MISSED_TURN) == 1
+    assert run_turns(state) == len(state.history) + 2
+    assert run_turns(state) == state.cars[0].finish.round == state.outcome.rounds
+
+
+def test_a_full_solo_race_is_recorded_with_its_turns(riddler, tmp_path):
+    path = tmp_path / "records.yaml"
+    rules = load_rules("simulation")
+    state, _ = drive(riddler, rules, crash_first=True)
+    result = record_run(state, par=13, path=path, today=DAY)
+    assert (result.new_best, result.previous, result.best, result.par, result.runs) == \
+        (True, None, run_turns(state), 13, 1)
+    record = load_records(path).find(TrialKey.of(riddler, rules))
+    assert record.best == run_turns(state) and record.player == "Ann"
+    assert record.date == "2025-03-14" and record.par == 13
+    # The best run's line is re-created from its moves, crash restart included.
+    assert run_path(riddler, rules, record.moves) == state.trails[0]
+
+
+def test_best_only_improves_and_runs_are_counted(riddler, tmp_path):
+    path = tmp_path / "records.yaml"
+    rules = load_rules("simulation")
+    slow, _ = drive(riddler, rules, crash_first=True, name="Ann")
+    fast, _ = drive(riddler, rules, name="Bob")
+    assert record_run(slow, path=path).new_best
+    better = record_run(fast, path=path)
+    assert better.new_best and better.previous == run_turns(slow) and better.runs == 2
+    worse = record_run(slow, path=path)
+    assert not worse.new_best and worse.best == run_turns(fast) and worse.runs == 3
+    record = load_records(path).find(TrialKey.of(riddler, rules))
+    assert record.player == "Bob" and record.best == run_turns(fast) and record.runs == 3
+
+
+def test_each_track_and_rule_set_has_its_own_record(riddler, tmp_path):
+    path = tmp_path / "records.yaml"
+    gardner = load_rules("gardner")
+    wide = apply_overrides(gardner, {"movement.choices": "square-24"})
+    renamed = gardner.replace(name="my gardner")
+    for rules in (gardner, wide, renamed):
+        record_run(drive(riddler, rules)[0], path=path)
+    edited = dataclasses.replace(riddler, description="changed")
+    record_run(drive(edited, gardner)[0], path=path)
+    table = load_records(path)
+    assert len(table) == 4
+    assert table.find(TrialKey.of(riddler, wide)).best < table.find(
+        TrialKey.of(riddler, gardner)).best
+
+
+def test_round_trip_keeps_every_field(riddler, tmp_path):
+    path = tmp_path / "records.yaml"
+    state, _ = drive(riddler, load_rules("baker"))
+    record_run(state, path=path, today=DAY)
+    note_par(riddler, load_rules("baker"), 11, path=path)
+    first = load_records(path)
+    from racetrack.records import save_records
+
+    save_records(first, tmp_path / "again.yaml")
+    assert load_records(tmp_path / "again.yaml") == first
+    assert first.entries[0].par == 11
+    assert path.read_text().startswith("racetrack-records: 1\n")
+
+
+def test_only_finished_solo_human_runs_count(riddler):
+    two = Race(riddler, load_rules("gardner"), [CarSetup("A"), CarSetup("B")])
+    computer = Race(riddler, load_rules("gardner"), [CarSetup("A", driver="expert")])
+    assert not is_time_trial(two) and not is_time_trial(computer)
+    with pytest.raises(ValueError, match="time trial"):
+        record_run(two.start())
+    solo = Race(riddler, load_rules("gardner"), [CarSetup("A")]).start()
+    with pytest.raises(ValueError, match="finished"):
+        record_run(solo)
+
+
+def test_the_records_live_in_the_data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("RACETRACK_HOME", str(tmp_path))
+    assert records_path() == tmp_path / "data" / "records.yaml"
+    assert load_records() == Records()
+
+
+GOOD = """racetrack-records: 1
+records:
+- track: {name: Riddler-opolis, hash: abc}
+  rules: {name: gardner, options: {movement.choices: square}}
+  best: 12
+  par: null
+  player: Ann
+  date: 2025-03-14
+  runs: 2
+  moves: [[1, 2], [3, 4]]
+"""
+
+HOSTILE = [
+    ("- just\n- a list\n", "must be a YAML mapping"),
+    ("racetrack-records: 7\nrecords: []\n", "format version 1"),
+    ("records: []\n", "format version 1"),
+    ("racetrack-records: 1\nrecords: {a: 1}\n", "'records' must be a list"),
+    ("racetrack-records: 1\nrecords: [42]\n", "record 1 must be a mapping"),
+    (GOOD.replace("best: 12", "best: twelve"), "'best' must be a whole number"),
+    (GOOD.replace("best: 12", "best: 1" + "0" * 40), "'best' must be a whole number"),
+    (GOOD.replace("best: 12", "best: true"), "'best' must be a whole number"),
+    (GOOD.replace("runs: 2", "runs: -1"), "'runs' must be a whole number"),
+    (GOOD.replace("[3, 4]", "[3, 1e999]"), "move 2 must be [x, y]"),
+    (GOOD.replace("[3, 4]", "[3, 40000000000]"), "move 2 must be [x, y]"),
+    (GOOD.replace("player: Ann", "player: [Ann]"), "'player' must be a text"),
+    (GOOD.replace("square}", "hexagon}"), "must be one of: plus, square, square-24"),
+    (GOOD.replace("movement.choices", "base: /etc/passwd, movement.choices"),
+     "unknown rule option 'base'"),
+    (GOOD.replace("{name: Riddler-opolis, hash: abc}", "Riddler"), "'track' must hold"),
+    (GOOD + GOOD.split("records:\n")[1], "a second record for the same track"),
+    ("racetrack-records: 1\nrecords: !!python/object/apply:os.system [ls]\n", "YAML error"),
+    ("a: &a [*a]\n", "nested too deeply"),
+    ("racetrack-records: 1\n\x00", "not a text file"),
+]
+
+
+@pytest.mark.parametrize("text, message", HOSTILE)
+def test_a_hostile_file_is_an_error_and_reads_as_empty(tmp_path, text, message):
+    path = tmp_path / "records.yaml"
+    path.write_text(text)
+    with pytest.raises(RecordsError, match=re.escape(message)) as caught:
+        load_records(path)
+    assert len(caught.value.problems) == 1 and str(path) in str(caught.value)
+    table, problem = read_records(path)
+    assert table == Records() and message.split("'")[0] in problem
+    assert path.read_text() == text  # reading never changes it
+
+
+def test_a_good_hand_edited_file_loads(tmp_path):
+    path = tmp_path / "records.yaml"
+    path.write_text(GOOD)
+    (record,) = load_records(path).entries
+    assert (record.best, record.date, record.runs, record.par) == (12, "2025-03-14", 2, None)
+
+
+def test_a_damaged_file_is_kept_aside_when_a_run_is_recorded(riddler, tmp_path, caplog):
+    path = tmp_path / "records.yaml"
+    path.write_text("racetrack-records: 1\nrecords: [oops]\n")
+    (tmp_path / "records.yaml.bad").write_text("an older damaged file")
+    with caplog.at_level(logging.WARNING):
+        result = record_run(drive(riddler, load_rules("gardner"))[0], path=path)
+    assert result.new_best and result.previous is None
+    assert len(load_records(path)) == 1
+    assert (tmp_path / "records.yaml.bad").read_text() == "an older damaged file"
+    assert (tmp_path / "records.yaml.bad-2").read_text() == \
+        "racetrack-records: 1\nrecords: [oops]\n"
+    assert "records.yaml.bad-2" in caplog.text

@@ -1,0 +1,30 @@
+"""The settings file: the movement override is remembered, and old files still load."""
+
+from __future__ import annotations
+
+from racetrack.settings import Settings, load_settings, save_settings
+
+
+def test_the_movement_choice_round_trips(tmp_path):
+    path = tmp_path / "settings.yaml"
+    save_settings(Settings(moves="square-24"), path)
+    loaded = load_settings(path)
+    assert loaded.moves == "square-24"
+    assert loaded.overrides() == {"movement.choices": "square-24"}
+
+
+def test_an_old_settings_file_without_moves_still_loads(tmp_path):
+    path = tmp_path / "settings.yaml"
+    path.write_text("track: hairpins\nrules: baker\nanimation_seconds: 0.15\n"
+                    "players:\n- {name: Ann, colour: green, driver: human}\n")
+    loaded = load_settings(path)
+    assert (loaded.track, loaded.rules, loaded.moves) == ("hairpins", "baker", "")
+    assert loaded.overrides() == {}
+    assert [p.name for p in loaded.players] == ["Ann"]
+
+
+def test_a_bad_moves_value_falls_back_to_the_rule_sets_own(tmp_path, caplog):
+    path = tmp_path / "settings.yaml"
+    path.write_text("moves: hexagonal\ntrack: oval\n")
+    loaded = load_settings(path)
+    assert loaded.moves == "" and loaded.track == "oval"
