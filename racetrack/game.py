@@ -384,9 +384,14 @@ class RaceState:
                 if laps > old_laps:
                     events.append(Event(EventKind.LAP, index, f"{self._name(index)} completes "
                                         f"lap {laps} of {course.laps}", q, laps))
+                elif checkpoints == 0:
+                    events.append(Event(EventKind.CHECKPOINT, index, f"{self._name(index)} is "
+                                        "over the start line again", q, checkpoints))
                 else:
-                    events.append(Event(EventKind.CHECKPOINT, index, f"{self._name(index)} passes "
-                                        f"checkpoint {checkpoints}", q, checkpoints))
+                    what = "reaches point" if course.is_point[car.progress - 1] \
+                        else "passes checkpoint"
+                    events.append(Event(EventKind.CHECKPOINT, index, f"{self._name(index)} {what} "
+                                        f"{checkpoints}", q, checkpoints))
         return events
 
     def _over_damage(self, index: int) -> bool:

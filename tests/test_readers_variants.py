@@ -351,3 +351,35 @@ def test_an_illegal_launch_is_refused():
     state.place(0, Vec(5, 4))
     with pytest.raises(IllegalMoveError):
         state.apply(Move(Vec(30, 4)))
+
+
+@pytest.mark.parametrize("track_name, variant", [
+    ("pit-lane", "gardner-addenda"), ("oval", "pope"), ("oval", "gordon"),
+    ("oval", "skidding"), ("slanted-oval", "westinghouse"), ("waypoints", "gardner"),
+])
+def test_the_expert_alone_drives_an_optimal_race(track_name, variant):
+    from racetrack.ai import make_driver
+
+    track = load_track(find_track(track_name))
+    rules = load_rules(variant)
+    state = Race(track, rules, [CarSetup("Solo", driver="expert")]).start()
+    driver = make_driver("expert")
+    while not state.is_over:
+        state.apply(driver.choose(state))
+    best = solve(Course(track), rules, start=None if rules.start_grid == "choose"
+                 else state.trails[0][0])
+    assert state.car(0).status is CarStatus.FINISHED
+    assert state.last_round == best.moves
+
+
+def test_the_expert_races_in_reverse_as_well_as_forwards():
+    from racetrack.ai import make_driver
+
+    track = load_track(find_track("grand-prix"))
+    rules = load_rules("levi")
+    state = Race(track, rules, [CarSetup("Back", driver="expert", reverse=True)]).start()
+    driver = make_driver("expert")
+    while not state.is_over:
+        state.apply(driver.choose(state))
+    best = solve(state.race.course_of(0), rules, start=state.trails[0][0])
+    assert state.car(0).status is CarStatus.FINISHED and state.last_round == best.moves

@@ -24,6 +24,8 @@ def draw_trails(surface: pygame.Surface, state: RaceState, camera: Camera,
     colours = theme.palette()
     width = pencil_width(camera)
     for index, trail in enumerate(state.trails):
+        if index in state.unplaced:
+            continue
         colour = colours.pencil(state.race.cars[index].colour)
         points = [camera.to_screen(*p) for p in trail]
         if moving is not None and moving[0] == index:
@@ -42,6 +44,8 @@ def draw_cars(surface: pygame.Surface, state: RaceState, camera: Camera,
     radius = max(5, camera.scale * 0.32)
     current = state.current_car
     for index, car in enumerate(state.cars):
+        if index in state.unplaced:
+            continue  # still choosing its start point
         where = moving[1] if moving is not None and moving[0] == index else car.position
         centre = camera.to_screen(*where)
         colour = colours.pencil(state.race.cars[index].colour)
@@ -70,16 +74,21 @@ def draw_candidates(surface: pygame.Surface, state: RaceState, camera: Camera,
     colour = colours.pencil(state.race.cars[index].colour)
     origin = camera.to_screen(*state.cars[index].position)
     radius = max(4.0, camera.scale * 0.18)
+    placing = state.placing
     for candidate in candidates:
         centre = camera.to_screen(*candidate.target)
-        if candidate.target == hover:
+        if candidate.target == hover and not placing:
             _dashed(surface, colour if candidate.legal else theme.ILLEGAL, origin, centre,
                     pencil_width(camera))
         if candidate.unchanged:
             pygame.draw.circle(surface, colours.ink, centre, radius * 1.9, 2)
         if candidate.legal:
-            pygame.draw.circle(surface, (255, 255, 255), centre, radius + 2)
-            pygame.draw.circle(surface, colour, centre, radius)
+            # Special moves (power braking, a launch) are smaller dots in a ring of ink.
+            size = radius * 0.6 if candidate.note else radius * 1.5 if placing else radius
+            pygame.draw.circle(surface, (255, 255, 255), centre, size + 2)
+            pygame.draw.circle(surface, colour, centre, size)
+            if candidate.note:
+                pygame.draw.circle(surface, colours.ink, centre, size + 2, 1)
             if candidate.target == hover:
                 pygame.draw.circle(surface, colours.ink, centre, radius + 3, 2)
         else:

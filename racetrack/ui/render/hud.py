@@ -8,6 +8,7 @@ import pygame
 
 from racetrack.game import RaceState
 from racetrack.model import CarStatus
+from racetrack.rules.moves import pit_stop_required
 from racetrack.ui import theme
 
 BAR_HEIGHT = 58
@@ -37,16 +38,26 @@ def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool) -> None:
         label = theme.font(32, bold=True).render(who, True, theme.TEXT)
         surface.blit(label, (x, 8))
         laps, checkpoints = state.lap_and_checkpoint(index)
-        course = race.course
-        per_lap = course.lines_per_lap() - 1
-        bits = [f"turn {state.round}", f"speed {car.velocity.speed}"]
+        course = race.course_of(index)
+        per_lap = course.lines_per_lap() - (0 if course.is_point[-1] else 1)
+        if state.placing:
+            bits = ["choose a start point on the line"]
+        else:
+            bits = [f"turn {state.round}", f"speed {car.velocity.speed}"]
         if race.rules.damage_limit is not None:
             bits.append(f"damage {car.damage}/{race.rules.damage_limit}")
         elif car.damage:
             bits.append(f"damage {car.damage}")
         bits.append(f"lap {min(laps + 1, course.laps)}/{course.laps}")
         if per_lap:
-            bits.append(f"checkpoint {checkpoints}/{per_lap}")
+            word = "point" if course.track.waypoints else "checkpoint"
+            bits.append(f"{word} {checkpoints}/{per_lap}")
+        if setup.reverse:
+            bits.append("racing in reverse")
+        if pit_stop_required(course, race.rules):
+            bits.append("pit stop made" if car.pitted else "pit stop to make")
+        if car.launch:
+            bits.append("stopped: may launch anywhere")
         if car.off_track:
             bits.append("off the track")
         if thinking:

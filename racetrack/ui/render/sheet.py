@@ -83,11 +83,33 @@ def draw_sheet(surface: pygame.Surface, course: Course, scale: float,
     for index, line in enumerate(track.checkpoints):
         _line(surface, line, at, scale, theme.CHECKPOINT_COLOUR, dashed=True,
               label=str(index + 1))
+    for index, point in enumerate(track.waypoints):
+        last = index == len(track.waypoints) - 1 and track.finish is None
+        _waypoint(surface, at(*point), scale, index + 1, finish=last)
     # The finish is chequered; on a circuit the start line is the finish too.
-    _checkered(surface, track.finish_line, at, scale)
+    if track.finish is not None or not track.waypoints:
+        _checkered(surface, track.finish_line, at, scale)
     if track.finish is not None:
         _arrow(surface, track.finish, at, scale, theme.FINISH_COLOUR)
     _line(surface, track.start, at, scale, theme.START_COLOUR)
+
+
+def _waypoint(surface, centre: tuple[float, float], scale: float, number: int,
+              finish: bool) -> None:
+    """A numbered ring around a lattice point a car must end a move on (chequered: the last)."""
+    radius = max(7.0, scale * 0.55)
+    width = max(2, round(scale / 10))
+    if finish:
+        for i in range(8):  # a ring of black and white segments: the finish
+            start = i * math.pi / 4
+            rect = pygame.Rect(0, 0, radius * 2.6, radius * 2.6)
+            rect.center = centre
+            pygame.draw.arc(surface, (30, 30, 30) if i % 2 else (250, 250, 250), rect, start,
+                            start + math.pi / 4, max(3, width * 2))
+    pygame.draw.circle(surface, theme.CHECKPOINT_COLOUR, centre, radius, width)
+    text = theme.font(max(14, round(scale * 0.8)), bold=True).render(
+        str(number), True, theme.CHECKPOINT_COLOUR)
+    surface.blit(text, text.get_rect(midbottom=(centre[0] + radius, centre[1] - radius * 0.6)))
 
 
 def _grid(surface: pygame.Surface, scale: float, origin: tuple[float, float],

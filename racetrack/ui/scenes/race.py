@@ -265,6 +265,8 @@ class RaceScene:
             candidate = self.state.candidate_for(Move(self.hover))
             if candidate is not None and not candidate.legal:
                 tip(surface, candidate.reason, (self.mouse[0] + 16, self.mouse[1]))
+            elif candidate is not None and candidate.note:
+                tip(surface, candidate.note, (self.mouse[0] + 16, self.mouse[1]))
 
     def close(self) -> None:
         self.workers.shutdown(wait=False, cancel_futures=True)

@@ -69,9 +69,14 @@ def thumbnail(track: Track) -> pygame.Surface:
     return picture
 
 
+#: The way round a circuit, as the setup screen words it.
+WAYS = {"fwd": False, "rev": True}
+
+
 class SetupScene:
     def __init__(self, app):
         self.app = app
+        self._laid_out_reversible = False
         self.settings = load_settings()
         self.tracks = [TrackChoice(p, t, thumbnail(t)) for p, t in available_tracks()]
         self.selected = next((i for i, c in enumerate(self.tracks)
@@ -106,16 +111,28 @@ class SetupScene:
         self.moves.rect = pygame.Rect(x, 196, width - x - 30, 38)
         widgets = [self.rules, self.moves]
         y = 246
+        self._laid_out_reversible = reversible = self.reversible
+        # With a way round to choose, each row's boxes get narrower to make room for it.
+        way_width, narrow = (90, 20) if reversible else (0, 0)
         for index, player in enumerate(self.players):
-            name = TextField(pygame.Rect(x, y, 170, 40), text=player.name,
+            name = TextField(pygame.Rect(x, y, 170 - narrow, 40), text=player.name,
                              on_change=lambda text, i=index: self._set(i, name=text))
-            colour = Cycler(pygame.Rect(x + 180, y, 150, 40), choices=PENCILS, size=24,
+            colour = Cycler(pygame.Rect(x + 180 - narrow, y, 150 - narrow, 40), choices=PENCILS,
+                            size=24,
                             on_change=lambda value, i=index: self._set(i, colour=value))
             colour.set(player.colour)
-            driver = Cycler(pygame.Rect(x + 340, y, width - x - 370, 40), choices=DRIVERS,
-                            size=24, on_change=lambda value, i=index: self._set(i, driver=value))
+            driver = Cycler(pygame.Rect(x + 340 - 2 * narrow, y,
+                                        width - x - 370 + 2 * narrow - way_width, 40),
+                            choices=DRIVERS, size=24,
+                            on_change=lambda value, i=index: self._set(i, driver=value))
             driver.set(player.driver)
             widgets += [name, colour, driver]
+            if reversible:  # Levi: each car may go either way round
+                way = Cycler(pygame.Rect(width - 30 - way_width + 10, y, way_width - 10, 40),
+                             choices=list(WAYS), size=22,
+                             on_change=lambda value, i=index: self._set(i, reverse=WAYS[value]))
+                way.set("rev" if player.reverse else "fwd")
+                widgets.append(way)
             y += 50
         add = Button(pygame.Rect(x, y + 6, 160, 40), text="Add player", action=self.add,
                      size=26, enabled=len(self.players) < MAX_PLAYERS)
@@ -131,7 +148,8 @@ class SetupScene:
         player = self.players[index]
         self.players[index] = PlayerChoice(change.get("name", player.name),
                                            change.get("colour", player.colour),
-                                           change.get("driver", player.driver))
+                                           change.get("driver", player.driver),
+                                           change.get("reverse", player.reverse))
 
     def add(self) -> None:
         used = {p.colour for p in self.players}
@@ -151,6 +169,12 @@ class SetupScene:
 
     def overrides(self) -> dict[str, str]:
         return {"movement.choices": self.moves_value} if self.moves_value else {}
+
+    @property
+    def reversible(self) -> bool:
+        """Whether the chosen rules and track let each car choose its way round."""
+        return self.chosen_rules().start_direction == "either" \
+            and self.tracks[self.selected].track.is_circuit
 
     @property
     def time_trial(self) -> bool:
@@ -177,7 +201,9 @@ class SetupScene:
         from racetrack.ui.launch import start_race
 
         choice = self.tracks[self.selected]
-        players = tuple(PlayerChoice(p.name.strip() or f"Player {i + 1}", p.colour, p.driver)
+        reversible = self.reversible
+        players = tuple(PlayerChoice(p.name.strip() or f"Player {i + 1}", p.colour, p.driver,
+                                     p.reverse and reversible)
                         for i, p in enumerate(self.players))
         remembered = self.settings.with_race(choice.path.stem, self.rules.value, players,
                                              self.moves_value)
@@ -231,7 +257,7 @@ class SetupScene:
             self._layout()
 
     def update(self, dt: float) -> None:
-        if self._size != self.app.size:
+        if self._size != self.app.size or self._laid_out_reversible != self.reversible:
             self._layout()
         if self.time_trial:
             self.par.ask(self.tracks[self.selected].track, self.chosen_rules(), self.trial_key())
