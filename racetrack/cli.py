@@ -233,6 +233,9 @@ def run_validate(args: argparse.Namespace) -> int:
         if track.checkpoints:
             count = len(track.checkpoints)
             extras.append(f"{count} checkpoint{'s' if count != 1 else ''}")
+        if track.waypoints:
+            count = len(track.waypoints)
+            extras.append(f"{count} waypoint{'s' if count != 1 else ''}")
         if track.zones:
             extras.append("zones: " + ", ".join(course.zone_kinds))
         extra = "; " + "; ".join(extras) if extras else ""

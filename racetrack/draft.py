@@ -15,8 +15,8 @@ from typing import Any
 import shapely
 
 from racetrack.errors import TrackError
-from racetrack.geometry import Coord, Line
-from racetrack.track import Track, Zone, track_data, track_from_data
+from racetrack.geometry import Coord, Line, Vec
+from racetrack.track import Collectable, Track, Zone, track_data, track_from_data
 from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
 
 Ring = tuple[Coord, ...]
@@ -42,20 +42,24 @@ class Draft:
     checkpoints: tuple[Line, ...] = ()
     laps: int = 1
     zones: tuple[Zone, ...] = ()
+    waypoints: tuple[Vec, ...] = ()
+    collectables: tuple[Collectable, ...] = ()
 
     # -- conversion -----------------------------------------------------------------------
 
     @classmethod
     def from_track(cls, track: Track) -> Draft:
         return cls(track.name, track.author, track.description, track.outer, track.holes,
-                   track.start, track.finish, track.checkpoints, track.laps, track.zones)
+                   track.start, track.finish, track.checkpoints, track.laps, track.zones,
+                   track.waypoints, track.collectables)
 
     def to_data(self) -> dict[str, Any]:
         """Track-file data, as complete as the draft is (a draft may lack an outline)."""
         return track_data(name=self.name or "Untitled", author=self.author,
                           description=self.description, outer=self.outer, holes=self.holes,
                           start=self.start, finish=self.finish, checkpoints=self.checkpoints,
-                          laps=self.laps, zones=self.zones)
+                          waypoints=self.waypoints, laps=self.laps, zones=self.zones,
+                          collectables=self.collectables)
 
     def to_track(self) -> Track:
         """The track this draft describes; ``TrackError`` lists what is still wrong."""
@@ -249,9 +253,11 @@ def _draft_from_loose_data(data: Any) -> Draft:
 
     holes = tuple(r for r in (ring(h) for h in data.get("holes") or []) if r)
     checkpoints = tuple(c for c in (line(c) for c in data.get("checkpoints") or []) if c)
+    waypoints = tuple(Vec(int(x), int(y)) for x, y in ring(data.get("waypoints")))
     laps = data.get("laps")
     return replace(draft, outer=ring(data.get("outer")), holes=holes, start=line(data.get(
         "start")), finish=line(data.get("finish")), checkpoints=checkpoints,
+        waypoints=waypoints,
         laps=laps if isinstance(laps, int) and not isinstance(laps, bool) and 1 <= laps <= 99
         else 1, description=str(data.get("description") or ""))
 

@@ -131,3 +131,16 @@ def test_test_drive_shows_the_par_and_race_starts_a_race(app, editor):
     assert solution is not None and solution.moves > 0
     press(app, pygame.K_r)
     assert isinstance(app.scenes[-1], RaceScene)
+
+
+def test_waypoints_are_placed_and_removed_by_clicking_and_saved(app, editor):
+    draw_box_track(app, editor)
+    press(app, pygame.K_w)
+    for point in [(25, 4), (25, 16), (5, 16), (5, 4)]:
+        click_at(app, editor, point)
+    click_at(app, editor, (5, 16))  # again: removed
+    assert editor.draft.waypoints == ((25, 4), (25, 16), (5, 4))
+    track = editor.draft.to_track()
+    assert track.waypoints == ((25, 4), (25, 16), (5, 4)) and not track.is_circuit
+    press(app, pygame.K_z, mod=pygame.KMOD_CTRL)  # undo brings the removed one back
+    assert len(editor.draft.waypoints) == 4

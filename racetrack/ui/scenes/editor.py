@@ -20,7 +20,7 @@ from racetrack.archive import safe_file_name
 from racetrack.course import Course
 from racetrack.draft import Draft, History, across, flipped, load_draft, save_draft
 from racetrack.errors import FileProblemError, TrackError
-from racetrack.geometry import Line
+from racetrack.geometry import Line, Vec
 from racetrack.settings import data_dir, tracks_dir
 from racetrack.track import ZONE_KINDS, Zone, bundled_track_paths
 from racetrack.ui import theme
@@ -31,11 +31,12 @@ from racetrack.ui.widgets import Button, Form, TextField, tip, wrap
 
 PANEL_WIDTH = 330
 TOOLS = {"v": "select", "o": "outline", "h": "hole", "z": "zone", "s": "start",
-         "f": "finish", "c": "checkpoint"}
+         "f": "finish", "c": "checkpoint", "w": "waypoint"}
 TOOL_HELP = [("V", "select: drag points, click edges to add"),
              ("Del, right-click", "remove a point"),
              ("O", "outline"), ("H", "hole"), ("Z", "zone (K changes its kind)"),
              ("S", "start line"), ("F", "finish line"), ("C", "checkpoint"),
+             ("W", "waypoint: click to add, again to remove"),
              ("click an arrow", "flip a line's direction"), ("PgUp/PgDn", "renumber checkpoint"),
              ("+ / -", "laps"), ("N / D", "name / description"), ("T", "test drive (par)"),
              ("R", "race on it"), ("Ctrl+S", "save (Shift: save as)"), ("Ctrl+O", "open"),
@@ -173,6 +174,16 @@ class EditorScene:
             self.commit(self.draft.with_changes(finish=line))
         else:
             self.commit(self.draft.with_changes(checkpoints=(*self.draft.checkpoints, line)))
+
+    def toggle_waypoint(self, point) -> None:
+        """Add a waypoint on the lattice point (after the others), or remove the one there."""
+        spot = Vec(round(point[0]), round(point[1]))
+        waypoints = self.draft.waypoints
+        if spot in waypoints:
+            waypoints = tuple(w for w in waypoints if w != spot)
+        else:
+            waypoints = (*waypoints, spot)
+        self.commit(self.draft.with_changes(waypoints=waypoints))
 
     def delete_vertex(self, grabbed: tuple) -> None:
         if grabbed[0] == "ring":
@@ -404,6 +415,8 @@ class EditorScene:
                 self.close_pending()
             elif not self.pending or self.pending[-1] != point:
                 self.pending.append(point)
+        elif self.tool == "waypoint":
+            self.toggle_waypoint(point)
         elif self.tool in ("start", "finish", "checkpoint"):
             self.pending.append(point)
             if len(self.pending) == 2:
@@ -483,6 +496,12 @@ class EditorScene:
             for point in ring:
                 x, y = at(*point)
                 pygame.draw.rect(surface, colours.ink, (x - 3, y - 3, 7, 7), 1)
+        for index, point in enumerate(draft.waypoints):
+            centre = at(*point)
+            pygame.draw.circle(surface, theme.CHECKPOINT_COLOUR, centre, 10, 3)
+            label = theme.font(22, bold=True).render(str(index + 1), True,
+                                                     theme.CHECKPOINT_COLOUR)
+            surface.blit(label, label.get_rect(midbottom=(centre[0] + 12, centre[1] - 6)))
         if self.pending:
             points = [at(*p) for p in self.pending] + [at(*self.snap(self.mouse))]
             pygame.draw.lines(surface, theme.FINISH_COLOUR, False, points, 2)
