@@ -323,3 +323,96 @@ class TestTeams:
         # Without a team a car is its own.
         assert team_standings((CarSetup("Ann"), CarSetup("Bob")), (1, 0)) == [("Bob", 3),
                                                                              ("Ann", 2)]
+
+
+# -- replays and computer drivers ------------------------------------------------------------
+
+
+def bond_race(seed=1):
+    """Three computer drivers race James Bond mode on the hazards track, with its gadgets."""
+    from racetrack.ai import make_driver
+    from racetrack.track import find_track, load_track
+
+    levels = ("expert", "medium", "hard")
+    cars = [CarSetup(level.title(), colour, level)
+            for level, colour in zip(levels, ("red", "blue", "green"), strict=True)]
+    race = Race(load_track(find_track("hazards")), load_rules("baker-bond"), cars, seed=seed)
+    drivers = [make_driver(level, seed * 10 + i) for i, level in enumerate(levels)]
+    state = race.start()
+    while not state.is_over:
+        state.apply(drivers[state.current_car].choose(state))  # raises if ever illegal
+    return state
+
+
+@pytest.fixture(scope="module")
+def bond_replay(tmp_path_factory):
+    from racetrack.replay import save_replay
+
+    state = bond_race()
+    path = tmp_path_factory.mktemp("bond") / "race.yaml"
+    save_replay(state, path)
+    return state, path
+
+
+def test_drivers_finish_a_bond_race_using_their_kit(bond_replay):
+    state, _ = bond_replay
+    assert state.outcome.winner is not None
+    assert any(move.action for _, move in state.history)  # a missile fired or oil sprayed
+    assert any(c.kit != state.race.cars[i].kit for i, c in enumerate(state.cars))
+
+
+def test_a_replay_records_kits_and_actions_and_re_simulates_them(bond_replay):
+    import yaml
+
+    from racetrack.replay import load_replay
+
+    state, path = bond_replay
+    data = yaml.safe_load(path.read_text())
+    assert data["cars"][0]["kit"]["damage"] >= 5
+    assert any(len(row) == 4 for row in data["moves"])
+    final = load_replay(path).verify()
+    assert final.cars == state.cars and final.missiles == state.missiles
+    assert final.oil == state.oil and final.taken == state.taken
+
+
+def _tamper(path, tmp_path, change):
+    import yaml
+
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    out = tmp_path / "bad.yaml"
+    out.write_text(yaml.safe_dump(data))
+    return out
+
+
+def test_hostile_rows_are_refused_with_the_move_number(bond_replay, tmp_path):
+    from racetrack.errors import ReplayError
+    from racetrack.replay import load_replay
+
+    _, path = bond_replay
+
+    def nuke(data):
+        data["moves"][2].append("nuke")
+    with pytest.raises(ReplayError, match="move 3: unknown action 'nuke'"):
+        load_replay(_tamper(path, tmp_path, nuke))
+
+    def extra_missile(data):
+        data["moves"][0].append("missile")  # at rest on the grid: cannot fire
+    with pytest.raises(ReplayError, match=r"move 1 \(.* and missile\) is illegal"):
+        load_replay(_tamper(path, tmp_path, extra_missile)).verify()
+
+    def rich(data):
+        data["cars"][0]["kit"] = {"missiles": 9}
+    with pytest.raises(ReplayError, match="costs \\$270"):
+        load_replay(_tamper(path, tmp_path, rich))
+
+    def strange(data):
+        data["cars"][0]["kit"] = {"lasers": 1}
+    with pytest.raises(ReplayError, match="unknown kit item 'lasers'"):
+        load_replay(_tamper(path, tmp_path, strange))
+
+
+def test_move_text_round_trips_with_an_action():
+    move = Move(Vec(5, 3), Action.MISSILE)
+    assert str(move) == "5,3+missile" and Move.parse(str(move)) == move
+    assert Move.parse("5,3") == Move(Vec(5, 3))
