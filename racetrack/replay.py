@@ -17,8 +17,8 @@ from racetrack.errors import IllegalMoveError, Problem, ReplayError, RulesError,
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, CarSetup, Kit, Move
-from racetrack.shop import starting_kit
 from racetrack.rules.ruleset import rules_from_data
+from racetrack.shop import starting_kit
 from racetrack.track import Track, track_from_data, track_to_data, track_to_yaml
 from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
 

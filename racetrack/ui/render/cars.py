@@ -77,7 +77,16 @@ def draw_candidates(surface: pygame.Surface, state: RaceState, camera: Camera,
                     pencil_width(camera))
         if candidate.unchanged:
             pygame.draw.circle(surface, colours.ink, centre, radius * 1.9, 2)
-        if candidate.legal:
+        if candidate.legal and candidate.note:
+            # A special move (good brakes, turbo, boosters, ...): a hollow diamond.
+            x, y = centre
+            r = radius * 1.4
+            diamond = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+            pygame.draw.polygon(surface, (255, 255, 255), diamond)
+            pygame.draw.polygon(surface, colour, diamond, max(2, round(radius / 2)))
+            if candidate.target == hover:
+                pygame.draw.circle(surface, colours.ink, centre, r + 3, 2)
+        elif candidate.legal:
             pygame.draw.circle(surface, (255, 255, 255), centre, radius + 2)
             pygame.draw.circle(surface, colour, centre, radius)
             if candidate.target == hover:
