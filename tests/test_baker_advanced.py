@@ -416,3 +416,39 @@ def test_move_text_round_trips_with_an_action():
     move = Move(Vec(5, 3), Action.MISSILE)
     assert str(move) == "5,3+missile" and Move.parse(str(move)) == move
     assert Move.parse("5,3") == Move(Vec(5, 3))
+
+
+# -- championships ---------------------------------------------------------------------------
+
+
+def test_championship_prize_money_carries_to_the_next_shop(tmp_path):
+    from racetrack.championship import Championship, Entrant, load_championship, run_headless
+
+    series = Championship("baker-bond", ["oval", "oval"],
+                          [Entrant("Ann", "red", "expert"), Entrant("Bob", "blue", "easy")],
+                          seed=3)
+    assert series.budget("Ann") == 100
+    states = run_headless(series, 3)
+    first = series.results[0]
+    winner = first["ranking"][0]
+    assert first["prizes"][winner] == 30
+    # The next race's shop had $100 plus the prize and the money the car kept.
+    second_race_car = next(c for c in states[1].race.cars if c.name == winner)
+    assert second_race_car.budget == 100 + 30 + first["kept"][winner]
+    assert sum(series.points.values()) == 2 * (3 + 2)
+    path = series.save(tmp_path / "series.yaml")
+    again = load_championship(path)
+    assert again.standings() == series.standings() and again.is_over
+
+
+def test_championship_cli_is_deterministic(capsys):
+    import json
+
+    from racetrack.cli import main
+
+    runs = []
+    for _ in range(2):
+        assert main(["championship", "--tracks", "oval", "--driver", "hard", "--driver",
+                     "medium", "--seed", "5", "--json"]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert runs[0] == runs[1] and len(runs[0]["standings"]) == 2
