@@ -93,8 +93,9 @@ class ResultsScene:
                          (row.x + 14, row.y + 12))
             name = setup.name + ("" if setup.is_human else f" ({setup.driver})")
             surface.blit(theme.font(30).render(name, True, theme.TEXT), (row.x + 84, row.y + 6))
-            kit = f" · {car.kit.describe()}" if car.kit.money or car.kit != \
-                setup.kit and setup.kit is not None else ""
+            equipped = race.rules.equipment_shop != "none" or race.rules.collectables != \
+                "ignored"
+            kit = f" · left: {car.kit.describe()}" if equipped else ""
             surface.blit(theme.font(22).render(f"{how} · {car.moves} moves · damage "
                                                f"{car.damage}{kit}", True, theme.MUTED),
                          (row.x + 84, row.y + 28))
