@@ -100,6 +100,20 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--json", action="store_true", help="print the result as JSON")
     race.set_defaults(run=run_race)
 
+    series = commands.add_parser("championship", help="race a championship of computer "
+                                 "drivers without a window: points and prize money carried on")
+    series.add_argument("--tracks", required=True, metavar="T1,T2,...",
+                        help="the tracks raced, in order (names or files)")
+    series.add_argument("--rules", default="baker-bond", metavar="R",
+                        help="rule variant name or rules file (default: baker-bond)")
+    series.add_argument("--driver", action="append", metavar="D", choices=LEVELS,
+                        help=f"add a computer driver: {', '.join(LEVELS)} (default: two medium)")
+    series.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="seed for the races and drivers (default 0)")
+    series.add_argument("--save", metavar="FILE", help="save the standings to a file")
+    series.add_argument("--json", action="store_true", help="print the standings as JSON")
+    series.set_defaults(run=run_championship)
+
     solve = commands.add_parser("solve", help="the fewest moves to the finish, and the route")
     add_track_and_rules(solve)
     solve.add_argument("--from", dest="start", type=parse_point, metavar="X,Y",
@@ -327,6 +341,43 @@ def run_race(args: argparse.Namespace) -> int:
               f"damage {car.damage}")
     winner = names[outcome.winner] if outcome.winner is not None else "nobody"
     print(f"Winner: {winner} after {outcome.rounds} turns")
+    return EXIT_OK
+
+
+def run_championship(args: argparse.Namespace) -> int:
+    """A whole championship of computer drivers, headless and deterministic."""
+    import json
+
+    from racetrack.championship import Championship, Entrant, run_headless
+    from racetrack.rules import load_rules
+
+    load_rules(args.rules)  # a bad name fails here, with the list of variants
+    tracks = [name.strip() for name in args.tracks.split(",") if name.strip()]
+    for name in tracks:
+        find_track(name)
+    levels = args.driver or ["medium", "medium"]
+    if len(levels) > len(CAR_COLOURS):
+        raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
+    entrants = [Entrant(colour.title(), colour, level)
+                for colour, level in zip(CAR_COLOURS, levels, strict=False)]
+    series = Championship(args.rules, tracks, entrants, seed=args.seed)
+    try:
+        run_headless(series, args.seed)
+    except ValueError as exc:
+        raise RacetrackError(str(exc)) from None
+    if args.save:
+        series.save(args.save)
+    if args.json:
+        print(json.dumps({"rules": args.rules, "tracks": tracks, "seed": args.seed,
+                          "races": series.results,
+                          "standings": [{"name": n, "points": pts, "money": money}
+                                        for n, pts, money in series.standings()]}))
+        return EXIT_OK
+    for number, result in enumerate(series.results, start=1):
+        print(f"Race {number}, {result['track']}: " + ", ".join(result["ranking"]))
+    print("Standings:")
+    for place, (name, points, money) in enumerate(series.standings(), start=1):
+        print(f"{place}. {name}: {points} points, ${money} for the next shop")
     return EXIT_OK
 
 

@@ -28,11 +28,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
+import shapely
 
 from racetrack.course import Course
 from racetrack.errors import IllegalMoveError
 from racetrack.geometry import ZERO, Vec
 from racetrack.model import (
+    Action,
     Candidate,
     CarSetup,
     CarState,
@@ -40,16 +42,72 @@ from racetrack.model import (
     Event,
     EventKind,
     FinishRecord,
+    Kit,
+    Missile,
     Move,
     MoveKind,
     Outcome,
 )
-from racetrack.rules.moves import after_move, pit_stop_required, surfaces_for
+from racetrack.rules.moves import SPECIALS, after_move, pit_stop_required, surfaces_for
 from racetrack.rules.moves import candidates as generate_candidates
 from racetrack.rules.ruleset import RuleSet
+from racetrack.shop import check_kit, starting_kit
 from racetrack.track import Track
 
 MAX_CARS = 12
+#: Damage a missile does where it explodes (Baker).
+MISSILE_DAMAGE = 3
+#: What each collectable gives (Baker: a penny two turbo boosts, a nickel two good-brakes
+#: uses, a dime five damage points; any gadget can be a collectable too).
+COLLECTABLE_GAINS = {"penny": Kit(turbo=2), "nickel": Kit(brakes=2), "dime": Kit(damage=5),
+                     "missile": Kit(missiles=1), "oil-sprayer": Kit(sprayers=1),
+                     "rocket-boosters": Kit(boosters=1), "submarine": Kit(submarine=True),
+                     "machine-guns": Kit(guns=1)}
+#: Dollars a "money" collectable holds when the track gives no value.
+DEFAULT_MONEY = 10
+_ITEM_OF_NOTE = {note: item for note, item, _, _ in SPECIALS}
+
+
+def add_kits(a: Kit, b: Kit) -> Kit:
+    return Kit(**{name: (getattr(a, name) or getattr(b, name)) if name == "submarine"
+                  else getattr(a, name) + getattr(b, name) for name in Kit.__dataclass_fields__})
+
+
+def heading(velocity: Vec) -> Vec:
+    """The unit step a car is heading in: along its larger component, diagonal when the two
+    are equal; zero at rest. "Behind" a car is the opposite step."""
+    ax, ay = abs(velocity.x), abs(velocity.y)
+    sx = (velocity.x > 0) - (velocity.x < 0)
+    sy = (velocity.y > 0) - (velocity.y < 0)
+    return Vec(sx if ax >= ay else 0, sy if ay >= ax else 0)
+
+
+def oil_patch(point: Vec, velocity: Vec) -> tuple[tuple[float, float], ...]:
+    """The 3 x 3 oil slick an oil sprayer lays right behind a car at ``point`` that moved by
+    ``velocity``: the square of the 3 x 3 lattice points centred two steps behind the car (its
+    edge half a square behind the car)."""
+    back = heading(velocity)
+    cx, cy = point.x - 2 * back.x, point.y - 2 * back.y
+    return ((cx - 1.5, cy - 1.5), (cx + 1.5, cy - 1.5), (cx + 1.5, cy + 1.5),
+            (cx - 1.5, cy + 1.5))
+
+
+def missile_boost(velocity: Vec) -> Vec:
+    """A missile's velocity after its turbo boost: two squares faster along its larger
+    component (the east-west one when they are equal)."""
+    if abs(velocity.x) >= abs(velocity.y):
+        return Vec(velocity.x + 2 * ((velocity.x > 0) - (velocity.x < 0)), velocity.y)
+    return Vec(velocity.x, velocity.y + 2 * ((velocity.y > 0) - (velocity.y < 0)))
+
+
+def on_segment(p: Vec, q: Vec, point: Vec) -> bool:
+    """Whether the lattice point lies on the move p -> q, the start excluded."""
+    if point == p:
+        return False
+    d, e = q - p, point - p
+    if d.x * e.y - d.y * e.x:
+        return False
+    return min(p.x, q.x) <= point.x <= max(p.x, q.x) and min(p.y, q.y) <= point.y <= max(p.y, q.y)
 
 
 class Race:
@@ -73,9 +131,17 @@ class Race:
             if car.reverse and not track.is_circuit:
                 raise ValueError(f"{car.name} cannot race in reverse: {track.name!r} is not a "
                                  "circuit")
+        for car in self.cars:
+            problem = check_kit(rules, car)
+            if problem:
+                raise ValueError(problem)
         order = list(range(len(cars)))
         if rules.turn_order == "lots":
             random.Random(seed).shuffle(order)
+        if rules.teams_scoring != "none":
+            # Team racing: a team moves all its cars before the other teams get a turn.
+            teams = list(dict.fromkeys(self.cars[i].team or self.cars[i].name for i in order))
+            order.sort(key=lambda i: teams.index(self.cars[i].team or self.cars[i].name))
         self.order: tuple[int, ...] = tuple(order)
         self.grid: tuple[Vec, ...] = self._grid()
 
@@ -108,7 +174,9 @@ class Race:
     def start(self) -> RaceState:
         """The state at the start: every car at rest on its grid point (or, where the cars
         choose their places, waiting to choose: the car that moves last chooses first)."""
-        cars = [CarState(position=spot, progress=self.course.start_progress) for spot in self.grid]
+        cars = [CarState(position=spot, progress=self.course.start_progress,
+                         kit=starting_kit(self.rules, setup))
+                for spot, setup in zip(self.grid, self.cars, strict=True)]
         return RaceState(self, cars)
 
     def describe_car(self, index: int) -> str:
@@ -132,6 +200,10 @@ class RaceState:
         self._reason = ""
         self._outcome: Outcome | None = None
         self._candidates: list[Candidate] | None = None
+        self.missiles: list[Missile] = []  # in flight (James Bond mode)
+        self.oil: list[tuple[tuple[float, float], ...]] = []  # sprayed slicks' corners
+        self._oil_shapes: list = []
+        self.taken: set[int] = set()  # indexes of the track's collectables picked up
         self._pending: list[Event] = []
         self._pending = self._settle()
 
@@ -170,7 +242,8 @@ class RaceState:
                 self._candidates = self._start_points(index)
             else:
                 self._candidates = generate_candidates(self.course_of(index), self.race.rules,
-                                                       self.race.cars, self.cars, index)
+                                                       self.race.cars, self.cars, index,
+                                                       self._oil_shapes)
         return self._candidates
 
     def _start_points(self, index: int) -> list[Candidate]:
@@ -187,6 +260,49 @@ class RaceState:
 
     def legal_moves(self) -> list[Move]:
         return [c.move for c in self.candidates() if c.legal]
+
+    def actions(self) -> list[Action]:
+        """What the current car may do this turn besides moving: fire a missile (it must be
+        moving: the missile starts with the car's velocity) or spray oil (with any move that
+        goes somewhere on the track)."""
+        index = self.current_car
+        if index is None or self.unplaced:
+            return []
+        car = self.cars[index]
+        found = []
+        if car.kit.missiles and not car.velocity.is_zero and not car.off_track:
+            found.append(Action.MISSILE)
+        if car.kit.sprayers and not car.off_track:
+            found.append(Action.OIL)
+        return found
+
+    def action_problem(self, move: Move, candidate: Candidate) -> str | None:
+        """Why the move's action cannot go with it, or ``None`` when it can."""
+        action = move.action
+        if action is None:
+            return None
+        if action not in self.actions():
+            car = self.cars[self.current_car]  # type: ignore[index]
+            if action is Action.MISSILE and car.kit.missiles:
+                return "a missile starts with the car's velocity: a car at rest cannot fire"
+            return f"this car has no {'missile' if action is Action.MISSILE else 'oil sprayer'}"
+        if action is Action.OIL and (candidate.velocity.is_zero
+                                     or candidate.kind is not MoveKind.DRIVE):
+            return "oil is sprayed behind a car that drives somewhere on the track"
+        return None
+
+    def collectables(self) -> list[tuple[int, object]]:
+        """The track's collectables still lying on it (index, collectable)."""
+        return [(i, c) for i, c in enumerate(self.race.track.collectables) if i not in self.taken]
+
+    def damage_limit(self, index: int) -> int | None:
+        """The most damage car ``index`` survives: the rules' limit plus any extra damage
+        points, or, where cars are designed in the shop, just the points it holds."""
+        rules = self.race.rules
+        points = self.cars[index].kit.damage
+        if rules.equipment_shop == "design":
+            return points
+        return None if rules.damage_limit is None else rules.damage_limit + points
 
     def candidate_for(self, move: Move) -> Candidate | None:
         return next((c for c in self.candidates() if c.target == move.target), None)
@@ -224,13 +340,26 @@ class RaceState:
         if not candidate.legal:
             raise IllegalMoveError(f"{name} may not move to {tuple(move.target)}: "
                                    f"{candidate.reason}")
+        problem = self.action_problem(move, candidate)
+        if problem:
+            raise IllegalMoveError(f"{name} cannot {move.action.value}: {problem}")
         events = self._pending
         self._pending = []
         self.history.append((index, move))
         if candidate.kind is MoveKind.PLACE:
             return events + self._place(index, candidate.target) + self._settle()
         self.last_round = self.round
+        shot: set[int] = set()
+        events += self._guns(index, shot)
+        if move.action is Action.MISSILE:
+            events += self._fire(index)
+        p = self.cars[index].position
         events += self._move(index, candidate)
+        if move.action is Action.OIL and self.cars[index].position == candidate.target:
+            events += self._spray(index, p, candidate.target)
+        if self.cars[index].racing:
+            events += self._guns(index, shot)
+        events += self._missile_strikes()
         events += self._end_turn()
         return events
 
@@ -267,6 +396,10 @@ class RaceState:
         other._outcome = self._outcome
         other._candidates = self._candidates
         other._pending = list(self._pending)
+        other.missiles = list(self.missiles)
+        other.oil = list(self.oil)
+        other._oil_shapes = list(self._oil_shapes)
+        other.taken = set(self.taken)
         return other
 
     # -- the rules at work --------------------------------------------------------------------
@@ -299,6 +432,12 @@ class RaceState:
             events.append(Event(EventKind.BACK_ON_TRACK, index, f"{name} is back on the track", q))
         else:
             events.append(Event(EventKind.MOVED, index, f"{name} moves to {tuple(q)}", q))
+        item = _ITEM_OF_NOTE.get(candidate.note)
+        if item:
+            left = getattr(new.kit, item) - 1
+            new = replace(new, kit=replace(new.kit, **{item: left}))
+            events.append(Event(EventKind.USED, index, f"{name} uses {candidate.note} "
+                                f"({left} left)", q, left))
         if new.pitted and not car.pitted:
             events.append(Event(EventKind.PIT_STOP, index, f"{name} makes its pit stop", q))
         elif (pit_stop_required(course, rules) and not new.pitted
@@ -307,6 +446,7 @@ class RaceState:
                                 "must make its pit stop first", q))
         self.cars[index] = new
         self.trails[index].append(q)
+        events += self._collect(index, p, q)
         if candidate.kind is MoveKind.COLLISION:
             events += self._collide(index, p, q)
         events += self._progress_events(index, car.progress, p, q)
@@ -316,7 +456,7 @@ class RaceState:
         """The car leaves the track on p→q: damage, then out or put back at the nearest point."""
         rules, course = self.race.rules, self.course_of(index)
         car = self.cars[index]
-        surfaces = surfaces_for(course, rules, self.race.cars[index])
+        surfaces = surfaces_for(course, rules, self.race.cars[index], car)
         t = surfaces.drive.exit_fraction(p, q, rules.boundary_counts)
         t = 1.0 if t is None else t
         exit_point = (p.x + t * (q.x - p.x), p.y + t * (q.y - p.y))
@@ -395,9 +535,129 @@ class RaceState:
         return events
 
     def _over_damage(self, index: int) -> bool:
-        limit = self.race.rules.damage_limit
+        limit = self.damage_limit(index)
         car = self.cars[index]
         return limit is not None and car.racing and car.damage > limit
+
+    def _hurt(self, index: int, amount: int, where: Vec, why: str) -> list[Event]:
+        """Damage a racing car (a missile, machine guns); out if it is too much."""
+        car = self.cars[index]
+        if not car.racing or amount <= 0:
+            return []
+        self.cars[index] = replace(car, damage=car.damage + amount)
+        events = [Event(EventKind.DAMAGED, index, f"{self._name(index)} takes {amount} "
+                        f"damage ({why})", where, amount)]
+        if self._over_damage(index):
+            events += self._knock_out(index, "too much damage")
+        return events
+
+    # -- equipment ----------------------------------------------------------------------------
+
+    def _collect(self, index: int, p: Vec, q: Vec) -> list[Event]:
+        """Baker: the first car to drive into a collectable picks it up: every one still
+        lying on a lattice point of the move p -> q (its start excluded)."""
+        if self.race.rules.collectables != "taken":
+            return []
+        events = []
+        car = self.cars[index]
+        for number, item in self.collectables():
+            if not on_segment(p, q, item.at):  # type: ignore[attr-defined]
+                continue
+            self.taken.add(number)
+            kind = item.kind  # type: ignore[attr-defined]
+            gain = Kit(money=item.value or DEFAULT_MONEY) if kind == "money" \
+                else COLLECTABLE_GAINS[kind]  # type: ignore[attr-defined]
+            car = replace(car, kit=add_kits(car.kit, gain))
+            events.append(Event(EventKind.COLLECTED, index, f"{self._name(index)} picks up "
+                                f"the {kind} ({gain.describe()})", item.at))  # type: ignore
+        self.cars[index] = car
+        return events
+
+    def _spray(self, index: int, p: Vec, q: Vec) -> list[Event]:
+        car = self.cars[index]
+        self.cars[index] = replace(car, kit=replace(car.kit, sprayers=car.kit.sprayers - 1))
+        corners = oil_patch(q, q - p)
+        self.oil.append(corners)
+        self._oil_shapes.append(shapely.Polygon(corners))
+        self._candidates = None
+        return [Event(EventKind.OIL_SPRAYED, index, f"{self._name(index)} sprays oil behind "
+                      "it", q)]
+
+    def _guns(self, index: int, shot: set[int]) -> list[Event]:
+        """Rear machine guns fire by themselves at a car one square behind (at the start and
+        at the end of the turn; each car is shot at most once a turn; never a team-mate)."""
+        car = self.cars[index]
+        sets = car.kit.guns
+        if not sets or not car.racing or car.velocity.is_zero:
+            return []
+        behind = car.position - heading(car.velocity)
+        team = self.race.cars[index].team
+        events: list[Event] = []
+        for other, target in enumerate(self.cars):
+            if (other == index or other in shot or not target.racing
+                    or target.position != behind
+                    or (team and self.race.cars[other].team == team)):
+                continue
+            shot.add(other)
+            events.append(Event(EventKind.SHOT, index, f"{self._name(index)}'s rear guns hit "
+                                f"{self._name(other)}", behind, sets))
+            events += self._hurt(other, sets, behind, "machine guns")
+        return events
+
+    def _fire(self, index: int) -> list[Event]:
+        car = self.cars[index]
+        self.cars[index] = replace(car, kit=replace(car.kit, missiles=car.kit.missiles - 1))
+        self.missiles.append(Missile(index, car.position, car.velocity))
+        return [Event(EventKind.MISSILE_FIRED, index, f"{self._name(index)} fires a missile",
+                      car.position)]
+
+    def _fly_missiles(self, owner: int) -> list[Event]:
+        """The owner's missiles move on its turn, each with a turbo boost; one that leaves
+        the track is gone."""
+        events: list[Event] = []
+        region = self.course_of(owner).region()
+        boundary = self.race.rules.boundary_counts
+        for number, missile in enumerate(list(self.missiles)):
+            if missile.owner != owner:
+                continue
+            velocity = missile_boost(missile.velocity)
+            target = missile.position + velocity
+            inside = region.covers_segments(np.array([missile.position], dtype=float),
+                                            np.array([target], dtype=float), boundary)[0]
+            if not inside:
+                self.missiles[number] = None  # type: ignore[call-overload]
+                events.append(Event(EventKind.MISSILE_GONE, owner, f"{self._name(owner)}'s "
+                                    "missile hits the wall", missile.position))
+                continue
+            self.missiles[number] = Missile(owner, target, velocity)
+            events.append(Event(EventKind.MISSILE_MOVED, owner, f"{self._name(owner)}'s "
+                                f"missile flies to {tuple(target)}", target))
+        self.missiles = [m for m in self.missiles if m is not None]
+        return events + self._missile_strikes()
+
+    def _missile_strikes(self) -> list[Event]:
+        """Missiles that meet vanish together; a missile on a car's point explodes."""
+        events: list[Event] = []
+        at: dict[Vec, list[Missile]] = {}
+        for missile in self.missiles:
+            at.setdefault(missile.position, []).append(missile)
+        keep: list[Missile] = []
+        for point, group in at.items():
+            if len(group) > 1:
+                events.append(Event(EventKind.MISSILE_GONE, None, f"{len(group)} missiles "
+                                    f"meet at {tuple(point)} and vanish", point))
+                continue
+            victims = [i for i, c in enumerate(self.cars) if c.racing and c.position == point]
+            if not victims:
+                keep.append(group[0])
+                continue
+            for victim in victims:
+                events.append(Event(EventKind.MISSILE_HIT, victim, f"{self._name(group[0].owner)}"
+                                    f"'s missile explodes on {self._name(victim)}", point,
+                                    MISSILE_DAMAGE))
+                events += self._hurt(victim, MISSILE_DAMAGE, point, "a missile")
+        self.missiles = [m for m in self.missiles if m in keep]
+        return events
 
     def _knock_out(self, index: int, why: str) -> list[Event]:
         self.cars[index] = replace(self.cars[index], status=CarStatus.OUT, out_round=self.round,
@@ -418,17 +678,18 @@ class RaceState:
         """Move the turn to the next car in the order; end the race if the rules say so."""
         rules = self.race.rules
         self._candidates = None
+        events = self._fly_missiles(self.race.order[self.turn]) if self.missiles else []
         if rules.finish_end == "first-across" and any(c.finish for c in self.cars):
-            return self._finish_race("first across the line")
+            return events + self._finish_race("first across the line")
         self.turn += 1
         if self.turn == len(self.race.order):
             self.turn = 0
             self.round += 1
             if rules.finish_end == "round" and any(c.finish for c in self.cars):
-                return self._finish_race("the round is complete")
+                return events + self._finish_race("the round is complete")
             if self.round > rules.max_rounds:
-                return self._finish_race(f"stopped after {rules.max_rounds} rounds")
-        return []
+                return events + self._finish_race(f"stopped after {rules.max_rounds} rounds")
+        return events
 
     def _settle(self) -> list[Event]:
         """Bring the turn to the next car with a choice to make, resolving turns without one:

@@ -48,6 +48,91 @@ class EventKind(StrEnum):
     PIT_STOP = "pit-stop"
     NEEDS_PIT = "needs-pit"
     RACE_OVER = "race-over"
+    USED = "used"                # good brakes, turbo or rocket boosters spent
+    COLLECTED = "collected"      # a collectable picked up
+    MISSILE_FIRED = "missile-fired"
+    MISSILE_MOVED = "missile-moved"
+    MISSILE_HIT = "missile-hit"  # exploded on a car
+    MISSILE_GONE = "missile-gone"  # met another missile, or left the track
+    OIL_SPRAYED = "oil-sprayed"
+    SHOT = "shot"                # rear machine guns hit a car
+
+
+#: The shop's prices in dollars (Baker, "Design Your Own Car" and "James Bond Mode").
+PRICES: dict[str, int] = {"brakes": 10, "turbo": 10, "damage": 5, "missiles": 30,
+                          "sprayers": 10, "boosters": 30, "submarine": 30, "guns": 20}
+#: The most of any one item a car can hold (a sanity bound for files, not a rule).
+MAX_ITEMS = 99
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What a car carries: uses of good brakes and turbo, damage points, James Bond gadgets
+    and money. A car's setup holds the kit it bought (or was given); its state holds what is
+    left of it during the race (collectables add to it, using things takes them away)."""
+
+    brakes: int = 0      # good-brakes uses
+    turbo: int = 0       # turbo-boost uses
+    damage: int = 0      # damage points: the car is out with more damage than this
+    missiles: int = 0
+    sprayers: int = 0    # oil sprayers, each one 3 x 3 slick
+    boosters: int = 0    # rocket boosters, each one speeds up by three once
+    submarine: bool = False  # may cross water
+    guns: int = 0        # sets of rear-shooting machine guns
+    money: int = 0       # dollars held: unspent, or picked up on the track
+
+    def __post_init__(self) -> None:
+        for name in ("brakes", "turbo", "damage", "missiles", "sprayers", "boosters", "guns",
+                     "money"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"a kit's {name} must be a whole number of 0 or more, "
+                                 f"not {value!r}")
+            if name != "money" and value > MAX_ITEMS:
+                raise ValueError(f"a kit holds at most {MAX_ITEMS} {name}, not {value}")
+        if not isinstance(self.submarine, bool):
+            raise ValueError(f"a kit's submarine must be true or false, not {self.submarine!r}")
+
+    def cost(self) -> int:
+        """What the kit costs in the shop (money held is not bought)."""
+        return sum(PRICES[name] * int(getattr(self, name)) for name in PRICES)
+
+    def to_data(self) -> dict[str, int | bool]:
+        """The items held, for files: only those the car has."""
+        return {name.replace("_", "-"): value for name, value in self.__dict__.items() if value}
+
+    @classmethod
+    def from_data(cls, data: dict) -> Kit:
+        """A kit from ``to_data``'s mapping; a ``ValueError`` names an unknown or bad item."""
+        if not isinstance(data, dict):
+            raise ValueError("a kit must be a mapping of items")
+        known = {f: f for f in cls.__dataclass_fields__}
+        unknown = [k for k in data if k not in known]
+        if unknown:
+            raise ValueError(f"unknown kit item {unknown[0]!r}; items: {', '.join(known)}")
+        return cls(**data)
+
+    def describe(self) -> str:
+        """A short line for the HUD and the results: ``brakes 2, turbo 2, $10``."""
+        words = {"brakes": "brakes", "turbo": "turbo", "damage": "damage pts",
+                 "missiles": "missiles", "sprayers": "oil", "boosters": "boosters",
+                 "guns": "guns"}
+        parts = [f"{words[name]} {getattr(self, name)}" for name in words
+                 if getattr(self, name)]
+        if self.submarine:
+            parts.append("submarine")
+        if self.money:
+            parts.append(f"${self.money}")
+        return ", ".join(parts) or "nothing"
+
+
+@dataclass(frozen=True)
+class Missile:
+    """A missile in flight (James Bond mode): it moves on its owner's turn, speeding up."""
+
+    owner: int
+    position: Vec
+    velocity: Vec
 
 
 @dataclass(frozen=True)
@@ -59,6 +144,9 @@ class CarSetup:
     driver: str = "human"
     can_swim: bool = False
     reverse: bool = False  # races the circuit the other way round (where the rules allow)
+    kit: Kit | None = None  # what it bought in the shop; None: what the rules give every car
+    budget: int | None = None  # what it had to spend in the shop; None: the rules' budget
+    team: str = ""  # team racing: cars with the same team name score together
 
     @property
     def is_human(self) -> bool:
@@ -92,29 +180,43 @@ class CarState:
     moves: int = 0
     pitted: bool = False  # has made its pit stop (where the rules require one)
     launch: bool = False  # braked to a full stop last move: may launch (Pope's rule)
+    kit: Kit = Kit()  # what the car still holds: uses left, damage points, gadgets, money
 
     @property
     def racing(self) -> bool:
         return self.status is CarStatus.RACING
 
 
+class Action(StrEnum):
+    """Something a car does on its turn besides moving (James Bond mode)."""
+
+    MISSILE = "missile"  # fire a missile before the move
+    OIL = "oil"          # spray a 3 x 3 oil slick behind the car after the move
+
+
 @dataclass(frozen=True)
 class Move:
-    """A player's choice for a turn: the lattice point the car goes to."""
+    """A player's choice for a turn: the lattice point the car goes to, and perhaps an action
+    (``Move(Vec(5, 3), Action.MISSILE)``; as text ``"5,3+missile"``)."""
 
     target: Vec
+    action: Action | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "target", Vec(int(self.target[0]), int(self.target[1])))
+        if self.action is not None:
+            object.__setattr__(self, "action", Action(self.action))
 
     def __str__(self) -> str:
-        return f"{self.target.x},{self.target.y}"
+        text = f"{self.target.x},{self.target.y}"
+        return f"{text}+{self.action.value}" if self.action else text
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """A move from ``"x,y"`` (what ``str`` gives)."""
-        x, _, y = text.partition(",")
-        return cls(Vec(int(x), int(y)))
+        """A move from ``"x,y"`` or ``"x,y+action"`` (what ``str`` gives)."""
+        point, _, action = text.partition("+")
+        x, _, y = point.partition(",")
+        return cls(Vec(int(x), int(y)), Action(action) if action else None)
 
 
 @dataclass(frozen=True)
@@ -127,7 +229,7 @@ class Candidate:
     kind: MoveKind = MoveKind.DRIVE
     reason: str = ""
     unchanged: bool = False  # the last move repeated exactly: the "no change" point
-    note: str = ""  # a special move's name: "power braking", "launch", ...
+    note: str = ""  # a special move's name: "power braking", "turbo", "good brakes", ...
 
     @property
     def move(self) -> Move:
@@ -153,3 +255,25 @@ class Outcome:
     winner: int | None
     reason: str
     rounds: int
+
+
+#: Team racing: points for first, second and third place (Baker).
+TEAM_POINTS = (3, 2, 1)
+
+
+def team_standings(cars: tuple[CarSetup, ...] | list[CarSetup],
+                   ranking: tuple[int, ...]) -> list[tuple[str, int]]:
+    """Each team's points from a race's ranking, best first: three for a win, two for second,
+    one for third (Baker's team racing). A car with no team name is a team of its own; teams
+    level on points are listed in the order of their best car."""
+    def team(index: int) -> str:
+        return cars[index].team or cars[index].name
+
+    points: dict[str, int] = {}
+    for place, index in enumerate(ranking):
+        points[team(index)] = points.get(team(index), 0) + (
+            TEAM_POINTS[place] if place < len(TEAM_POINTS) else 0)
+    first = {}
+    for place, index in enumerate(ranking):
+        first.setdefault(team(index), place)
+    return sorted(points.items(), key=lambda item: (-item[1], first[item[0]]))

@@ -16,8 +16,9 @@ from typing import Any
 from racetrack.errors import IllegalMoveError, Problem, ReplayError, RulesError, TrackError
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import CarSetup, Move
+from racetrack.model import Action, CarSetup, Kit, Move
 from racetrack.rules.ruleset import rules_from_data
+from racetrack.shop import starting_kit
 from racetrack.track import Track, track_from_data, track_to_data, track_to_yaml
 from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
 
@@ -54,12 +55,24 @@ def replay_data(state: RaceState) -> dict[str, Any]:
                   "data": track_to_data(race.track)},
         "rules": race.rules.to_data(),
         "seed": race.seed,
-        "cars": [{"name": c.name, "colour": c.colour, "driver": c.driver,
-                  **({"can-swim": True} if c.can_swim else {}),
-                  **({"reverse": True} if c.reverse else {})} for c in race.cars],
-        "moves": [[car, move.target.x, move.target.y] for car, move in state.history],
+        "cars": [car_data(race, c) for c in race.cars],
+        "moves": [[car, move.target.x, move.target.y, *([move.action.value] if move.action
+                                                          else [])]
+                  for car, move in state.history],
         "result": result_data(state),
     }
+
+
+def car_data(race: Race, car: CarSetup) -> dict[str, Any]:
+    """One car's setup for the file; its kit written out whole wherever a kit counts, so the
+    replay does not depend on how the shop chose it."""
+    kit = starting_kit(race.rules, car)
+    return {"name": car.name, "colour": car.colour, "driver": car.driver,
+            **({"can-swim": True} if car.can_swim else {}),
+            **({"reverse": True} if car.reverse else {}),
+            **({"team": car.team} if car.team else {}),
+            **({"budget": car.budget} if car.budget is not None else {}),
+            **({"kit": kit.to_data()} if car.kit is not None or kit != Kit() else {})}
 
 
 def save_replay(state: RaceState, path: str | os.PathLike[str]) -> None:
@@ -106,7 +119,8 @@ class Replay:
             state.apply(move)
         except IllegalMoveError as exc:
             raise ReplayError(Problem(self.file, None, f"move {number} ({name} to "
-                                                       f"{tuple(move.target)}) is illegal: "
+                                                       f"{tuple(move.target)}"
+                                                       f"{_with(move)}) is illegal: "
                                                        f"{exc}")) from None
 
     def verify(self) -> RaceState:
@@ -122,6 +136,10 @@ class Replay:
                                          f"{key} is {recorded.get(key)!r} in the file but "
                                          f"{actual.get(key)!r} when re-simulated"))
         return state
+
+
+def _with(move: Move) -> str:
+    return f" and {move.action.value}" if move.action else ""
 
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:
@@ -159,9 +177,20 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
         for flag in ("can-swim", "reverse"):
             if not isinstance(car.get(flag, False), bool):
                 raise fail(("cars", index, flag), f"'{flag}' must be true or false")
+        kit = None
+        if "kit" in car:
+            try:
+                kit = Kit.from_data(car["kit"])
+            except (TypeError, ValueError) as exc:
+                raise fail(("cars", index, "kit"), str(exc)) from None
+        budget = car.get("budget")
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                                   or budget < 0):
+            raise fail(("cars", index, "budget"), "'budget' must be a whole number of dollars")
         setups.append(CarSetup(car["name"], str(car.get("colour", "red")),
                                str(car.get("driver", "human")), car.get("can-swim", False),
-                               car.get("reverse", False)))
+                               car.get("reverse", False), kit=kit, budget=budget,
+                               team=str(car.get("team", ""))))
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise fail(("seed",), "'seed' must be a whole number")
@@ -169,12 +198,20 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
     if not isinstance(moves_data, list) or len(moves_data) > MAX_MOVES:
         raise fail(("moves",), f"'moves' must be a list of at most {MAX_MOVES} moves")
     moves = []
+    actions = [a.value for a in Action]
     for number, entry in enumerate(moves_data, start=1):
-        if (not isinstance(entry, list) or len(entry) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry)):
+        if (not isinstance(entry, list) or len(entry) not in (3, 4)
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry[:3])):
             raise fail(("moves", number - 1), f"move {number} must be [car, x, y] in whole "
-                                              "numbers")
-        moves.append((entry[0], Move(Vec(entry[1], entry[2]))))
+                                              "numbers, or [car, x, y, action]")
+        action = None
+        if len(entry) == 4:
+            if entry[3] not in actions:
+                raise fail(("moves", number - 1, 3), f"move {number}: unknown action "
+                                                     f"{entry[3]!r}; actions: "
+                                                     f"{', '.join(actions)}")
+            action = Action(entry[3])
+        moves.append((entry[0], Move(Vec(entry[1], entry[2]), action)))
     result = data.get("result") if "result" in data else {}
     if not isinstance(result, dict):
         raise fail(("result",), "'result' must be a mapping")

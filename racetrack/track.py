@@ -59,7 +59,8 @@ class Zone:
 
 @dataclass(frozen=True)
 class Collectable:
-    """A coin or gadget lying on a lattice point; the first car to end a move there takes it."""
+    """A coin or gadget lying on a lattice point; the first car whose move runs through the
+    point (ending there included) takes it, where the rules say collectables count."""
 
     kind: str
     at: Vec

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from racetrack.game import Race
-from racetrack.model import CarSetup, CarStatus, MoveKind
+from racetrack.model import CarSetup, CarStatus, Move, MoveKind
 from racetrack.rules import bundled_variant_names, load_rules
 from racetrack.track import find_track, load_track
 
@@ -25,14 +25,17 @@ def check_invariants(state):
     if rules.cars == "forbidden":
         spots = [tuple(c.position) for c in racing]
         assert len(spots) == len(set(spots)), "two cars on one point"
-    for car in racing:
+    for index, car in enumerate(state.cars):
+        if not car.racing:
+            continue
         assert course.on_sheet([car.position])[0], "a car left the paper"
         if not car.off_track:
             assert course.surface.covers_points([car.position], rules.boundary_counts)[0], \
                 "a car on the track stands off it"
         assert 0 <= car.progress < course.goal
-        if rules.damage_limit is not None:
-            assert car.damage <= rules.damage_limit
+        limit = state.damage_limit(index)  # the rules' limit, or the car's damage points
+        if limit is not None:
+            assert car.damage <= limit
     for car in state.cars:
         if car.status is CarStatus.FINISHED:
             assert car.progress == course.goal
@@ -55,7 +58,13 @@ def test_random_playouts_stay_legal_and_end(variant, seed, cars):
         # Prefer moves that stay on the track so races last, but take the others too.
         calm = [c for c in candidates if c.kind is MoveKind.DRIVE]
         choice = rng.choice(calm if calm and rng.random() < 0.9 else candidates)
-        state.apply(choice.move)
+        move = choice.move
+        actions = state.actions()  # now and then fire a missile or spray oil with it
+        if actions and rng.random() < 0.3:
+            armed = Move(move.target, rng.choice(actions))
+            if state.action_problem(armed, choice) is None:
+                move = armed
+        state.apply(move)
         moves += 1
         assert moves <= 40 * cars + cars
     check_invariants(state)

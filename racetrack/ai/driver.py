@@ -19,9 +19,9 @@ import numpy as np
 
 from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.tables import value_table
-from racetrack.game import RaceState
-from racetrack.model import Candidate, Move, MoveKind
-from racetrack.rules.moves import after_moves
+from racetrack.game import RaceState, heading, missile_boost
+from racetrack.model import Action, Candidate, Move, MoveKind
+from racetrack.rules.moves import SPECIALS, after_moves, swims
 from racetrack.solver import UNSOLVED, SolverError
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -54,6 +54,8 @@ STYLES = {
 ON_TRACK = (MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.RETURN, MoveKind.PLACE)
 #: The speed a driver keeps to when it must steer by the lookahead alone.
 FALLBACK_SPEED = 2
+#: Notes of the special moves that spend a use of the car's kit.
+SPENDING = frozenset(note for note, *_ in SPECIALS)
 
 
 class TableDriver:
@@ -70,9 +72,55 @@ class TableDriver:
         """Build the table now (it is cached), so the first move is as quick as the rest."""
         race = state.race
         with contextlib.suppress(SolverError):  # too large a track: the lookahead drives
-            value_table(race.course_of(car), race.rules, race.cars[car].can_swim)
+            value_table(race.course_of(car), race.rules, swims(race.cars[car], state.cars[car]))
 
     def choose(self, state: RaceState) -> Move:
+        """The move to make, with a James Bond action when one looks worth it."""
+        options = [c for c in state.candidates() if c.legal]
+        move = self._choose_move(state)
+        actions = state.actions()
+        if not actions:
+            return move
+        candidate = next(c for c in options if c.target == move.target)
+        for action in (Action.MISSILE, Action.OIL):
+            if action in actions and self._worth(state, candidate, action):
+                armed = Move(move.target, action)
+                if state.action_problem(armed, candidate) is None:
+                    return armed
+        return move
+
+    def _worth(self, state: RaceState, candidate: Candidate, action: Action) -> bool:
+        """Simple rules of thumb: fire when a rival will be where the missile lands (its first
+        flight is this turn, before the rival moves; its second after the rival's unchanged
+        move); spray oil when a rival is close behind the car after its move."""
+        index = state.current_car
+        race = state.race
+        me = state.cars[index]
+        team = race.cars[index].team
+
+        def rival(j: int) -> bool:
+            return (j != index and state.cars[j].racing
+                    and not (team and race.cars[j].team == team))
+
+        rivals = [j for j in range(len(state.cars)) if rival(j)]
+        if action is Action.MISSILE:
+            first_velocity = missile_boost(me.velocity)
+            first = me.position + first_velocity
+            second = first + missile_boost(first_velocity)
+            if candidate.target in (first, second):
+                return False  # it would land on its own car
+            return any(state.cars[j].position == first
+                       or state.cars[j].position + state.cars[j].velocity == second
+                       for j in rivals)
+        ahead = heading(candidate.velocity)
+        for j in rivals:
+            offset = state.cars[j].position - candidate.target
+            behind = -(offset.x * ahead.x + offset.y * ahead.y)
+            if 0 < behind <= 6 and max(abs(offset.x), abs(offset.y)) <= 6:
+                return True
+        return False
+
+    def _choose_move(self, state: RaceState) -> Move:
         options = [c for c in state.candidates() if c.legal]
         if not options:
             raise ValueError("no legal move to choose from")
@@ -97,8 +145,10 @@ class TableDriver:
         ties = [i for i in pool if values[i] == best]
         if best == 0:
             return options[self._best_finish(state, options, ties)].move
-        # Among equals, the one that keeps the most room: the slowest, then the first listed.
-        return options[min(ties, key=lambda i: (options[i].velocity.speed, i))].move
+        # Among equals, the one that keeps the most room: the slowest, then the first listed;
+        # never a special move (good brakes, turbo) that spends a use for nothing.
+        return options[min(ties, key=lambda i: (options[i].note in SPENDING,
+                                                options[i].velocity.speed, i))].move
 
     @staticmethod
     def _best_finish(state: RaceState, options: list[Candidate], finishing: list[int]) -> int:
@@ -122,7 +172,7 @@ class TableDriver:
         assert index is not None
         car = state.cars[index]
         course = race.course_of(index)
-        table = value_table(course, race.rules, race.cars[index].can_swim)
+        table = value_table(course, race.rules, swims(race.cars[index], car))
         targets = np.array([c.target for c in options])
         if state.placing:  # choosing a start point: how good each is from rest
             found = table.values(targets, [(0, 0)] * len(options),

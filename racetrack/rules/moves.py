@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from shapely.geometry.base import BaseGeometry
 
 from racetrack.course import Course
 from racetrack.geometry import Region, Vec, zone_hits
@@ -23,6 +24,8 @@ CHANGES: dict[str, tuple[Vec, ...]] = {
     "square": tuple(Vec(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)),
     "square-24": tuple(Vec(dx, dy) for dy in (-2, -1, 0, 1, 2) for dx in (-2, -1, 0, 1, 2)),
 }
+#: The name of a launch move (Pope's fast acceleration), as candidates carry it.
+LAUNCH_NOTE = "fast acceleration after a stop"
 #: A crawling car's single steps (Levi's rule 5): one square in any direction.
 CRAWL_STEPS = tuple(Vec(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 
@@ -35,8 +38,14 @@ class Surfaces:
     land: Region   # where it may stand (the track, less water if it cannot swim)
 
 
-def surfaces_for(course: Course, rules: RuleSet, setup: CarSetup) -> Surfaces:
-    without_water = rules.zones_water == "wall" and not setup.can_swim
+def swims(setup: CarSetup, car: CarState | None = None) -> bool:
+    """Whether a car may cross water: it was set up so, or it carries a submarine."""
+    return setup.can_swim or (car is not None and car.kit.submarine)
+
+
+def surfaces_for(course: Course, rules: RuleSet, setup: CarSetup,
+                 car: CarState | None = None) -> Surfaces:
+    without_water = rules.zones_water == "wall" and not swims(setup, car)
     land = course.region(without_water=without_water)
     drive = course.region(without_water=without_water, with_jumps=rules.zones_jump == "fly")
     return Surfaces(drive, land)
@@ -57,10 +66,53 @@ def power_brakes(velocity: Vec) -> list[Vec]:
     return found
 
 
-def launch_targets(course: Course, rules: RuleSet, setup: CarSetup, point: Vec) -> list[Vec]:
+#: The special moves a car's kit pays for: note, kit item, direction, how far a component
+#: may change (Baker's good brakes and turbo: two squares; rocket boosters: three).
+SPECIALS = (("good brakes", "brakes", "slower", 2), ("turbo", "turbo", "faster", 2),
+            ("rocket boosters", "boosters", "faster", 3))
+
+
+def special_velocities(velocity: Vec, choices: str, direction: str, reach: int) -> list[Vec]:
+    """Moves that good brakes, turbo or rocket boosters make possible from ``velocity``.
+
+    Under the plus movement (Baker) one component changes, as usual, but by ``reach`` squares
+    (or anything between the ordinary change and that): toward zero for "slower", never past
+    it (so 3 east brakes to 1 east), away from zero for "faster" (a component at rest may go
+    either way). Under the square movements each component may change as usual, or by up to
+    ``reach - 1`` squares more than the usual most in the special's direction. The list may
+    include ordinary moves; the caller keeps only the new ones.
+    """
+    step = max(abs(c.x) for c in CHANGES[choices])
+    far = step + reach - 1
+
+    def stretched(c: int) -> list[int]:
+        sign = (c > 0) - (c < 0)
+        if direction == "slower":
+            return [c - k * sign for k in range(step + 1, min(far, abs(c)) + 1)] if c else []
+        if c == 0:
+            return [k * s for k in range(step + 1, far + 1) for s in (1, -1)]
+        return [c + k * sign for k in range(step + 1, far + 1)]
+
+    found: list[Vec] = []
+    if choices == "plus":
+        for x in stretched(velocity.x):
+            found.append(Vec(x, velocity.y))
+        for y in stretched(velocity.y):
+            found.append(Vec(velocity.x, y))
+        return found
+    xs = [velocity.x + d for d in range(-step, step + 1)]
+    ys = [velocity.y + d for d in range(-step, step + 1)]
+    for x in xs + stretched(velocity.x):
+        for y in ys + stretched(velocity.y):
+            found.append(Vec(x, y))
+    return found
+
+
+def launch_targets(course: Course, rules: RuleSet, setup: CarSetup, point: Vec,
+                   car: CarState | None = None) -> list[Vec]:
     """David Pope's fast acceleration: every point a stopped car can reach in one straight
     move on the track, however far (one batched test of every lattice point of the track)."""
-    surfaces = surfaces_for(course, rules, setup)
+    surfaces = surfaces_for(course, rules, setup, car)
     points = surfaces.land.lattice_points(rules.boundary_counts)
     if not len(points):
         return []
@@ -69,9 +121,15 @@ def launch_targets(course: Course, rules: RuleSet, setup: CarSetup, point: Vec) 
     return [Vec(int(x), int(y)) for x, y in points[visible]]
 
 
-def velocity_choices(course: Course, rules: RuleSet, setup: CarSetup,
-                     car: CarState) -> tuple[list[Vec], list[str]]:
-    """The moves a car may consider this turn, and the name of each special one."""
+def velocity_choices(course: Course, rules: RuleSet, setup: CarSetup, car: CarState,
+                     oil: Sequence[BaseGeometry] = ()) -> tuple[list[Vec], list[str]]:
+    """The moves a car may consider this turn, and the name of each special one.
+
+    Good brakes, turbo and rocket boosters add moves only while the car has uses left and is
+    not skidding on oil (Baker: they don't work on oil); a move an ordinary change (or a
+    cheaper special) reaches is never offered again, so choosing it never spends a use.
+    ``oil`` is extra oil sprayed during the race.
+    """
     v = car.velocity
     if car.off_track and rules.leaving_track == "crawl":
         return list(CRAWL_STEPS), [""] * len(CRAWL_STEPS)
@@ -89,24 +147,50 @@ def velocity_choices(course: Course, rules: RuleSet, setup: CarSetup,
         for w in power_brakes(v):
             extra(w, "power braking")
     if rules.movement_launch and car.launch and not car.off_track:
-        for target in launch_targets(course, rules, setup, car.position):
-            extra(target - car.position, "fast acceleration after a stop")
+        for target in launch_targets(course, rules, setup, car.position, car):
+            extra(target - car.position, LAUNCH_NOTE)
+    kit = car.kit
+    if (kit.brakes or kit.turbo or kit.boosters) and not car.off_track \
+            and not on_oil(course, rules, car, oil):
+        for note, item, direction, reach in SPECIALS:
+            if getattr(kit, item):
+                for w in special_velocities(v, rules.movement_choices, direction, reach):
+                    extra(w, note)
     return velocities, notes
 
 
+def oil_zones(course: Course, rules: RuleSet,
+              oil: Sequence[BaseGeometry] = ()) -> list[BaseGeometry]:
+    """The oil that counts: the track's and any sprayed, unless the rules ignore oil."""
+    return [*course.zones("oil"), *oil] if rules.zones_oil != "none" else []
+
+
+def on_oil(course: Course, rules: RuleSet, car: CarState,
+           oil: Sequence[BaseGeometry] = ()) -> bool:
+    """Whether the car's unchanged move would touch oil (so it skids, or must keep steady)."""
+    zones = oil_zones(course, rules, oil)
+    if not zones or car.velocity.is_zero:
+        return False
+    start = np.array([car.position], dtype=float)
+    end = np.array([car.position + car.velocity], dtype=float)
+    return bool(zone_hits(zones, start, end).touches.any())
+
+
 def candidates(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
-               cars: Sequence[CarState], index: int) -> list[Candidate]:
-    """Every point car ``index`` might go to this turn, legal or not, and why not."""
+               cars: Sequence[CarState], index: int,
+               oil: Sequence[BaseGeometry] = ()) -> list[Candidate]:
+    """Every point car ``index`` might go to this turn, legal or not, and why not.
+    ``oil`` is extra oil sprayed during the race (James Bond mode)."""
     car, setup = cars[index], setups[index]
     p, v = car.position, car.velocity
     crawling = car.off_track and rules.leaving_track == "crawl"
-    velocities, notes = velocity_choices(course, rules, setup, car)
+    velocities, notes = velocity_choices(course, rules, setup, car, oil)
     targets = [p + w for w in velocities]
     unchanged = np.array([not crawling and w == v for w in velocities])
     starts = np.repeat(np.array([p], dtype=float), len(targets), axis=0)
     ends = np.array(targets, dtype=float)
 
-    surfaces = surfaces_for(course, rules, setup)
+    surfaces = surfaces_for(course, rules, setup, car)
     boundary = rules.boundary_counts
     on_track = surfaces.drive.covers_segments(starts, ends, boundary)
     lands_on = surfaces.land.covers_points(ends, boundary)
@@ -155,14 +239,14 @@ def candidates(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
         # Zones that force the last move to be repeated or the speed to change (a car at
         # rest is never forced).
         _zone_rules(course, rules, starts, ends, unchanged, speeds < v.speed,
-                    speeds > v.speed, forbid)
+                    speeds > v.speed, forbid, oil)
         if rules.movement_skid_speed is not None and v.speed >= rules.movement_skid_speed:
             turning = np.array([v.x * w.y - v.y * w.x != 0 for w in velocities])
             forbid(turning & (speeds < v.speed),
                    f"would skid: at speed {rules.movement_skid_speed} or more a car cannot "
                    "brake and turn in the same move")
-    forced_repeat = _forced_by_zone(course, rules, starts[:1], np.array([p + v], dtype=float)) \
-        if not crawling and not v.is_zero else False
+    forced_repeat = _forced_by_zone(course, rules, starts[:1], np.array([p + v], dtype=float),
+                                    oil) if not crawling and not v.is_zero else False
     if rules.movement_must_change and not crawling and not forced_repeat:
         forbid(unchanged, "the move must change (brake and/or turn)")
 
@@ -193,7 +277,8 @@ def candidates(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
 
 
 def _zone_rules(course: Course, rules: RuleSet, starts: np.ndarray, ends: np.ndarray,
-                unchanged: np.ndarray, slower: np.ndarray, faster: np.ndarray, forbid) -> None:
+                unchanged: np.ndarray, slower: np.ndarray, faster: np.ndarray, forbid,
+                sprayed: Sequence[BaseGeometry] = ()) -> None:
     if rules.zones_slopes == "force":
         for kind, keeps, reason in (("upgrade", slower, "on an upgrade the car must slow down"),
                                     ("downgrade", faster,
@@ -202,7 +287,7 @@ def _zone_rules(course: Course, rules: RuleSet, starts: np.ndarray, ends: np.nda
             if zones:
                 touches = zone_hits(zones, starts, ends).touches.any(axis=0)
                 forbid(touches & ~keeps, reason)
-    oil = course.zones("oil") if rules.zones_oil != "none" else []
+    oil = oil_zones(course, rules, sprayed)
     jumps = course.zones("jump") if rules.zones_jump == "fly" else []
     if not oil and not jumps:
         return
@@ -216,9 +301,10 @@ def _zone_rules(course: Course, rules: RuleSet, starts: np.ndarray, ends: np.nda
     forbid(touches_jump & ~unchanged, "over a jump the move must repeat the last one")
 
 
-def _forced_by_zone(course: Course, rules: RuleSet, start: np.ndarray, end: np.ndarray) -> bool:
+def _forced_by_zone(course: Course, rules: RuleSet, start: np.ndarray, end: np.ndarray,
+                    oil: Sequence[BaseGeometry] = ()) -> bool:
     """Whether the unchanged move touches a zone that demands it (so it may be repeated)."""
-    zones = [*(course.zones("oil") if rules.zones_oil != "none" else []),
+    zones = [*oil_zones(course, rules, oil),
              *(course.zones("jump") if rules.zones_jump == "fly" else [])]
     return bool(zones) and bool(zone_hits(zones, start, end).touches.any())
 

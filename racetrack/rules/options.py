@@ -177,6 +177,41 @@ OPTIONS: tuple[Option, ...] = (
                         "length, losing one move) on a point inside a pit zone of its choice; "
                         "until it has, crossing the finish does not count. Tracks without pit "
                         "zones need no stop"}),
+    Option("equipment.brakes", 0,
+           "Good-brakes uses each car starts with (when it does not design its own car): a use "
+           "lets a car slow down by two squares instead of one (Baker allows two a race).",
+           low=0, high=20),
+    Option("equipment.turbo", 0,
+           "Turbo-boost uses each car starts with (when it does not design its own car): a use "
+           "lets a car speed up by two squares instead of one (Baker allows two a race).",
+           low=0, high=20),
+    Option("equipment.shop", "none",
+           "Whether the players kit out their cars before the race.",
+           {"none": "every car starts with the equipment.* uses and the damage-limit",
+            "design": "each car spends its budget in the shop: good brakes $10 a use, turbo "
+                      "$10 a use, damage points $5 each; a car is out with more damage than "
+                      "the points it bought, so with none it blows up at its first hit (Baker's "
+                      "Design Your Own Car)"}),
+    Option("equipment.budget", 100,
+           "Dollars each car has to spend in the shop (a championship adds prize money).",
+           low=0, high=10_000),
+    Option("equipment.bond", False,
+           "When true the shop also sells James Bond gadgets: missiles $30, oil sprayers $10, "
+           "rocket boosters $30, submarine $30, rear machine guns $20 a set (Baker).",
+           is_bool=True),
+    Option("collectables", "ignored",
+           "What the track's collectables do.",
+           {"ignored": "they are drawn but do nothing",
+            "taken": "the first car whose move runs through one's point takes it: a penny is "
+                     "two turbo boosts, a nickel two good-brakes uses, a dime five damage "
+                     "points, money is dollars for the next race, a gadget is one of that "
+                     "gadget (Baker)"}),
+    Option("teams.scoring", "none",
+           "Team racing.",
+           {"none": "every car races for itself",
+            "3-2-1": "cars of a team move one after another, and the team scores three points "
+                     "for a win, two for second place and one for third; the team with the "
+                     "most points wins (Baker)"}),
     Option("max-rounds", 500,
            "The race stops after this many rounds; unfinished cars are ranked by how far they "
            "still have to go.", low=1, high=10_000),

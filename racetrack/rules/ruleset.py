@@ -53,6 +53,13 @@ class RuleSet:
     zones_water: str
     zones_slopes: str
     pit_stop: str
+    equipment_brakes: int
+    equipment_turbo: int
+    equipment_shop: str
+    equipment_budget: int
+    equipment_bond: bool
+    collectables: str
+    teams_scoring: str
     max_rounds: int
 
     @classmethod

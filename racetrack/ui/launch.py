@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Mapping
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from racetrack.records import is_time_trial, record_run, run_turns
 from racetrack.rules import load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import PlayerChoice
+from racetrack.shop import shop_items
 from racetrack.track import load_track
 
 
@@ -27,9 +29,40 @@ def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoi
     track = load_track(track_path)
     rules = apply_overrides(load_rules(rules_name), overrides or {})
     seed = seed if seed is not None else random.randrange(1_000_000)
-    cars = [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse) for p in players]
+    cars = team_cars(rules, [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse)
+                             for p in players])
+    if shop_items(rules):
+        from racetrack.ui.scenes.shop import ShopScene
+
+        def shopped(kitted: list[CarSetup]) -> None:
+            race = Race(track, rules, kitted, seed=seed)
+            continue_race(app, race, race.start(), animation_seconds, replace=True)
+
+        shop = ShopScene(app, rules, cars, shopped)
+        if replace and app.scenes:
+            app.replace(shop)
+        else:
+            app.push(shop)
+        return shop
     race = Race(track, rules, cars, seed=seed)
     return continue_race(app, race, race.start(), animation_seconds, replace)
+
+
+def team_cars(rules, cars: list[CarSetup]) -> list[CarSetup]:
+    """Team racing from the setup screen: cars given the same name are one player's (or one
+    team's) cars; each gets that name as its team and a number to tell them apart."""
+    if rules.teams_scoring == "none":
+        return cars
+    counts: dict[str, int] = {}
+    for car in cars:
+        counts[car.name] = counts.get(car.name, 0) + 1
+    seen: dict[str, int] = {}
+    named = []
+    for car in cars:
+        seen[car.name] = seen.get(car.name, 0) + 1
+        name = f"{car.name} {seen[car.name]}" if counts[car.name] > 1 else car.name
+        named.append(dataclass_replace(car, name=name, team=car.name))
+    return named
 
 
 def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 0.35,

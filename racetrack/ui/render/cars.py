@@ -10,6 +10,7 @@ import pygame
 from racetrack.game import RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Candidate, CarStatus
+from racetrack.rules.moves import LAUNCH_NOTE
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 
@@ -82,13 +83,25 @@ def draw_candidates(surface: pygame.Surface, state: RaceState, camera: Camera,
                     pencil_width(camera))
         if candidate.unchanged:
             pygame.draw.circle(surface, colours.ink, centre, radius * 1.9, 2)
-        if candidate.legal:
-            # Special moves (power braking, a launch) are smaller dots in a ring of ink.
-            size = radius * 0.6 if candidate.note else radius * 1.5 if placing else radius
+        if candidate.legal and candidate.note == LAUNCH_NOTE:
+            # Pope's launch offers many points: small dots in a ring of ink.
+            size = radius * 0.6
             pygame.draw.circle(surface, (255, 255, 255), centre, size + 2)
             pygame.draw.circle(surface, colour, centre, size)
-            if candidate.note:
-                pygame.draw.circle(surface, colours.ink, centre, size + 2, 1)
+            pygame.draw.circle(surface, colours.ink, centre, size + 2, 1)
+        elif candidate.legal and candidate.note:
+            # A special move (good brakes, turbo, boosters, power braking): a hollow diamond.
+            x, y = centre
+            r = radius * 1.4
+            diamond = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+            pygame.draw.polygon(surface, (255, 255, 255), diamond)
+            pygame.draw.polygon(surface, colour, diamond, max(2, round(radius / 2)))
+            if candidate.target == hover:
+                pygame.draw.circle(surface, colours.ink, centre, r + 3, 2)
+        elif candidate.legal:
+            size = radius * 1.5 if placing else radius
+            pygame.draw.circle(surface, (255, 255, 255), centre, size + 2)
+            pygame.draw.circle(surface, colour, centre, size)
             if candidate.target == hover:
                 pygame.draw.circle(surface, colours.ink, centre, radius + 3, 2)
         else:

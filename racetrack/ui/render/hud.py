@@ -44,8 +44,9 @@ def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool) -> None:
             bits = ["choose a start point on the line"]
         else:
             bits = [f"turn {state.round}", f"speed {car.velocity.speed}"]
-        if race.rules.damage_limit is not None:
-            bits.append(f"damage {car.damage}/{race.rules.damage_limit}")
+        limit = state.damage_limit(index)
+        if limit is not None:
+            bits.append(f"damage {car.damage}/{limit}")
         elif car.damage:
             bits.append(f"damage {car.damage}")
         bits.append(f"lap {min(laps + 1, course.laps)}/{course.laps}")

@@ -17,11 +17,11 @@ import pygame
 from racetrack.ai import Driver
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import Candidate, Event, EventKind, Move
+from racetrack.model import Action, Candidate, Event, EventKind, Move
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
 from racetrack.ui.render import cars as draw_cars
-from racetrack.ui.render import hud
+from racetrack.ui.render import gadgets, hud
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache
 from racetrack.ui.widgets import tip
@@ -32,7 +32,12 @@ NUMPAD = {"numpad7": (-1, -1), "numpad8": (0, -1), "numpad9": (1, -1),
           "numpad1": (-1, 1), "numpad2": (0, 1), "numpad3": (1, 1)}
 SHOWN_EVENTS = {EventKind.CRASHED, EventKind.COLLIDED, EventKind.LAP, EventKind.FINISHED,
                 EventKind.OUT, EventKind.MISSED_TURN, EventKind.STUCK, EventKind.LEFT_TRACK,
-                EventKind.BACK_ON_TRACK, EventKind.CHECKPOINT, EventKind.RACE_OVER}
+                EventKind.BACK_ON_TRACK, EventKind.CHECKPOINT, EventKind.RACE_OVER,
+                EventKind.USED, EventKind.COLLECTED, EventKind.MISSILE_FIRED,
+                EventKind.MISSILE_HIT, EventKind.MISSILE_GONE, EventKind.OIL_SPRAYED,
+                EventKind.SHOT}
+#: Keys that arm an action for the next move (James Bond mode).
+ACTION_KEYS = {key: action for action, key in gadgets.ACTION_KEYS.items()}
 PAN_STEP = 60
 log = logging.getLogger(__name__)
 DRAG_THRESHOLD = 5
@@ -84,6 +89,7 @@ class RaceScene:
         self.press: tuple[int, int] | None = None
         self.dragged = False
         self.over_for = 0.0
+        self.armed: Action | None = None  # fired or sprayed with the next move
         self._show(self.state.take_events())
         if self.record:
             self.record(self.state)
@@ -124,11 +130,14 @@ class RaceScene:
         """Apply a move (the core checks it) and start its glide."""
         index = self.state.current_car
         start = self.state.cars[index].position
+        if self.armed is not None and index not in self.drivers and move.action is None:
+            move = Move(move.target, self.armed)
         try:
             events = self.state.apply(move)
         except ValueError as exc:
             self.toasts.append(hud.Toast(str(exc)))
             return
+        self.armed = None
         self.glide = Glide(index, start, self.state.trails[index][-1] if
                            self.state.trails[index] else move.target,
                            self.animation_seconds if index in self.drivers else
@@ -179,6 +188,16 @@ class RaceScene:
             from racetrack.ui.scenes.pause import PauseScene
 
             self.app.push(PauseScene(self.app, self))
+        elif name in ACTION_KEYS and self.human_turn:
+            action = ACTION_KEYS[name]
+            if self.armed is action:
+                self.armed = None
+            elif action in self.state.actions():
+                self.armed = action
+                self.toasts.append(hud.Toast(f"{action.value} armed: it goes with your next "
+                                             "move"))
+            else:
+                self.toasts.append(hud.Toast(f"No {action.value} to use now"))
         elif name in NUMPAD and self.human_turn:
             index = self.state.current_car
             car = self.state.cars[index]
@@ -254,12 +273,14 @@ class RaceScene:
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(theme.palette().paper)
         self.sheet.draw(surface, self.camera)
+        gadgets.draw_paper_items(surface, self.state, self.camera)
         moving = (self.glide.car, self.glide.where()) if self.glide is not None else None
         draw_cars.draw_trails(surface, self.state, self.camera, moving)
         candidates = self.state.candidates() if self.human_turn else []
         draw_cars.draw_candidates(surface, self.state, self.camera, candidates, self.hover)
         draw_cars.draw_cars(surface, self.state, self.camera, moving)
         hud.draw_bar(surface, self.state, self.thinking is not None)
+        gadgets.draw_kit_panel(surface, self.state, hud.BAR_HEIGHT, self.armed)
         hud.draw_toasts(surface, self.toasts)
         if self.hover is not None:
             candidate = self.state.candidate_for(Move(self.hover))

@@ -8,6 +8,7 @@ import pygame
 
 from racetrack import archive
 from racetrack.game import RaceState
+from racetrack.model import team_standings
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.widgets import Button, Form, paper_background, title
@@ -71,6 +72,12 @@ class ResultsScene:
         surface.blit(info, info.get_rect(center=(width // 2, 130)))
         colours = theme.palette()
         y = 180
+        if race.rules.teams_scoring != "none":
+            teams = team_standings(race.cars, outcome.ranking)
+            text = "Teams: " + ",  ".join(f"{team} {points}" for team, points in teams)
+            line = theme.font(28, bold=True).render(text, True, theme.TEXT)
+            surface.blit(line, line.get_rect(center=(width // 2, 164)))
+            y = 196
         for place, index in enumerate(outcome.ranking, start=1):
             setup, car = race.cars[index], self.state.cars[index]
             if car.finish:
@@ -86,8 +93,11 @@ class ResultsScene:
                          (row.x + 14, row.y + 12))
             name = setup.name + ("" if setup.is_human else f" ({setup.driver})")
             surface.blit(theme.font(30).render(name, True, theme.TEXT), (row.x + 84, row.y + 6))
+            equipped = race.rules.equipment_shop != "none" or race.rules.collectables != \
+                "ignored"
+            kit = f" · left: {car.kit.describe()}" if equipped else ""
             surface.blit(theme.font(22).render(f"{how} · {car.moves} moves · damage "
-                                               f"{car.damage}", True, theme.MUTED),
+                                               f"{car.damage}{kit}", True, theme.MUTED),
                          (row.x + 84, row.y + 28))
             y += 56
         if self.saved_to:

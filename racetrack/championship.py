@@ -1,0 +1,194 @@
+"""A championship: a series of races on a list of tracks, with points and prize money.
+
+Baker: "You could allow players to save money from one race to another - or award prize money
+to the winner and allow them to spend that in the next race." Here both: after each race every
+car keeps the money it holds (unspent in the shop, or picked up on the track) and the first
+three win prizes of $30, $20 and $10; all of it adds to the rules' budget in the next race's
+shop. Places also score 3, 2 and 1 points (as in Baker's team racing); the most points wins the
+championship (ties: the most money).
+
+The standings are a small YAML file (``racetrack-championship: 1``) written atomically, so a
+series can stop and go on later.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from racetrack.errors import FileProblemError, Problem
+from racetrack.game import Race, RaceState
+from racetrack.model import TEAM_POINTS, CarSetup
+from racetrack.rules import load_rules
+from racetrack.settings import data_dir
+from racetrack.shop import suggested_kit
+from racetrack.track import find_track, load_track
+from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+
+FORMAT_KEY = "racetrack-championship"
+FORMAT_VERSION = 1
+#: Prize money for first, second and third place.
+PRIZES = (30, 20, 10)
+
+
+class ChampionshipError(FileProblemError):
+    """A championship file or setup that cannot be used."""
+
+    def __init__(self, problems: list[Problem] | Problem | str):
+        if isinstance(problems, str):
+            problems = Problem("championship", None, problems)
+        super().__init__(problems)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    colour: str
+    driver: str = "human"
+    team: str = ""
+
+
+@dataclass
+class Championship:
+    """The series: its rules, tracks and entrants, and the standings after each race."""
+
+    rules: str
+    tracks: list[str]
+    entrants: list[Entrant]
+    seed: int = 0
+    points: dict[str, int] = field(default_factory=dict)
+    money: dict[str, int] = field(default_factory=dict)  # carried to the next race's shop
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.tracks:
+            raise ChampionshipError("a championship needs at least one track")
+        names = [e.name for e in self.entrants]
+        if len(set(names)) != len(names) or not names:
+            raise ChampionshipError("a championship needs entrants with different names")
+        for name in names:
+            self.points.setdefault(name, 0)
+            self.money.setdefault(name, 0)
+
+    @property
+    def race_number(self) -> int:
+        """The number of the next race (1 for the first)."""
+        return len(self.results) + 1
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.results) >= len(self.tracks)
+
+    def budget(self, name: str) -> int:
+        """What the entrant may spend in the next race's shop."""
+        return load_rules(self.rules).equipment_budget + self.money[name]
+
+    def next_cars(self) -> list[CarSetup]:
+        """The cars for the next race, each with its budget; computer cars have bought their
+        kit already (human cars buy theirs in the shop)."""
+        rules = load_rules(self.rules)
+        cars = []
+        for e in self.entrants:
+            car = CarSetup(e.name, e.colour, e.driver, team=e.team, budget=self.budget(e.name))
+            if not car.is_human:
+                car = replace(car, kit=suggested_kit(rules, car.budget or 0))
+            cars.append(car)
+        return cars
+
+    def next_race(self, cars: list[CarSetup] | None = None) -> Race:
+        if self.is_over:
+            raise ChampionshipError("the championship is over")
+        track = load_track(find_track(self.tracks[len(self.results)]))
+        return Race(track, load_rules(self.rules), cars or self.next_cars(),
+                    seed=self.seed * 1000 + self.race_number)
+
+    def record(self, state: RaceState) -> dict[str, Any]:
+        """Score a finished race: points, prizes and the money each car still holds."""
+        outcome = state.outcome
+        if outcome is None:
+            raise ChampionshipError("the race is not over")
+        names = [car.name for car in state.race.cars]
+        result: dict[str, Any] = {"track": state.race.track.name,
+                                  "ranking": [names[i] for i in outcome.ranking],
+                                  "prizes": {}, "kept": {}}
+        for place, index in enumerate(outcome.ranking):
+            name = names[index]
+            prize = PRIZES[place] if place < len(PRIZES) else 0
+            kept = state.cars[index].kit.money
+            self.points[name] += TEAM_POINTS[place] if place < len(TEAM_POINTS) else 0
+            self.money[name] = prize + kept
+            result["prizes"][name] = prize
+            result["kept"][name] = kept
+        self.results.append(result)
+        return result
+
+    def standings(self) -> list[tuple[str, int, int]]:
+        """(name, points, money) best first."""
+        order = {e.name: i for i, e in enumerate(self.entrants)}
+        return sorted(((n, self.points[n], self.money[n]) for n in order),
+                      key=lambda row: (-row[1], -row[2], order[row[0]]))
+
+    # -- files --------------------------------------------------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        return {FORMAT_KEY: FORMAT_VERSION, "rules": self.rules, "tracks": list(self.tracks),
+                "seed": self.seed,
+                "entrants": [{"name": e.name, "colour": e.colour, "driver": e.driver,
+                              **({"team": e.team} if e.team else {})} for e in self.entrants],
+                "points": dict(self.points), "money": dict(self.money),
+                "results": list(self.results)}
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        target = Path(path) if path is not None else default_path()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(target, dump_yaml(self.to_data()))
+        return target
+
+
+def default_path() -> Path:
+    return data_dir() / "championship.yaml"
+
+
+def load_championship(path: str | os.PathLike[str] | None = None) -> Championship:
+    file = Path(path) if path is not None else default_path()
+    data = load_yaml(file, ChampionshipError).data
+    if not isinstance(data, dict) or data.get(FORMAT_KEY) != FORMAT_VERSION:
+        raise ChampionshipError(Problem(str(file), None, f"not a championship file "
+                                                         f"('{FORMAT_KEY}: {FORMAT_VERSION}' "
+                                                         "missing)"))
+    try:
+        entrants = [Entrant(str(e["name"]), str(e.get("colour", "red")),
+                            str(e.get("driver", "human")), str(e.get("team", "")))
+                    for e in data["entrants"]]
+        found = Championship(str(data["rules"]), [str(t) for t in data["tracks"]], entrants,
+                             int(data.get("seed", 0)),
+                             {str(k): int(v) for k, v in (data.get("points") or {}).items()},
+                             {str(k): int(v) for k, v in (data.get("money") or {}).items()},
+                             list(data.get("results") or []))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
+                                                         f"{exc}")) from None
+    return found
+
+
+def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
+    """Race every remaining race with computer drivers (human entrants drive as ``medium``)."""
+    from racetrack.ai import make_driver
+
+    finished = []
+    while not championship.is_over:
+        cars = [replace(car, driver="medium") if car.is_human else car
+                for car in championship.next_cars()]
+        cars = [replace(car, kit=car.kit or suggested_kit(load_rules(championship.rules),
+                                                          car.budget or 0)) for car in cars]
+        race = championship.next_race(cars)
+        drivers = [make_driver(car.driver, seed * 7919 + race.seed + i)
+                   for i, car in enumerate(race.cars)]
+        state = race.start()
+        while not state.is_over:
+            state.apply(drivers[state.current_car].choose(state))
+        championship.record(state)
+        finished.append(state)
+    return finished

@@ -1,0 +1,102 @@
+"""The shop: what a car may buy before the race, what it costs, and the kit it starts with.
+
+Baker's "Design Your Own Car": each player gets $100 (``equipment.budget``) to spend on good
+brakes ($10 a use), turbo boosts ($10 a use) and damage points ($5 each); in James Bond mode
+(``equipment.bond``) also missiles ($30), oil sprayers ($10), rocket boosters ($30), the
+submarine ($30) and sets of rear machine guns ($20). Money not spent stays with the car.
+Without the shop every car gets the rules' ``equipment.brakes`` and ``equipment.turbo`` uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from racetrack.model import MAX_ITEMS, PRICES, CarSetup, Kit
+from racetrack.rules.ruleset import RuleSet
+
+#: The shop's shelves: item, label; the Bond gadgets only in James Bond mode.
+BASIC_ITEMS = (("brakes", "Good brakes (a use)"), ("turbo", "Turbo boost (a use)"),
+               ("damage", "Damage point"))
+BOND_ITEMS = (("missiles", "Missile"), ("sprayers", "Oil sprayer"),
+              ("boosters", "Rocket boosters"), ("submarine", "Submarine"),
+              ("guns", "Rear machine guns (a set)"))
+
+
+def shop_items(rules: RuleSet) -> tuple[tuple[str, str], ...]:
+    """The items the shop sells under these rules (none when there is no shop)."""
+    if rules.equipment_shop != "design":
+        return ()
+    return BASIC_ITEMS + (BOND_ITEMS if rules.equipment_bond else ())
+
+
+def budget_of(rules: RuleSet, setup: CarSetup) -> int:
+    return rules.equipment_budget if setup.budget is None else setup.budget
+
+
+def starting_kit(rules: RuleSet, setup: CarSetup) -> Kit:
+    """The kit a car starts the race with: the one it bought (plus money left), or the rules'
+    standard kit, or (in the shop, having bought nothing yet) the suggested buy."""
+    if setup.kit is not None:
+        return setup.kit
+    if rules.equipment_shop == "design":
+        return suggested_kit(rules, budget_of(rules, setup))
+    return Kit(brakes=rules.equipment_brakes, turbo=rules.equipment_turbo)
+
+
+def check_kit(rules: RuleSet, setup: CarSetup) -> str | None:
+    """Why a car's kit is not allowed under these rules, or ``None`` when it is."""
+    kit = setup.kit
+    if kit is None:
+        return None
+    if rules.equipment_shop != "design":
+        return None  # a kit given by hand (a script, a puzzle): nothing was bought
+    if not rules.equipment_bond:
+        gadgets = [name for name, _ in BOND_ITEMS if getattr(kit, name)]
+        if gadgets:
+            return (f"{setup.name}'s kit has {gadgets[0]}, but the shop sells James Bond "
+                    "gadgets only in James Bond mode")
+    budget = budget_of(rules, setup)
+    if kit.cost() > budget:
+        return f"{setup.name}'s kit costs ${kit.cost()}, more than its ${budget}"
+    return None
+
+
+def can_buy(rules: RuleSet, kit: Kit, budget: int, item: str) -> bool:
+    """Whether one more of ``item`` fits the budget (and the submarine is bought only once)."""
+    if item not in dict(shop_items(rules)):
+        return False
+    if item == "submarine":
+        return not kit.submarine and kit.cost() + PRICES[item] <= budget
+    return getattr(kit, item) < MAX_ITEMS and kit.cost() + PRICES[item] <= budget
+
+
+def buy(rules: RuleSet, kit: Kit, budget: int, item: str) -> Kit:
+    """The kit with one more of ``item`` and the money left updated; unchanged if it cannot."""
+    if not can_buy(rules, kit, budget, item):
+        return kit
+    more = True if item == "submarine" else getattr(kit, item) + 1
+    bought = replace(kit, **{item: more})
+    return replace(bought, money=budget - bought.cost())
+
+
+def sell(rules: RuleSet, kit: Kit, budget: int, item: str) -> Kit:
+    """The kit with one fewer of ``item`` (the money back); unchanged if it has none."""
+    if not getattr(kit, item, 0):
+        return kit
+    fewer = False if item == "submarine" else getattr(kit, item) - 1
+    sold = replace(kit, **{item: fewer})
+    return replace(sold, money=budget - sold.cost())
+
+
+def suggested_kit(rules: RuleSet, budget: int) -> Kit:
+    """What a computer driver buys: damage points first (a car without them blows up at its
+    first hit), then turbo and brakes, a missile and guns in James Bond mode, and more damage
+    points with what is left."""
+    kit = Kit(money=budget)
+    plan = ["damage"] * 6 + ["turbo", "turbo", "brakes"]
+    if rules.equipment_bond:
+        plan += ["missiles", "guns"]
+    plan += ["turbo", "brakes"] + ["damage"] * 40
+    for item in plan:
+        kit = buy(rules, kit, budget, item)
+    return kit

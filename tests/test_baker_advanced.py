@@ -1,0 +1,454 @@
+"""Baker's advanced rules, James Bond mode and team racing, from the examples on his page."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from racetrack.errors import IllegalMoveError
+from racetrack.game import Race
+from racetrack.geometry import Vec
+from racetrack.model import (
+    Action,
+    CarSetup,
+    CarStatus,
+    EventKind,
+    Kit,
+    Missile,
+    Move,
+    MoveKind,
+    team_standings,
+)
+from racetrack.rules import load_rules
+from racetrack.rules.moves import special_velocities
+from racetrack.shop import buy, check_kit, suggested_kit
+from tests.conftest import make_track
+
+# A straight 30 x 6 corridor: lattice rows y = 1..5 are inside, walls at y = 0 and y = 6.
+CORRIDOR = """
+    outer: [[0, 0], [40, 0], [40, 6], [0, 6]]
+    start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+    finish: {a: [36, 0], b: [36, 6], forward: [1, 0]}
+"""
+
+
+def race(variant="baker-advanced", cars=("Ann", "Bob"), body=CORRIDOR, kits=None, extra="",
+         **changes):
+    rules = load_rules(variant)
+    if changes:
+        rules = rules.replace(**changes)
+    kits = kits or {}
+    setups = [name if isinstance(name, CarSetup) else CarSetup(name, kit=kits.get(name))
+              for name in cars]
+    return Race(make_track(textwrap.dedent(body) + textwrap.dedent(extra)), rules, setups)
+
+
+def specials(state):
+    return {tuple(c.velocity): c.note for c in state.candidates() if c.note}
+
+
+def velocity_of(state, target):
+    return next(c for c in state.candidates() if c.target == Vec(*target))
+
+
+class TestGoodBrakesAndTurbo:
+    def test_good_brakes_slow_down_by_two_squares_instead_of_one(self):
+        # "Three Squares EAST": with good brakes the car may slow to one square east.
+        state = race().start()
+        state.place(0, Vec(10, 3), Vec(3, 0))
+        assert specials(state)[(1, 0)] == "good brakes"
+        ordinary = {tuple(c.velocity) for c in state.candidates() if not c.note}
+        assert ordinary == {(3, 0), (4, 0), (2, 0), (3, 1), (3, -1)}
+
+    def test_turbo_speeds_up_by_two_squares(self):
+        state = race().start()
+        state.place(0, Vec(10, 3), Vec(3, 0))
+        found = specials(state)
+        assert found[(5, 0)] == "turbo"
+        assert found[(3, 2)] == found[(3, -2)] == "turbo"  # a component at rest: either way
+
+    def test_only_twice_in_each_race(self):
+        state = race(cars=("Ann",)).start()
+        state.place(0, Vec(4, 3), Vec(1, 0))
+        for expected_left in (1, 0):
+            car = state.cars[0]
+            target = car.position + Vec(car.velocity.x + 2, 0)
+            events = state.apply(Move(target))
+            used = [e for e in events if e.kind is EventKind.USED]
+            assert used and used[0].amount == expected_left
+        assert state.cars[0].kit.turbo == 0
+        assert "turbo" not in specials(state).values()
+        assert "good brakes" in specials(state).values()  # the brakes are still unused
+
+    def test_a_move_an_ordinary_change_reaches_spends_nothing(self):
+        state = race(cars=("Ann",)).start()
+        state.place(0, Vec(10, 3), Vec(3, 0))
+        state.apply(Move(Vec(12, 3)))  # slowing by one: ordinary
+        assert state.cars[0].kit == Kit(brakes=2, turbo=2)
+
+    def test_square_movement_brakes_each_component_by_up_to_two(self):
+        found = set(special_velocities(Vec(3, 2), "square", "slower", 2))
+        assert Vec(1, 0) in found and Vec(1, 3) in found and Vec(-1, 2) not in found
+
+    def test_plain_baker_has_no_special_moves(self):
+        state = race("baker").start()
+        state.place(0, Vec(10, 3), Vec(3, 0))
+        assert specials(state) == {}
+
+
+OIL = """
+    zones: [{kind: oil, polygon: [[14.5, 2], [16.5, 2], [16.5, 4], [14.5, 4]]}]
+"""
+
+
+class TestOil:
+    def test_good_brakes_and_turbo_do_not_work_on_oil(self):
+        state = race(extra=OIL).start()
+        state.place(0, Vec(10, 3), Vec(5, 0))  # the unchanged move would cross the puddle
+        legal = [c for c in state.candidates() if c.legal]
+        assert [tuple(c.velocity) for c in legal] == [(5, 0)]
+        assert specials(state) == {}
+
+    def test_off_the_oil_they_work_again(self):
+        state = race(extra=OIL).start()
+        state.place(0, Vec(10, 3), Vec(2, 0))
+        assert "turbo" in specials(state).values()
+
+
+class TestDesignYourOwnCar:
+    def test_one_hundred_dollars_and_the_prices(self):
+        rules = load_rules("baker-bond")
+        assert rules.equipment_budget == 100
+        assert Kit(brakes=1).cost() == 10 and Kit(turbo=1).cost() == 10
+        assert Kit(damage=1).cost() == 5
+        kit = Kit(money=100)
+        for _ in range(30):
+            kit = buy(rules, kit, 100, "damage")
+        assert kit.damage == 20 and kit.money == 0  # as many as you can afford, no more
+
+    def test_a_kit_over_budget_is_refused(self):
+        rules = load_rules("baker-bond")
+        assert "more than its $100" in check_kit(rules, CarSetup("Ann", kit=Kit(turbo=11)))
+        with pytest.raises(ValueError, match="costs \\$110"):
+            race("baker-bond", kits={"Ann": Kit(turbo=11)})
+
+    def test_gadgets_only_in_james_bond_mode(self):
+        rules = load_rules("baker-bond").replace(equipment_bond=False)
+        assert "James Bond" in check_kit(rules, CarSetup("Ann", kit=Kit(missiles=1)))
+
+    def test_no_damage_points_blows_up_at_the_first_hit(self):
+        # "If you don't buy any damage points then your car blows up the first time it hits
+        # ANYTHING!"
+        state = race("baker-bond", kits={"Ann": Kit(turbo=10), "Bob": Kit(damage=20)}).start()
+        state.place(0, Vec(10, 4), Vec(0, 3))  # must hit the wall
+        state.place(1, Vec(10, 2), Vec(0, -3))
+        events = state.apply(Move(Vec(10, 7)))
+        assert state.cars[0].status is CarStatus.OUT
+        assert any(e.kind is EventKind.OUT and e.car == 0 for e in events)
+        state.apply(Move(Vec(10, -1)))
+        assert state.cars[1].racing and state.cars[1].damage == 3  # bought 20 points
+
+    def test_plain_baker_keeps_its_limit_of_five(self):
+        state = race("baker").start()
+        assert state.damage_limit(0) == 5
+
+    def test_computer_cars_buy_damage_points_first(self):
+        kit = suggested_kit(load_rules("baker-bond"), 100)
+        assert kit.damage >= 5 and kit.cost() + kit.money == 100 and kit.missiles == 1
+
+
+COINS = """
+    collectables:
+      - {kind: penny, at: [6, 3]}
+      - {kind: nickel, at: [8, 3]}
+      - {kind: dime, at: [10, 3]}
+      - {kind: money, at: [12, 3], value: 20}
+      - {kind: missile, at: [14, 3]}
+"""
+
+
+class TestCollectables:
+    def test_the_first_car_to_drive_into_a_collectable_takes_it(self):
+        state = race(extra=COINS).start()
+        state.place(0, Vec(4, 3), Vec(0, 0))
+        state.place(1, Vec(4, 2), Vec(0, 0))
+        state.place(0, Vec(4, 3), Vec(8, 0))  # runs over every coin at once: (12, 3)
+        events = state.apply(Move(Vec(12, 3)))
+        kinds = [e.message for e in events if e.kind is EventKind.COLLECTED]
+        assert len(kinds) == 4  # penny, nickel, dime, money; the missile lies beyond
+        kit = state.cars[0].kit
+        # A penny: two turbo boosts; a nickel: two good-brakes uses; a dime: five damage
+        # points; money for the next race.
+        assert (kit.turbo, kit.brakes, kit.damage, kit.money) == (4, 4, 5, 20)
+        assert state.damage_limit(0) == 10
+        assert [i for i, _ in state.collectables()] == [4]
+
+    def test_ignored_unless_the_rules_say(self):
+        state = race("baker", extra=COINS).start()
+        state.place(0, Vec(4, 3), Vec(2, 0))
+        state.apply(Move(Vec(6, 3)))
+        assert state.cars[0].kit == Kit() and len(state.collectables()) == 5
+
+    def test_a_gadget_can_be_a_collectable(self):
+        state = race(extra=COINS).start()
+        state.place(0, Vec(12, 3), Vec(2, 0))
+        state.apply(Move(Vec(14, 3)))
+        assert state.cars[0].kit.missiles == 1
+
+
+class TestMissiles:
+    def test_starts_with_your_velocity_and_turbo_boosts_every_turn(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(3, 0))
+        state.place(1, Vec(5, 1), Vec(0, 0))
+        events = state.apply(Move(Vec(8, 3), Action.MISSILE))
+        assert any(e.kind is EventKind.MISSILE_FIRED for e in events)
+        # Fired from (5, 3) at 3 east; on Ann's turn it moves with turbo: 5 east.
+        assert state.missiles == [Missile(0, Vec(10, 3), Vec(5, 0))]
+        state.apply(Move(Vec(6, 1)))  # Bob
+        state.apply(Move(Vec(11, 3)))  # Ann; the missile: 7 east
+        assert state.missiles == [Missile(0, Vec(17, 3), Vec(7, 0))]
+        assert state.cars[0].kit.missiles == 0
+
+    def test_explodes_on_a_car_for_three_damage(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(3, 0))
+        state.place(1, Vec(10, 3), Vec(0, 0))
+        events = state.apply(Move(Vec(8, 2), Action.MISSILE))
+        hit = [e for e in events if e.kind is EventKind.MISSILE_HIT]
+        assert hit and hit[0].car == 1 and state.cars[1].damage == 3
+        assert state.missiles == []
+
+    def test_your_own_car_too(self):
+        state = race(cars=("Ann",), kits={"Ann": Kit(missiles=1, turbo=1)},
+                     variant="baker-advanced").start()
+        state.place(0, Vec(5, 3), Vec(3, 0))
+        state.apply(Move(Vec(10, 3), Action.MISSILE))  # turbo to where the missile lands
+        assert state.cars[0].damage == 3
+
+    def test_two_missiles_that_meet_both_vanish(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(3, 0))
+        state.missiles.append(Missile(1, Vec(10, 3), Vec(-3, 0)))
+        events = state.apply(Move(Vec(8, 2), Action.MISSILE))
+        assert state.missiles == []
+        assert any(e.kind is EventKind.MISSILE_GONE for e in events)
+
+    def test_a_car_at_rest_cannot_fire_and_a_car_without_one_cannot_either(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        assert Action.MISSILE not in state.actions()
+        with pytest.raises(IllegalMoveError, match="at rest"):
+            state.apply(Move(state.legal_moves()[0].target, Action.MISSILE))
+        state.apply(state.legal_moves()[0])
+        with pytest.raises(IllegalMoveError, match="no missile"):
+            state.apply(Move(state.legal_moves()[0].target, Action.MISSILE))
+
+
+class TestOilSprayerBoostersSubmarineGuns:
+    def test_the_sprayer_lays_a_three_by_three_slick_behind_the_car(self):
+        state = race(kits={"Ann": Kit(sprayers=1)}).start()
+        state.place(0, Vec(10, 3), Vec(2, 0))
+        state.place(1, Vec(6, 3), Vec(3, 0))
+        state.apply(Move(Vec(12, 3), Action.OIL))
+        assert state.oil == [((8.5, 1.5), (11.5, 1.5), (11.5, 4.5), (8.5, 4.5))]
+        assert state.cars[0].kit.sprayers == 0
+        # "it behaves just like a normal oil slick": Bob's unchanged move crosses it.
+        assert [tuple(c.velocity) for c in state.candidates() if c.legal] == [(3, 0)]
+
+    def test_rocket_boosters_speed_up_by_three_once(self):
+        state = race(cars=("Ann",), kits={"Ann": Kit(boosters=1)}).start()
+        state.place(0, Vec(5, 3), Vec(2, 0))
+        assert specials(state)[(5, 0)] == "rocket boosters"
+        state.apply(Move(Vec(10, 3)))
+        assert state.cars[0].kit.boosters == 0 and specials(state) == {}
+
+    WATER = """
+        zones: [{kind: water, polygon: [[12, 0], [16, 0], [16, 6], [12, 6]]}]
+    """
+
+    def test_a_submarine_crosses_water_and_any_other_car_crashes(self):
+        state = race("baker-bond", kits={"Ann": Kit(submarine=True, damage=5),
+                                         "Bob": Kit(damage=5)}, extra=self.WATER).start()
+        state.place(0, Vec(10, 3), Vec(3, 0))
+        state.place(1, Vec(10, 2), Vec(3, 0))
+        into = velocity_of(state, (13, 3))
+        assert into.legal and into.kind is MoveKind.DRIVE
+        state.apply(Move(Vec(13, 3)))
+        crash = velocity_of(state, (13, 2))
+        assert crash.kind is MoveKind.CRASH
+
+    def test_a_submarine_collectable_lets_the_car_swim(self):
+        extra = textwrap.dedent(self.WATER) + "collectables: [{kind: submarine, at: [11, 3]}]\n"
+        state = race(extra=extra).start()
+        state.place(0, Vec(9, 3), Vec(2, 0))
+        state.apply(Move(Vec(11, 3)))
+        assert state.cars[0].kit.submarine
+
+    def test_rear_guns_hit_a_car_one_square_behind_at_the_start_of_the_turn(self):
+        state = race(kits={"Ann": Kit(guns=2)}).start()
+        state.place(0, Vec(10, 3), Vec(2, 0))
+        state.place(1, Vec(9, 3), Vec(1, 0))  # one square behind Ann
+        events = state.apply(Move(Vec(12, 3)))
+        shots = [e for e in events if e.kind is EventKind.SHOT]
+        assert len(shots) == 1 and state.cars[1].damage == 2  # two sets, two points
+
+    def test_and_at_the_end_of_the_turn(self):
+        state = race(kits={"Ann": Kit(guns=1)}).start()
+        state.place(0, Vec(10, 3), Vec(2, 0))
+        state.place(1, Vec(11, 3), Vec(0, 0))
+        state.apply(Move(Vec(12, 3)))  # Bob is now one square behind
+        assert state.cars[1].damage == 1
+
+    def test_no_car_behind_no_shot(self):
+        state = race(kits={"Ann": Kit(guns=1)}).start()
+        state.place(0, Vec(10, 3), Vec(2, 0))
+        state.place(1, Vec(8, 3), Vec(0, 0))
+        state.apply(Move(Vec(12, 3)))
+        assert state.cars[1].damage == 0
+
+
+class TestTeams:
+    def test_a_team_moves_all_its_cars_before_the_other_team(self):
+        cars = [CarSetup("Ann", team="Red"), CarSetup("Bob", team="Blue"),
+                CarSetup("Cid", team="Red"), CarSetup("Dan", team="Blue")]
+        r = race("baker-teams", cars=cars)
+        assert r.order == (0, 2, 1, 3)
+
+    def test_three_two_one_points_and_the_most_points_wins(self):
+        cars = (CarSetup("Ann", team="Red"), CarSetup("Bob", team="Blue"),
+                CarSetup("Cid", team="Red"), CarSetup("Dan", team="Blue"))
+        # Bob wins, Ann second, Dan third, Cid fourth: Blue 3 + 1, Red 2.
+        assert team_standings(cars, (1, 0, 3, 2)) == [("Blue", 4), ("Red", 2)]
+        # Without a team a car is its own.
+        assert team_standings((CarSetup("Ann"), CarSetup("Bob")), (1, 0)) == [("Bob", 3),
+                                                                             ("Ann", 2)]
+
+
+# -- replays and computer drivers ------------------------------------------------------------
+
+
+def bond_race(seed=1):
+    """Three computer drivers race James Bond mode on the hazards track, with its gadgets."""
+    from racetrack.ai import make_driver
+    from racetrack.track import find_track, load_track
+
+    levels = ("expert", "medium", "hard")
+    cars = [CarSetup(level.title(), colour, level)
+            for level, colour in zip(levels, ("red", "blue", "green"), strict=True)]
+    race = Race(load_track(find_track("hazards")), load_rules("baker-bond"), cars, seed=seed)
+    drivers = [make_driver(level, seed * 10 + i) for i, level in enumerate(levels)]
+    state = race.start()
+    while not state.is_over:
+        state.apply(drivers[state.current_car].choose(state))  # raises if ever illegal
+    return state
+
+
+@pytest.fixture(scope="module")
+def bond_replay(tmp_path_factory):
+    from racetrack.replay import save_replay
+
+    state = bond_race()
+    path = tmp_path_factory.mktemp("bond") / "race.yaml"
+    save_replay(state, path)
+    return state, path
+
+
+def test_drivers_finish_a_bond_race_using_their_kit(bond_replay):
+    state, _ = bond_replay
+    assert state.outcome.winner is not None
+    assert any(move.action for _, move in state.history)  # a missile fired or oil sprayed
+    assert any(c.kit != state.race.cars[i].kit for i, c in enumerate(state.cars))
+
+
+def test_a_replay_records_kits_and_actions_and_re_simulates_them(bond_replay):
+    import yaml
+
+    from racetrack.replay import load_replay
+
+    state, path = bond_replay
+    data = yaml.safe_load(path.read_text())
+    assert data["cars"][0]["kit"]["damage"] >= 5
+    assert any(len(row) == 4 for row in data["moves"])
+    final = load_replay(path).verify()
+    assert final.cars == state.cars and final.missiles == state.missiles
+    assert final.oil == state.oil and final.taken == state.taken
+
+
+def _tamper(path, tmp_path, change):
+    import yaml
+
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    out = tmp_path / "bad.yaml"
+    out.write_text(yaml.safe_dump(data))
+    return out
+
+
+def test_hostile_rows_are_refused_with_the_move_number(bond_replay, tmp_path):
+    from racetrack.errors import ReplayError
+    from racetrack.replay import load_replay
+
+    _, path = bond_replay
+
+    def nuke(data):
+        data["moves"][2].append("nuke")
+    with pytest.raises(ReplayError, match="move 3: unknown action 'nuke'"):
+        load_replay(_tamper(path, tmp_path, nuke))
+
+    def extra_missile(data):
+        data["moves"][0].append("missile")  # at rest on the grid: cannot fire
+    with pytest.raises(ReplayError, match=r"move 1 \(.* and missile\) is illegal"):
+        load_replay(_tamper(path, tmp_path, extra_missile)).verify()
+
+    def rich(data):
+        data["cars"][0]["kit"] = {"missiles": 9}
+    with pytest.raises(ReplayError, match="costs \\$270"):
+        load_replay(_tamper(path, tmp_path, rich))
+
+    def strange(data):
+        data["cars"][0]["kit"] = {"lasers": 1}
+    with pytest.raises(ReplayError, match="unknown kit item 'lasers'"):
+        load_replay(_tamper(path, tmp_path, strange))
+
+
+def test_move_text_round_trips_with_an_action():
+    move = Move(Vec(5, 3), Action.MISSILE)
+    assert str(move) == "5,3+missile" and Move.parse(str(move)) == move
+    assert Move.parse("5,3") == Move(Vec(5, 3))
+
+
+# -- championships ---------------------------------------------------------------------------
+
+
+def test_championship_prize_money_carries_to_the_next_shop(tmp_path):
+    from racetrack.championship import Championship, Entrant, load_championship, run_headless
+
+    series = Championship("baker-bond", ["oval", "oval"],
+                          [Entrant("Ann", "red", "expert"), Entrant("Bob", "blue", "easy")],
+                          seed=3)
+    assert series.budget("Ann") == 100
+    states = run_headless(series, 3)
+    first = series.results[0]
+    winner = first["ranking"][0]
+    assert first["prizes"][winner] == 30
+    # The next race's shop had $100 plus the prize and the money the car kept.
+    second_race_car = next(c for c in states[1].race.cars if c.name == winner)
+    assert second_race_car.budget == 100 + 30 + first["kept"][winner]
+    assert sum(series.points.values()) == 2 * (3 + 2)
+    path = series.save(tmp_path / "series.yaml")
+    again = load_championship(path)
+    assert again.standings() == series.standings() and again.is_over
+
+
+def test_championship_cli_is_deterministic(capsys):
+    import json
+
+    from racetrack.cli import main
+
+    runs = []
+    for _ in range(2):
+        assert main(["championship", "--tracks", "oval", "--driver", "hard", "--driver",
+                     "medium", "--seed", "5", "--json"]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert runs[0] == runs[1] and len(runs[0]["standings"]) == 2
