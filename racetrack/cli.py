@@ -172,9 +172,11 @@ def add_trees_setup(command: argparse.ArgumentParser, players: str) -> None:
     command.add_argument("--rules", default="levi", metavar="R",
                          help="a bundled Graph Trees rule set (levi, levi-4, quick) or a "
                               "rules file (default: levi)")
-    command.add_argument("--players", default=players, metavar="SPEC",
+    command.add_argument("--players", default=None, metavar="SPEC",
                          help=f'who plays, in turn order, e.g. "{players}": "human" or '
-                              '"greedy" (the computer) for each (default: %(default)s)')
+                              '"greedy" (the computer) for each (default: as many as the '
+                              f'rules seat, like "{players}")')
+    command.set_defaults(default_players=players.split(","))
     command.add_argument("--seed", type=int, default=None, metavar="N",
                          help="seed for the computer players' tie-breaks (default: 0 "
                               "headless, random in the window)")
@@ -303,6 +305,10 @@ def run_race(args: argparse.Namespace) -> int:
     levels = args.driver or ["medium", "medium"]
     if len(levels) > len(CAR_COLOURS):
         raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
+    for number in args.reverse:
+        if not 1 <= number <= len(levels):
+            raise RacetrackError(f"--reverse {number}: there is no car {number}; the cars are "
+                                 f"numbered 1 to {len(levels)}")
     cars = [CarSetup(colour.title(), colour, level, reverse=number in args.reverse)
             for number, (colour, level) in enumerate(zip(CAR_COLOURS, levels, strict=False), 1)]
     try:
@@ -567,7 +573,11 @@ def trees_game(args: argparse.Namespace, seed: int):
     from racetrack.trees import TreesGame, load_tree_rules
 
     rules = load_tree_rules(args.rules)
-    kinds = [word.strip().lower() for word in args.players.split(",") if word.strip()]
+    if args.players is None:  # the first default kind, then the last one for every other seat
+        first, other = args.default_players[0], args.default_players[-1]
+        kinds = [first] + [other] * (rules.players - 1)
+    else:
+        kinds = [word.strip().lower() for word in args.players.split(",") if word.strip()]
     try:
         return TreesGame(rules, TreesGame.default_players(kinds), seed)
     except ValueError as exc:

@@ -87,8 +87,11 @@ class Course:
         return self.lines[progress] if progress < self.goal else None
 
     def advance(self, progress: np.ndarray | int, starts: np.ndarray,
-                ends: np.ndarray) -> np.ndarray:
-        """New progress after each move p→q, from the progress before it (batched)."""
+                ends: np.ndarray, reach_points: bool = True) -> np.ndarray:
+        """New progress after each move p→q, from the progress before it (batched).
+
+        ``reach_points=False`` is for a car put back after a crash: it may pass lines on the
+        way, but it reaches no waypoint, which only the end of a move of its own does."""
         p, q = as_array(starts), as_array(ends)
         n = len(p)
         prog = np.broadcast_to(np.asarray(progress, dtype=np.int64), (n,)).copy()
@@ -98,7 +101,7 @@ class Course:
         for _ in range(2 * self.goal + 1):
             ahead = np.minimum(prog, last)
             forwards = line_crossings(self._a[ahead], self._b[ahead], self._forward[ahead], p, q)
-            reached = (q == self._point[ahead]).all(axis=1)
+            reached = (q == self._point[ahead]).all(axis=1) & reach_points
             forwards = np.where(self.is_point[ahead], reached, forwards > 0)
             ahead_id = self.line_ids[ahead]
             go = (prog < self.goal) & forwards & ~used[rows, ahead_id]
@@ -115,8 +118,8 @@ class Course:
             prog += go.astype(np.int64) - back.astype(np.int64)
         return prog
 
-    def advance_one(self, progress: int, start: Vec, end: Vec) -> int:
-        return int(self.advance(progress, np.array([start]), np.array([end]))[0])
+    def advance_one(self, progress: int, start: Vec, end: Vec, reach_points: bool = True) -> int:
+        return int(self.advance(progress, np.array([start]), np.array([end]), reach_points)[0])
 
     @property
     def finish_mark(self) -> Line:

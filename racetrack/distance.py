@@ -39,6 +39,9 @@ class DistanceField:
             self._grid[self.points[:, 1] - self._miny, self.points[:, 0] - self._minx] = \
                 np.arange(len(self.points))
         n = len(self.points)
+        self._boundary_counts = boundary_counts
+        self._pit: np.ndarray | None = None
+        self._pit_points: np.ndarray | None = None
         if n * len(STEPS) * course.goal <= MAX_EDGES:
             self.steps = self._search(boundary_counts)
         else:
@@ -78,31 +81,37 @@ class DistanceField:
         """
         course, points = self.course, self.points
         n, goal = len(points), course.goal
-        src_list, dst_list, cost_list = [], [], []
-        for step in STEPS:
-            index = self._indices(points + step)
-            ok = index >= 0
-            src, dst = np.flatnonzero(ok), index[ok]
-            on = course.surface.covers_segments(points[src], points[dst], boundary_counts)
-            src_list.append(src[on])
-            dst_list.append(dst[on])
-            cost_list.append(np.full(int(on.sum()), 7 if step[0] and step[1] else 5))
-        src = np.concatenate(src_list)
-        dst = np.concatenate(dst_list)
-        cost = np.concatenate(cost_list)
+        src, dst, cost = self._steps(boundary_counts)
         state_src, state_dst = [], []
         for k in range(goal):
             new_k = course.advance(k, points[src], points[dst])
             state_src.append(k * n + src)
             state_dst.append(new_k * n + dst)
-        e_src = np.concatenate(state_src)
-        e_dst = np.concatenate(state_dst)
-        e_cost = np.tile(cost, goal)
-        edges = ReverseEdges(e_src, e_dst, e_cost)
-        total = (goal + 1) * n
+        edges = ReverseEdges(np.concatenate(state_src), np.concatenate(state_dst),
+                             np.tile(cost, goal))
+        return self._dial(edges, (goal + 1) * n, np.arange(goal * n, (goal + 1) * n)) \
+            .reshape(goal + 1, n)
+
+    def _steps(self, boundary_counts: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every step to a neighbouring point whose segment stays on the track, with its cost."""
+        points = self.points
+        src_list, dst_list, cost_list = [], [], []
+        for step in STEPS:
+            index = self._indices(points + step)
+            ok = index >= 0
+            src, dst = np.flatnonzero(ok), index[ok]
+            on = self.course.surface.covers_segments(points[src], points[dst], boundary_counts)
+            src_list.append(src[on])
+            dst_list.append(dst[on])
+            cost_list.append(np.full(int(on.sum()), 7 if step[0] and step[1] else 5))
+        return np.concatenate(src_list), np.concatenate(dst_list), np.concatenate(cost_list)
+
+    @staticmethod
+    def _dial(edges: ReverseEdges, total: int, targets: np.ndarray) -> np.ndarray:
+        """Squares from every node to the nearest target, by buckets of equal distance."""
         dist = np.full(total, np.iinfo(np.int64).max, dtype=np.int64)
-        dist[goal * n:] = 0
-        buckets: dict[int, list[np.ndarray]] = {0: [np.arange(goal * n, total)]}
+        dist[targets] = 0
+        buckets: dict[int, list[np.ndarray]] = {0: [targets]}
         while buckets:
             d = min(buckets)
             nodes = np.unique(np.concatenate(buckets.pop(d)))
@@ -116,9 +125,34 @@ class DistanceField:
             np.minimum.at(dist, sources, new)
             for value in np.unique(new):
                 buckets.setdefault(int(value), []).append(sources[new == value])
-        result = dist.reshape(goal + 1, n).astype(float) / 5.0
-        result[dist.reshape(goal + 1, n) == np.iinfo(np.int64).max] = UNREACHABLE
+        result = dist.astype(float) / 5.0
+        result[dist == np.iinfo(np.int64).max] = UNREACHABLE
         return result
+
+    def to_pit(self, point: Vec) -> float:
+        """Squares from ``point`` to the nearest pit, along the track (0 in a pit; the
+        straight-line distance off the lattice or on a track too large to search)."""
+        if self._pit is None:
+            self._pit = self._pit_search()
+        i = self.index(point)
+        if i >= 0 and len(self._pit):
+            return float(self._pit[i])
+        if self._pit_points is None:
+            self._pit_points = self.points[self.course.in_zones("pit",
+                                                                self.points.astype(float))]
+        pits = self._pit_points
+        if not len(pits):
+            return 0.0
+        return float(np.hypot(*(pits - np.asarray(point)).T).min())
+
+    def _pit_search(self) -> np.ndarray:
+        if self.steps is None or not self.course.zones("pit"):
+            return np.zeros(0)
+        in_pit = np.flatnonzero(self.course.in_zones("pit", self.points.astype(float)))
+        if not len(in_pit):
+            return np.zeros(0)
+        src, dst, cost = self._steps(self._boundary_counts)
+        return self._dial(ReverseEdges(src, dst, cost), len(self.points), in_pit)
 
     def _indices(self, points: np.ndarray) -> np.ndarray:
         cols, rows = points[:, 0] - self._minx, points[:, 1] - self._miny

@@ -475,7 +475,7 @@ class RaceState:
         spot = surfaces.land.nearest_lattice_point(
             exit_point, rules.boundary_counts, prefer=p,
             exclude=taken if rules.cars != "shared" else ()) or p
-        progress = course.advance_one(car.progress, p, spot)
+        progress = course.advance_one(car.progress, p, spot, reach_points=False)
         if pit_stop_required(course, rules) and not car.pitted:
             progress = min(progress, course.goal - 1)
         new = replace(new, position=spot, progress=progress, off_track=False, exit_distance=None,
@@ -737,9 +737,12 @@ class RaceState:
         rules = self.race.rules
 
         def to_go(index: int) -> float:
-            field = self.course_of(index).distance_field(rules.boundary_counts)
+            course = self.course_of(index)
+            field = course.distance_field(rules.boundary_counts)
             car = self.cars[index]
-            return field(car.position, car.progress)
+            detour = field.to_pit(car.position) \
+                if pit_stop_required(course, rules) and not car.pitted else 0.0
+            return field(car.position, car.progress) + detour
 
         def finish_key(index: int) -> tuple:
             record = self.cars[index].finish

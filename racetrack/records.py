@@ -140,6 +140,16 @@ class RunResult:
 # Time trials
 
 
+def trial_track(track: Track, reverse: bool = False) -> Track:
+    """The track a solo run is measured on: the track itself, or, for a car racing a circuit
+    the other way round, its reversed course raced forwards (its own par, ghost and record)."""
+    return track.reversed().with_name(f"{track.name} (reverse)") if reverse else track
+
+
+def race_trial_track(race: Race) -> Track:
+    return trial_track(race.track, race.cars[0].reverse)
+
+
 def is_time_trial(race: Race) -> bool:
     """A race with exactly one car, and a person driving it."""
     return len(race.cars) == 1 and race.cars[0].is_human
@@ -168,7 +178,9 @@ def solo_par(track: Track, rules: RuleSet) -> Solution | None:
     from racetrack.ai.tables import par
 
     race = Race(track, rules, [CarSetup("solo")])
-    return par(race.course, rules, start=race.grid[0])
+    # Where the car chooses its start point, par is from the best one.
+    start = None if race.choose_grid else race.grid[0]
+    return par(race.course, rules, start=start)
 
 
 def run_path(track: Track, rules: RuleSet, moves: tuple[Vec, ...]) -> list[Vec]:
@@ -227,7 +239,8 @@ def record_run(state: RaceState, par: int | None = None, path: Path | None = Non
         aside = set_aside(path)
         log.warning("%s; kept as %s, starting a new table", exc.problems[0], aside.name)
         table = Records()
-    key = TrialKey.of(race.track, race.rules)
+    track = race_trial_track(race)
+    key = TrialKey.of(track, race.rules)
     old = table.find(key)
     moves = tuple(move.target for _, move in state.history)
     date = (today or datetime.date.today()).isoformat()
@@ -235,7 +248,7 @@ def record_run(state: RaceState, par: int | None = None, path: Path | None = Non
     known_par = par if par is not None else (old.par if old else None)
     new_best = old is None or turns < old.best
     if new_best:
-        record = Record(race.track.name, key.track_hash, race.rules, turns,
+        record = Record(track.name, key.track_hash, race.rules, turns,
                         race.cars[0].name, date, runs, moves, known_par)
     else:
         assert old is not None

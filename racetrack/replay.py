@@ -42,7 +42,11 @@ def result_data(state: RaceState) -> dict[str, Any]:
             "winner": names[outcome.winner] if outcome.winner is not None else None,
             "ranking": [names[i] for i in outcome.ranking],
             "turns": outcome.rounds,
-            "reason": outcome.reason}
+            "reason": outcome.reason,
+            # Where each car ended and how far it got: a file whose setup was edited (a car's
+            # direction, say) re-simulates to other places even where the ranking agrees.
+            "cars": [{"status": car.status.value, "at": list(car.position),
+                      "progress": car.progress} for car in state.cars]}
 
 
 def replay_data(state: RaceState) -> dict[str, Any]:
@@ -129,7 +133,9 @@ class Replay:
         recorded = self.result
         if recorded and (recorded.get("finished") or state.is_over):
             actual = result_data(state)
-            for key in ("finished", "winner", "ranking", "turns", "reason"):
+            for key in ("finished", "winner", "ranking", "turns", "reason", "cars"):
+                if key == "cars" and "cars" not in recorded:
+                    continue  # written before the cars were recorded
                 if recorded.get(key) != actual.get(key):
                     raise ReplayError(Problem(
                         self.file, None, f"the recorded result does not match the moves: "

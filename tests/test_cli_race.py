@@ -59,3 +59,36 @@ def test_bad_arguments_fail_cleanly(tmp_path):
     too_many = ["--driver", "easy"] * 5
     result = run("race", "riddler-opolis", *too_many)
     assert result.returncode == 1 and "room for 3 cars" in result.stderr
+
+
+def test_reverse_names_a_car_that_exists(capsys):
+    assert main(["race", "oval", "--rules", "levi", "--reverse", "3"]) == 1
+    assert "there is no car 3; the cars are numbered 1 to 2" in capsys.readouterr().err
+
+
+def test_a_replay_whose_car_was_turned_about_is_refused(tmp_path, capsys):
+    import yaml
+
+    path = tmp_path / "race.yaml"
+    assert main(["race", "oval", "--rules", "levi", "--driver", "expert", "--reverse", "1",
+                 "--save", str(path)]) == 0
+    data = yaml.safe_load(path.read_text())
+    assert data["cars"][0]["reverse"] is True
+    data["cars"][0]["reverse"] = False
+    path.write_text(yaml.safe_dump(data))
+    capsys.readouterr()
+    assert main(["replay", str(path), "--verify"]) == 1
+    assert "does not match" in capsys.readouterr().err
+
+
+def test_embedded_rules_may_not_name_a_base(tmp_path, capsys):
+    import yaml
+
+    path = tmp_path / "race.yaml"
+    assert main(["race", "oval", "--driver", "expert", "--save", str(path)]) == 0
+    data = yaml.safe_load(path.read_text())
+    data["rules"]["base"] = "/etc/passwd"
+    path.write_text(yaml.safe_dump(data))
+    capsys.readouterr()
+    assert main(["replay", str(path), "--verify"]) == 1
+    assert "'base' is not allowed in embedded rules" in capsys.readouterr().err

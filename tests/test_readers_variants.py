@@ -3,6 +3,8 @@ agreement with a plain search under every new option."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from racetrack.course import Course
@@ -383,3 +385,42 @@ def test_the_expert_races_in_reverse_as_well_as_forwards():
         state.apply(driver.choose(state))
     best = solve(state.race.course_of(0), rules, start=state.trails[0][0])
     assert state.car(0).status is CarStatus.FINISHED and state.last_round == best.moves
+
+
+def test_without_a_table_the_drivers_still_make_the_pit_stop(monkeypatch):
+    from racetrack.ai import driver as driver_module
+    from racetrack.ai import make_driver
+    from racetrack.solver import SolverError
+
+    def no_table(*args, **kwargs):
+        raise SolverError("too large")
+
+    monkeypatch.setattr(driver_module, "value_table", no_table)
+    state = start("gardner-addenda", PIT, cars=(CarSetup("Solo", driver="expert"),))
+    driver = make_driver("expert")
+    while not state.is_over:
+        state.apply(driver.choose(state))
+    assert state.car(0).pitted and state.car(0).status is CarStatus.FINISHED
+
+
+def test_an_unpitted_car_ranks_behind_one_that_has_stopped():
+    state = start("gardner-addenda", PIT, cars=("Ann", "Bob"), max_rounds=1)
+    state.set_car(0, replace(state.car(0), position=Vec(30, 4), pitted=False))
+    state.set_car(1, replace(state.car(1), position=Vec(28, 4), pitted=True))
+    state.apply(Move(Vec(30, 4)))
+    state.apply(Move(Vec(28, 4)))
+    assert state.outcome.ranking == (1, 0)
+
+
+def test_a_crash_restart_onto_a_waypoint_does_not_reach_it():
+    body = """
+        outer: [[0, 0], [12, 0], [12, 9], [0, 9]]
+        start: {a: [1, 0], b: [1, 9], forward: [1, 0]}
+        waypoints: [[12, 8]]
+    """
+    state = start("baker", body)
+    state.place(0, Vec(11, 8), velocity=Vec(5, 0))
+    crash = next(c for c in state.candidates() if c.kind is MoveKind.CRASH)
+    state.apply(crash.move)
+    assert state.car(0).position == Vec(12, 8)  # put back on the waypoint...
+    assert state.car(0).status is CarStatus.RACING  # ...but a restart is not a move onto it

@@ -211,3 +211,33 @@ def test_a_damaged_file_is_kept_aside_when_a_run_is_recorded(riddler, tmp_path, 
     assert (tmp_path / "records.yaml.bad-2").read_text() == \
         "racetrack-records: 1\nrecords: [oops]\n"
     assert "records.yaml.bad-2" in caplog.text
+
+
+def test_a_reverse_run_has_its_own_par_and_record(tmp_path):
+    from racetrack.records import trial_track
+
+    hairpins = load_track(find_track("hairpins"))
+    rules = load_rules("levi")
+    state = Race(hairpins, rules, [CarSetup("Ann", "red", "human", reverse=True)]).start()
+    expert = make_driver("expert")
+    while not state.is_over:
+        state.apply(expert.choose(state))
+    backwards = trial_track(hairpins, reverse=True)
+    assert run_turns(state) == solo_par(backwards, rules).moves
+    path = tmp_path / "records.yaml"
+    record_run(state, path=path)
+    table = load_records(path)
+    assert table.find(TrialKey.of(backwards, rules)).best == run_turns(state)
+    assert table.find(TrialKey.of(hairpins, rules)) is None
+    assert run_path(backwards, rules, table.find(TrialKey.of(backwards, rules)).moves) \
+        == state.trails[0]
+
+
+def test_where_the_car_chooses_its_start_par_is_from_the_best_point():
+    track = load_track(find_track("pit-lane"))
+    rules = apply_overrides(load_rules("gardner-addenda"), {"start.grid": "choose"})
+    state = Race(track, rules, [CarSetup("Ann", "red", "human")]).start()
+    expert = make_driver("expert")
+    while not state.is_over:
+        state.apply(expert.choose(state))
+    assert run_turns(state) == solo_par(track, rules).moves

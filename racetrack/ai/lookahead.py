@@ -10,14 +10,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from racetrack.game import RaceState
-from racetrack.model import Candidate, MoveKind
-from racetrack.rules.moves import after_move
+from racetrack.model import Candidate, CarState, MoveKind
+from racetrack.rules.moves import after_move, pit_stop_required
 from racetrack.rules.moves import candidates as generate_candidates
 
 #: Score added for a move after which the car would have no legal move at all.
-DEAD_END = 1_000.0
+DEAD_END = 1e12
 #: Score added for a move that crashes, collides or leaves the track.
 TROUBLE = 60.0
+#: Score of any place before the pit stop, where one is required: more than any distance to
+#: go, so a car heads for the nearest pit first and stops there, then races.
+PIT_FIRST = 1e9
 
 
 def lookahead_scores(state: RaceState, options: list[Candidate]) -> list[float]:
@@ -25,20 +28,28 @@ def lookahead_scores(state: RaceState, options: list[Candidate]) -> list[float]:
     return [_score(state, candidate) for candidate in options]
 
 
+def _estimate(state: RaceState, index: int, car: CarState) -> float:
+    """Squares still to go for a car in this state (to the pit first, if it owes a stop)."""
+    race = state.race
+    course = race.course_of(index)
+    field = course.distance_field(race.rules.boundary_counts)
+    if pit_stop_required(course, race.rules) and not car.pitted:
+        return PIT_FIRST + field.to_pit(car.position)
+    return field(car.position, car.progress)
+
+
 def _score(state: RaceState, first: Candidate) -> float:
     race = state.race
     index = state.current_car
     assert index is not None
     course = race.course_of(index)
-    field = course.distance_field(race.rules.boundary_counts)
     car = state.cars[index]
     penalty = TROUBLE if first.kind in (MoveKind.CRASH, MoveKind.COLLISION, MoveKind.LEAVE,
                                         MoveKind.OFF) else 0.0
     if first.kind is MoveKind.PLACE:
-        return field(first.target, course.start_progress)
+        return _estimate(state, index, replace(car, position=first.target))
     moved = after_move(course, race.rules, car, first.target)
-    progress = moved.progress
-    if progress >= course.goal:
+    if moved.progress >= course.goal:
         return -100.0 - course.distance_past_finish(first.target)
     moved = replace(moved, off_track=car.off_track and first.kind is not MoveKind.RETURN
                     or first.kind is MoveKind.LEAVE)
@@ -47,7 +58,7 @@ def _score(state: RaceState, first: Candidate) -> float:
     follow = [c for c in generate_candidates(course, race.rules, race.cars, cars, index)
               if c.legal and c.kind is not MoveKind.CRASH]
     if not follow:
-        return DEAD_END + field(first.target, progress) + penalty
-    best = min(field(c.target, course.advance_one(progress, first.target, c.target))
+        return DEAD_END + _estimate(state, index, moved) + penalty
+    best = min(_estimate(state, index, after_move(course, race.rules, moved, c.target))
                for c in follow)
     return best + penalty

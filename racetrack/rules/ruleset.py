@@ -131,6 +131,10 @@ def rules_from_text(text: str, file: str = "<rules>") -> RuleSet:
 
 def rules_from_data(data: Any, file: str = "<rules>") -> RuleSet:
     """A rule set from plain data (as embedded in a replay); validated like a file."""
+    if isinstance(data, dict) and data.get("base") is not None:
+        # A saved file carries every option itself; it may not reach out to other files.
+        raise RulesError(Problem(file, None, "'base' is not allowed in embedded rules: they "
+                                             "list every option"))
     return _build(YamlDocument(data, file, {}), None, ())
 
 

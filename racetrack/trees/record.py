@@ -30,7 +30,7 @@ FORMAT_KEY = "racetrack-trees"
 FORMAT_VERSION = 1
 GAME_MARKER = "graph-trees"
 MAX_BYTES = 4 * 1024 * 1024
-MAX_MOVES = 100_000
+MAX_MOVES = 20_000  # the largest turn limit: no game is longer
 UNFINISHED = "unfinished-game.yaml"
 
 
@@ -155,6 +155,9 @@ def load_game(path: str | os.PathLike[str]) -> SavedGame:
     moves_data = data["moves"]
     if not isinstance(moves_data, list) or len(moves_data) > MAX_MOVES:
         raise fail(("moves",), f"'moves' must be a list of at most {MAX_MOVES} moves")
+    if len(moves_data) > rules.turn_limit:
+        raise fail(("moves",), f"{len(moves_data)} moves, but the game stops after "
+                               f"{rules.turn_limit} turns")
     moves = []
     for number, entry in enumerate(moves_data, start=1):
         if (not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int

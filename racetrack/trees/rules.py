@@ -35,7 +35,7 @@ OPTIONS: tuple[Option, ...] = (
                               "middle).", low=6, high=60),
     Option("board.height", 20, "Squares down the sheet (an even number).", low=6, high=60),
     Option("turn-limit", 2000, "The game stops after this many turns (a guard against endless "
-                               "passing).", low=10, high=100_000),
+                               "passing).", low=10, high=20_000),
 )
 OPTIONS_BY_KEY = {o.key: o for o in OPTIONS}
 SECTIONS = ("movement", "board")
@@ -105,6 +105,10 @@ def tree_rules_from_text(text: str, file: str = "<rules>") -> TreeRules:
 
 def tree_rules_from_data(data: Any, file: str = "<rules>") -> TreeRules:
     """A rule set from plain data (as a saved game embeds it), validated like a file."""
+    if isinstance(data, dict) and data.get("base") is not None:
+        # A saved file carries every option itself; it may not reach out to other files.
+        raise RulesError(Problem(file, None, "'base' is not allowed in embedded rules: they "
+                                             "list every option"))
     return _build(YamlDocument(data, file, {}), None, ())
 
 

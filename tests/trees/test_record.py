@@ -100,3 +100,12 @@ def test_the_window_commands_refuse_bad_choices_before_opening_a_window(tmp_path
     assert main(["trees-replay", str(race)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not a saved Graph Trees game" in err
+
+
+def test_the_default_players_fill_every_seat_of_the_rules(capsys):
+    import json
+
+    from racetrack.cli import main
+
+    assert main(["trees-play", "--rules", "levi-4", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["scores"]) == 4

@@ -16,7 +16,7 @@ import pygame
 
 from racetrack.course import Course
 from racetrack.errors import FileProblemError
-from racetrack.records import Record, TrialKey, read_records
+from racetrack.records import Record, TrialKey, read_records, trial_track
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import (
@@ -189,10 +189,15 @@ class SetupScene:
 
     def trial_key(self) -> TrialKey:
         rules = self.chosen_rules()
-        key = (self.selected, rules)
+        key = (self.selected, rules, self.players[0].reverse and self.reversible)
         if key not in self._keys:
-            self._keys[key] = TrialKey.of(self.tracks[self.selected].track, rules)
+            self._keys[key] = TrialKey.of(self.trial_track(), rules)
         return self._keys[key]
+
+    def trial_track(self) -> Track:
+        """The track a solo run here is measured on (its reversed course, raced in reverse)."""
+        return trial_track(self.tracks[self.selected].track,
+                           self.players[0].reverse and self.reversible)
 
     def best(self) -> Record | None:
         return self.records.find(self.trial_key())
@@ -260,7 +265,7 @@ class SetupScene:
         if self._size != self.app.size or self._laid_out_reversible != self.reversible:
             self._layout()
         if self.time_trial:
-            self.par.ask(self.tracks[self.selected].track, self.chosen_rules(), self.trial_key())
+            self.par.ask(self.trial_track(), self.chosen_rules(), self.trial_key())
 
     def draw(self, surface: pygame.Surface) -> None:
         paper_background(surface)

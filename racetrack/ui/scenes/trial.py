@@ -13,7 +13,14 @@ from pathlib import Path
 import pygame
 
 from racetrack.game import RaceState
-from racetrack.records import RunResult, TrialKey, note_par, read_records, run_path
+from racetrack.records import (
+    RunResult,
+    TrialKey,
+    note_par,
+    race_trial_track,
+    read_records,
+    run_path,
+)
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.par import ParWorker
@@ -35,7 +42,8 @@ class TrialResultsScene(ResultsScene):
                  result: RunResult | None = None, problem: str = ""):
         race = state.race
         self.result = result  # None: the run did not finish (or could not be recorded)
-        self.key = TrialKey.of(race.track, race.rules)
+        track = race_trial_track(race)
+        self.key = TrialKey.of(track, race.rules)
         table, unreadable = read_records()
         self.record = table.find(self.key)
         if not problem and unreadable:
@@ -44,10 +52,10 @@ class TrialResultsScene(ResultsScene):
             problem = f"The damaged records file was kept as {result.kept_aside.name}"
         self.problem = problem  # one line about the records file, if anything went wrong
         self.ghost_shown = False
-        self.best_path = (run_path(race.track, race.rules, self.record.moves)
+        self.best_path = (run_path(track, race.rules, self.record.moves)
                           if self.record is not None else [])
         self.worker = ParWorker()
-        self.par_job = self.worker.ask(race.track, race.rules, self.key)
+        self.par_job = self.worker.ask(track, race.rules, self.key)
         self.par_noted = False
         self.sheet = SheetCache(race.course)
         self.camera = Camera(followed=False)
@@ -95,7 +103,7 @@ class TrialResultsScene(ResultsScene):
         turns = self.par_job.result().turns
         if self.record is not None and turns is not None and self.record.par != turns:
             with contextlib.suppress(OSError):
-                note_par(self.state.race.track, self.state.race.rules, turns)
+                note_par(race_trial_track(self.state.race), self.state.race.rules, turns)
 
     # -- drawing --------------------------------------------------------------------------
 
