@@ -29,8 +29,8 @@ def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoi
     track = load_track(track_path)
     rules = apply_overrides(load_rules(rules_name), overrides or {})
     seed = seed if seed is not None else random.randrange(1_000_000)
-    cars = team_cars(rules, [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse)
-                             for p in players])
+    cars = team_cars(rules, [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse,
+                                      team=p.team_name) for p in players])
     if shop_items(rules):
         from racetrack.ui.scenes.shop import ShopScene
 
@@ -49,10 +49,12 @@ def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoi
 
 
 def team_cars(rules, cars: list[CarSetup]) -> list[CarSetup]:
-    """Team racing from the setup screen: cars given the same name are one player's (or one
-    team's) cars; each gets that name as its team and a number to tell them apart."""
+    """Team racing from the setup screen: a car keeps the team chosen for it; cars given the
+    same name are one player's (or one team's) cars, numbered to tell them apart, and without a
+    chosen team that name is their team. Rules that do not score teams have none (rear guns
+    would otherwise spare team-mates)."""
     if rules.teams_scoring == "none":
-        return cars
+        return [dataclass_replace(car, team="") for car in cars]
     counts: dict[str, int] = {}
     for car in cars:
         counts[car.name] = counts.get(car.name, 0) + 1
@@ -61,7 +63,7 @@ def team_cars(rules, cars: list[CarSetup]) -> list[CarSetup]:
     for car in cars:
         seen[car.name] = seen.get(car.name, 0) + 1
         name = f"{car.name} {seen[car.name]}" if counts[car.name] > 1 else car.name
-        named.append(dataclass_replace(car, name=name, team=car.name))
+        named.append(dataclass_replace(car, name=name, team=car.team or car.name))
     return named
 
 

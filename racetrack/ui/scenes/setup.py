@@ -9,7 +9,7 @@ par for the chosen track and rules (the par worked out off the frame)."""
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygame
@@ -24,6 +24,7 @@ from racetrack.settings import (
     MAX_PLAYERS,
     MOVES,
     PENCILS,
+    TEAMS,
     PlayerChoice,
     load_settings,
     save_settings,
@@ -41,6 +42,9 @@ THUMB = (210, 130)
 MOVE_LABELS = {"": "rule set's own", "plus": "5 plus", "square": "9 square",
                "square-24": "25 square-24"}
 assert set(MOVE_LABELS) == set(MOVES)
+#: The Team cycler's labels, for the settings' team letters.
+TEAM_LABELS = {letter: letter or "-" for letter in TEAMS}
+TEAM_LETTERS = {label: letter for letter, label in TEAM_LABELS.items()}
 
 
 @dataclass
@@ -77,6 +81,7 @@ class SetupScene:
     def __init__(self, app):
         self.app = app
         self._laid_out_reversible = False
+        self._laid_out_teams = False
         self.settings = load_settings()
         self.tracks = [TrackChoice(p, t, thumbnail(t)) for p, t in available_tracks()]
         self.selected = next((i for i, c in enumerate(self.tracks)
@@ -112,8 +117,12 @@ class SetupScene:
         widgets = [self.rules, self.moves]
         y = 246
         self._laid_out_reversible = reversible = self.reversible
-        # With a way round to choose, each row's boxes get narrower to make room for it.
-        way_width, narrow = (90, 20) if reversible else (0, 0)
+        self._laid_out_teams = teams = self.teams
+        # A way round or a team to choose: each row's boxes get narrower to make room for it.
+        way_width = 90 if reversible else 0
+        team_width = 80 if teams else 0
+        narrow = 30 * (reversible + teams)
+        right = width - 30
         for index, player in enumerate(self.players):
             name = TextField(pygame.Rect(x, y, 170 - narrow, 40), text=player.name,
                              on_change=lambda text, i=index: self._set(i, name=text))
@@ -122,13 +131,23 @@ class SetupScene:
                             on_change=lambda value, i=index: self._set(i, colour=value))
             colour.set(player.colour)
             driver = Cycler(pygame.Rect(x + 340 - 2 * narrow, y,
-                                        width - x - 370 + 2 * narrow - way_width, 40),
+                                        right - x - 340 + 2 * narrow - way_width - team_width,
+                                        40),
                             choices=DRIVERS, size=24,
                             on_change=lambda value, i=index: self._set(i, driver=value))
             driver.set(player.driver)
             widgets += [name, colour, driver]
+            if teams:  # Baker's team racing: a team letter, or none
+                team = Cycler(pygame.Rect(right - way_width - team_width + 10, y,
+                                          team_width - 10, 40),
+                              choices=list(TEAM_LABELS.values()), size=24,
+                              tooltip="team: the same letter scores together (- for none)",
+                              on_change=lambda value, i=index: self._set(
+                                  i, team=TEAM_LETTERS[value]))
+                team.set(TEAM_LABELS[player.team])
+                widgets.append(team)
             if reversible:  # Levi: each car may go either way round
-                way = Cycler(pygame.Rect(width - 30 - way_width + 10, y, way_width - 10, 40),
+                way = Cycler(pygame.Rect(right - way_width + 10, y, way_width - 10, 40),
                              choices=list(WAYS), size=22,
                              on_change=lambda value, i=index: self._set(i, reverse=WAYS[value]))
                 way.set("rev" if player.reverse else "fwd")
@@ -146,10 +165,7 @@ class SetupScene:
 
     def _set(self, index: int, **change) -> None:
         player = self.players[index]
-        self.players[index] = PlayerChoice(change.get("name", player.name),
-                                           change.get("colour", player.colour),
-                                           change.get("driver", player.driver),
-                                           change.get("reverse", player.reverse))
+        self.players[index] = replace(player, **change)
 
     def add(self) -> None:
         used = {p.colour for p in self.players}
@@ -177,6 +193,11 @@ class SetupScene:
             and self.tracks[self.selected].track.is_circuit
 
     @property
+    def teams(self) -> bool:
+        """Whether the chosen rules score teams (then each player may join one)."""
+        return self.chosen_rules().teams_scoring != "none"
+
+    @property
     def time_trial(self) -> bool:
         return len(self.players) == 1 and self.players[0].driver == "human"
 
@@ -202,8 +223,8 @@ class SetupScene:
 
         choice = self.tracks[self.selected]
         reversible = self.reversible
-        players = tuple(PlayerChoice(p.name.strip() or f"Player {i + 1}", p.colour, p.driver,
-                                     p.reverse and reversible)
+        players = tuple(replace(p, name=p.name.strip() or f"Player {i + 1}",
+                                reverse=p.reverse and reversible)
                         for i, p in enumerate(self.players))
         remembered = self.settings.with_race(choice.path.stem, self.rules.value, players,
                                              self.moves_value)
@@ -257,7 +278,8 @@ class SetupScene:
             self._layout()
 
     def update(self, dt: float) -> None:
-        if self._size != self.app.size or self._laid_out_reversible != self.reversible:
+        if self._size != self.app.size or self._laid_out_reversible != self.reversible \
+                or self._laid_out_teams != self.teams:
             self._layout()
         if self.time_trial:
             self.par.ask(self.tracks[self.selected].track, self.chosen_rules(), self.trial_key())
@@ -290,9 +312,19 @@ class SetupScene:
             surface.blit(text, (x, 139 + i * 17))
         chosen = self.tracks[self.selected].track
         about = f"{chosen.name}: {chosen.description}" if chosen.description else chosen.name
-        top = self.form.widgets[-1].rect.y - 90 if self.form.widgets else 500
-        for i, line in enumerate(wrap(about, 56)[:4]):
-            text = theme.font(22).render(line, True, theme.TEXT)
+        lines = [(line, theme.TEXT) for line in wrap(about, 56)]
+        if self.teams:
+            lines.insert(0, ("Last box: a team letter; the same letter (or the same name) "
+                             "races as one team", theme.MUTED))
+            lines[:1] = [(line, theme.MUTED) for line in wrap(lines[0][0], 56)]
+        if self.form.widgets:
+            add, back = self.form.widgets[-4].rect, self.form.widgets[-1].rect
+            top = max(back.y - 10 - 20 * max(4, len(lines)), add.bottom + 12)
+            room = max(0, (back.y - 8 - top) // 20)
+        else:
+            top, room = 500, 4
+        for i, (line, colour) in enumerate(lines[:room]):
+            text = theme.font(22).render(line, True, colour)
             surface.blit(text, (x, top + i * 20))
         self.form.draw(surface)
         if self.time_trial:
