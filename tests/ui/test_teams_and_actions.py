@@ -1,9 +1,12 @@
-"""The window's team choice on the New race screen."""
+"""The window's team choice on the New race screen, and the action buttons in the race."""
 
 from __future__ import annotations
 
-from racetrack.model import team_standings
+from racetrack.geometry import Vec
+from racetrack.model import Action, team_standings
 from racetrack.settings import PlayerChoice, load_settings
+from racetrack.track import find_track
+from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
@@ -56,3 +59,25 @@ def test_the_team_chosen_on_setup_races_and_scores(app):
     assert set(points) == {"Team A", "Team B"} and sum(points.values()) == 6
     run(app, 1)  # the results draw the team line
 
+
+def test_clicking_the_missile_button_arms_the_missile(app):
+    app.push(MenuScene(app))
+    players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "medium"))
+    shop = start_race(app, find_track("hazards"), "baker-bond", players, seed=3,
+                      animation_seconds=0.05, replace=False)
+    shop.change("missiles", True)
+    shop.change("sprayers", True)
+    click(app, shop.form.widgets[-1].rect.center)  # Done
+    scene = app.scenes[-1]
+    scene.preparing.result()
+    assert [a for a, _ in scene.action_buttons()] == [Action.OIL]  # at rest: no missile yet
+    scene.state.place(0, scene.state.cars[0].position, Vec(2, 0))
+    buttons = dict(scene.action_buttons())
+    assert set(buttons) == {Action.MISSILE, Action.OIL}
+    click(app, buttons[Action.MISSILE].rect.center)
+    assert scene.armed is Action.MISSILE
+    assert "armed" in dict(scene.action_buttons())[Action.MISSILE].text
+    click(app, dict(scene.action_buttons())[Action.OIL].rect.center)
+    assert scene.armed is Action.OIL
+    click(app, dict(scene.action_buttons())[Action.OIL].rect.center)  # again: disarmed
+    assert scene.armed is None
