@@ -78,6 +78,11 @@ WAYS = {"fwd": False, "rev": True}
 
 
 class SetupScene:
+    #: The left heading, the start button's words and where the track grid begins.
+    track_heading = "Track"
+    start_label = "Start race"
+    grid_top = 90
+
     def __init__(self, app):
         self.app = app
         self._laid_out_reversible = False
@@ -157,11 +162,23 @@ class SetupScene:
                      size=26, enabled=len(self.players) < MAX_PLAYERS)
         remove = Button(pygame.Rect(x + 180, y + 6, 160, 40), text="Remove last",
                         action=self.remove, size=26, enabled=len(self.players) > 1)
-        start = Button(pygame.Rect(width - 250, height - 80, 220, 56), text="Start race",
-                       action=self.start, size=34)
+        start = Button(pygame.Rect(width - 250, height - 80, 220, 56), text=self.start_label,
+                       action=self.start, size=34, enabled=self.can_start)
         back = Button(pygame.Rect(x, height - 80, 140, 56), text="Back", action=self.app.pop)
-        self.form.widgets = widgets + [add, remove, start, back]
+        self.form.widgets = widgets + self.extra_widgets() + [add, remove, start, back]
         self._size = (width, height)
+
+    def extra_widgets(self) -> list:
+        """More widgets (the championship's) before the Add/Remove/Start/Back buttons."""
+        return []
+
+    @property
+    def can_start(self) -> bool:
+        return True
+
+    def pick(self, index: int) -> None:
+        """A click on a track's thumbnail."""
+        self.selected = index
 
     def _set(self, index: int, **change) -> None:
         player = self.players[index]
@@ -250,7 +267,8 @@ class SetupScene:
         cells = []
         for index in range(len(self.tracks)):
             row, column = divmod(index, columns)
-            rect = pygame.Rect(24 + column * (THUMB[0] + 20), 90 + row * (THUMB[1] + 46)
+            rect = pygame.Rect(24 + column * (THUMB[0] + 20),
+                               self.grid_top + row * (THUMB[1] + 46)
                                - self.scroll, THUMB[0], THUMB[1] + 30)
             cells.append((index, rect))
         return cells
@@ -271,7 +289,7 @@ class SetupScene:
         if isinstance(intent, Click) and intent.pos[0] < self.panel_x:
             for index, rect in self._cells():
                 if rect.collidepoint(intent.pos):
-                    self.selected = index
+                    self.pick(index)
             return
         self.form.handle(intent)
         if self._size is None:
@@ -287,11 +305,12 @@ class SetupScene:
     def draw(self, surface: pygame.Surface) -> None:
         paper_background(surface)
         heading = theme.font(44, bold=True)
-        surface.blit(heading.render("Track", True, theme.palette().ink), (24, 30))
+        surface.blit(heading.render(self.track_heading, True, theme.palette().ink), (24, 30))
         surface.blit(heading.render("Time trial" if self.time_trial else "Rules and players",
                                     True, theme.palette().ink), (self.panel_x + 20, 30))
         clip = surface.get_clip()
-        surface.set_clip(pygame.Rect(0, 80, self.panel_x, surface.get_height() - 80))
+        surface.set_clip(pygame.Rect(0, self.grid_top - 10, self.panel_x,
+                                     surface.get_height() - self.grid_top + 10))
         for index, rect in self._cells():
             choice = self.tracks[index]
             chosen = index == self.selected
@@ -304,6 +323,7 @@ class SetupScene:
             surface.blit(picture, picture.get_rect(midtop=(rect.centerx, rect.y)))
             name = theme.font(24, bold=chosen).render(choice.track.name, True, theme.TEXT)
             surface.blit(name, name.get_rect(midbottom=(rect.centerx, rect.bottom + 2)))
+            self.draw_badge(surface, index, rect)
         surface.set_clip(clip)
         x = self.panel_x + 20
         description = self.descriptions.get(self.rules.value, "")
@@ -329,6 +349,9 @@ class SetupScene:
         self.form.draw(surface)
         if self.time_trial:
             self._draw_trial(surface, x, self.form.widgets[-4].rect.bottom + 16)
+
+    def draw_badge(self, surface: pygame.Surface, index: int, rect: pygame.Rect) -> None:
+        """Something more on a track's thumbnail (the championship's race numbers)."""
 
     def _draw_trial(self, surface: pygame.Surface, x: int, y: int) -> None:
         """The best run and the par for the chosen track and rules."""
