@@ -140,7 +140,7 @@ def resume_championship(app, series: Championship, path: Path | None = None,
     from racetrack.ui.scenes.championship import StandingsScene
 
     unfinished = archive.load_unfinished()
-    if unfinished is not None and not series.is_over and _is_next_race(series, unfinished.race):
+    if unfinished is not None and not series.is_over and is_next_race(series, unfinished.race):
         with contextlib.suppress(ValueError):
             state = unfinished.final_state()
             if not state.is_over:
@@ -151,7 +151,8 @@ def resume_championship(app, series: Championship, path: Path | None = None,
     app.push(StandingsScene(app, series, path, animation_seconds))
 
 
-def _is_next_race(series: Championship, race: Race) -> bool:
+def is_next_race(series: Championship, race: Race) -> bool:
+    """Whether ``race`` is the championship's next race (one interrupted by a quit)."""
     return (race.seed == series.next_seed and race.rules == series.ruleset()
             and [car.name for car in race.cars] == [e.name for e in series.entrants]
             and race.track.name == load_track(find_track(series.next_track)).name)

@@ -130,3 +130,35 @@ def test_a_damaged_championship_file_is_reported_and_kept(app):
     assert aside.read_text().startswith("racetrack-championship: 1\nrules: baker-bond")
     assert load_championship(path).tracks == ["oval", "hairpins"]
     assert isinstance(app.scenes[-1], RaceScene)  # computer cars only: no shop to stop at
+
+
+def test_a_race_interrupted_mid_championship_resumes_within_it(app):
+    menu = MenuScene(app)
+    app.push(menu)
+    run(app, 1)
+    click(app, button(menu, "Championship").rect.center)
+    setup = app.scenes[-1]
+    setup.players = [PlayerChoice("Bot", "blue", "easy"), PlayerChoice("Cy", "green", "easy")]
+    setup._size = None
+    run(app, 1)
+    pick_track(app, setup, "oval")
+    pick_track(app, setup, "oval")
+    click(app, button(setup, "Start series").rect.center)
+    scene = app.scenes[-1]
+    scene.preparing.result()
+    while len(scene.state.history) < 4:
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=30)
+        run(app, 1, 0.2)
+    moves = len(scene.state.history)
+    scene.close()
+    app.scenes.clear()  # the window closed mid-race
+    menu = MenuScene(app)
+    app.push(menu)
+    run(app, 1)
+    texts = [w.text for w in menu.form.widgets]
+    assert "Resume championship" in texts and "Resume race" not in texts
+    click(app, button(menu, "Resume championship").rect.center)
+    resumed = app.scenes[-1]
+    assert isinstance(resumed, RaceScene) and len(resumed.state.history) == moves
+    resumed.close()

@@ -26,6 +26,11 @@ class MenuScene:
         width, height = self.app.size
         self.unfinished = archive.load_unfinished()
         self._find_championship()
+        if self.unfinished is not None and self.series is not None:
+            from racetrack.ui.launch import is_next_race
+
+            if is_next_race(self.series, self.unfinished.race):
+                self.unfinished = None  # Resume championship goes on with it
         entries = [
             ("New race", self.new_race, True, ""),
             ("Championship", self.championship, True,
