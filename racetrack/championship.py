@@ -210,8 +210,9 @@ def load_championship(path: str | os.PathLike[str] | None = None) -> Championshi
         raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
                                                          f"{exc.problems[0].message}")) from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        why = f"{exc} missing" if isinstance(exc, KeyError) else str(exc)
         raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
-                                                         f"{exc}")) from None
+                                                         f"{why}")) from None
     return found
 
 

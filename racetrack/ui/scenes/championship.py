@@ -114,19 +114,18 @@ class ChampionshipSetupScene(SetupScene):
         for i, line in enumerate(wrap(text, room)[:3]):
             rendered = theme.font(20).render(line, True, theme.TEXT if names else theme.MUTED)
             surface.blit(rendered, (24, 84 + i * 19))
-        shop = self.chosen_rules().equipment_shop == "design"
-        notes = [("" if shop else "These rules have no shop: prize money only counts in "
-                                   "the standings", theme.MUTED),
-                 (self.error, ERROR),
-                 (f"Saved championship damaged ({self.problem}); a new one keeps it beside"
-                  if self.problem else "", ERROR)]
-        y = self.form.widgets[-1].rect.y - 26
-        for text, colour in reversed(notes):
-            if text:
-                rendered = theme.font(20).render(text[:90], True, colour)
-                surface.blit(rendered, rendered.get_rect(bottomright=(surface.get_width() - 30,
-                                                                      y)))
-                y -= 22
+
+    def notes(self) -> list[tuple[str, tuple[int, int, int]]]:
+        found = []
+        if self.error:
+            found.append((self.error, ERROR))
+        if self.problem:
+            found.append(("The saved championship could not be read: a new one keeps it "
+                          "beside, as championship-damaged", ERROR))
+        if self.chosen_rules().equipment_shop != "design":
+            found.append(("These rules have no shop: the prize money only counts in the "
+                          "standings", theme.MUTED))
+        return found
 
     def draw_badge(self, surface: pygame.Surface, index: int, rect: pygame.Rect) -> None:
         numbers = [str(n) for n, i in enumerate(self.series, start=1) if i == index]

@@ -332,11 +332,12 @@ class SetupScene:
             surface.blit(text, (x, 139 + i * 17))
         chosen = self.tracks[self.selected].track
         about = f"{chosen.name}: {chosen.description}" if chosen.description else chosen.name
-        lines = [(line, theme.TEXT) for line in wrap(about, 56)]
+        notes = self.notes()
         if self.teams:
-            lines.insert(0, ("Last box: a team letter; the same letter (or the same name) "
-                             "races as one team", theme.MUTED))
-            lines[:1] = [(line, theme.MUTED) for line in wrap(lines[0][0], 56)]
+            notes.append(("Last box: a team letter; the same letter (or the same name) races "
+                          "as one team", theme.MUTED))
+        lines = [(line, colour) for text, colour in notes for line in wrap(text, 56)]
+        lines += [(line, theme.TEXT) for line in wrap(about, 56)]
         if self.form.widgets:
             add, back = self.form.widgets[-4].rect, self.form.widgets[-1].rect
             top = max(back.y - 10 - 20 * max(4, len(lines)), add.bottom + 12)
@@ -349,6 +350,10 @@ class SetupScene:
         self.form.draw(surface)
         if self.time_trial:
             self._draw_trial(surface, x, self.form.widgets[-4].rect.bottom + 16)
+
+    def notes(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """Lines (and their colours) shown above the chosen track's description."""
+        return []
 
     def draw_badge(self, surface: pygame.Surface, index: int, rect: pygame.Rect) -> None:
         """Something more on a track's thumbnail (the championship's race numbers)."""
