@@ -104,10 +104,13 @@ class Championship:
         """The cars for the next race, each with its budget; computer cars have bought their
         kit already (human cars buy theirs in the shop)."""
         rules = self.ruleset()
+        shop = rules.equipment_shop == "design"
         cars = []
         for e in self.entrants:
-            car = CarSetup(e.name, e.colour, e.driver, team=e.team, budget=self.budget(e.name))
-            if not car.is_human:
+            # Without a shop every car starts with the rules' kit; the money only scores.
+            car = CarSetup(e.name, e.colour, e.driver, team=e.team,
+                           budget=self.budget(e.name) if shop else None)
+            if shop and not car.is_human:
                 car = replace(car, kit=suggested_kit(rules, car.budget or 0))
             cars.append(car)
         return cars
@@ -238,8 +241,10 @@ def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
     while not championship.is_over:
         cars = [replace(car, driver="medium") if car.is_human else car
                 for car in championship.next_cars()]
-        cars = [replace(car, kit=car.kit or suggested_kit(championship.ruleset(),
-                                                          car.budget or 0)) for car in cars]
+        rules = championship.ruleset()
+        if rules.equipment_shop == "design":
+            cars = [replace(car, kit=car.kit or suggested_kit(rules, car.budget or 0))
+                    for car in cars]
         race = championship.next_race(cars)
         drivers = [make_driver(car.driver, seed * 7919 + race.seed + i)
                    for i, car in enumerate(race.cars)]

@@ -470,7 +470,13 @@ def test_championship_teams_places_and_overrides_round_trip(tmp_path):
                            Entrant("Cy", "green", "medium", "Team A")],
                           seed=2, overrides={"movement.choices": "square"})
     assert series.ruleset().movement_choices == "square"
-    run_headless(series, 2)
+    states = run_headless(series, 2)
+    # No shop under these rules: every car has the rules' two brakes and two turbos, and
+    # keeps only the money it picked up.
+    rules = series.ruleset()
+    assert all(car.kit is None and car.budget is None for car in states[0].race.cars)
+    assert sorted(series.money.values()) == [10, 20, 30]  # the oval has no money lying about
+    assert states[0].race.start().cars[0].kit.brakes == rules.equipment_brakes == 2
     teams = series.team_standings()
     assert {team for team, _, _ in teams} == {"Team A", "Team B"}
     assert sum(points for _, points, _ in teams) == 6
