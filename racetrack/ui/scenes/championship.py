@@ -204,7 +204,7 @@ class StandingsScene:
         table = pygame.Rect(width // 2 - min(440, width // 2 - 20), 130, 0, 0)
         table.w = 2 * (width // 2 - table.x)
         header = theme.font(20, bold=True)
-        money_word = "won" if series.is_over else "carried"
+        money_word = "money" if series.is_over else "carried"
         columns = [(table.x + 84, "entrant"), (table.right - 400, "places"),
                    (table.right - 190, "points"), (table.right - 100, money_word)]
         for x, word in columns:
