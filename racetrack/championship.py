@@ -8,7 +8,8 @@ shop. Places also score 3, 2 and 1 points (as in Baker's team racing); the most 
 championship (ties: the most money).
 
 The standings are a small YAML file (``racetrack-championship: 1``) written atomically, so a
-series can stop and go on later.
+series can stop and go on later. Entrants with a team name also score for their team (the sum
+of its cars' points and money).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import Any
 from racetrack.errors import FileProblemError, Problem
 from racetrack.game import Race, RaceState
 from racetrack.model import TEAM_POINTS, CarSetup
-from racetrack.rules import load_rules
+from racetrack.rules import RuleSet, load_rules
+from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import data_dir
 from racetrack.shop import suggested_kit
 from racetrack.track import find_track, load_track
@@ -61,6 +63,7 @@ class Championship:
     points: dict[str, int] = field(default_factory=dict)
     money: dict[str, int] = field(default_factory=dict)  # carried to the next race's shop
     results: list[dict[str, Any]] = field(default_factory=list)
+    overrides: dict[str, str] = field(default_factory=dict)  # rule options changed on top
 
     def __post_init__(self) -> None:
         if not self.tracks:
@@ -81,18 +84,33 @@ class Championship:
     def is_over(self) -> bool:
         return len(self.results) >= len(self.tracks)
 
+    def ruleset(self) -> RuleSet:
+        """The rules raced: the named variant with the championship's overrides."""
+        rules = load_rules(self.rules)
+        return apply_overrides(rules, self.overrides) if self.overrides else rules
+
+    @property
+    def next_track(self) -> str:
+        """The name or file of the next race's track."""
+        if self.is_over:
+            raise ChampionshipError("the championship is over")
+        return self.tracks[len(self.results)]
+
     def budget(self, name: str) -> int:
         """What the entrant may spend in the next race's shop."""
-        return load_rules(self.rules).equipment_budget + self.money[name]
+        return self.ruleset().equipment_budget + self.money[name]
 
     def next_cars(self) -> list[CarSetup]:
         """The cars for the next race, each with its budget; computer cars have bought their
         kit already (human cars buy theirs in the shop)."""
-        rules = load_rules(self.rules)
+        rules = self.ruleset()
+        shop = rules.equipment_shop == "design"
         cars = []
         for e in self.entrants:
-            car = CarSetup(e.name, e.colour, e.driver, team=e.team, budget=self.budget(e.name))
-            if not car.is_human:
+            # Without a shop every car starts with the rules' kit; the money only scores.
+            car = CarSetup(e.name, e.colour, e.driver, team=e.team,
+                           budget=self.budget(e.name) if shop else None)
+            if shop and not car.is_human:
                 car = replace(car, kit=suggested_kit(rules, car.budget or 0))
             cars.append(car)
         return cars
@@ -100,9 +118,13 @@ class Championship:
     def next_race(self, cars: list[CarSetup] | None = None) -> Race:
         if self.is_over:
             raise ChampionshipError("the championship is over")
-        track = load_track(find_track(self.tracks[len(self.results)]))
-        return Race(track, load_rules(self.rules), cars or self.next_cars(),
-                    seed=self.seed * 1000 + self.race_number)
+        track = load_track(find_track(self.next_track))
+        return Race(track, self.ruleset(), cars or self.next_cars(), seed=self.next_seed)
+
+    @property
+    def next_seed(self) -> int:
+        """The next race's seed (a race resumed after a quit is known by it)."""
+        return self.seed * 1000 + self.race_number
 
     def record(self, state: RaceState) -> dict[str, Any]:
         """Score a finished race: points, prizes and the money each car still holds."""
@@ -130,6 +152,23 @@ class Championship:
         return sorted(((n, self.points[n], self.money[n]) for n in order),
                       key=lambda row: (-row[1], -row[2], order[row[0]]))
 
+    def team_standings(self) -> list[tuple[str, int, int]]:
+        """(team, points, money) best first, for the entrants with a team; empty without."""
+        teams: dict[str, list[int]] = {}
+        for e in self.entrants:
+            if e.team:
+                total = teams.setdefault(e.team, [0, 0])
+                total[0] += self.points[e.name]
+                total[1] += self.money[e.name]
+        order = list(teams)
+        return sorted(((team, pts, money) for team, (pts, money) in teams.items()),
+                      key=lambda row: (-row[1], -row[2], order.index(row[0])))
+
+    def places(self, name: str) -> list[int | None]:
+        """The entrant's place (1 for a win) in each race so far."""
+        return [result["ranking"].index(name) + 1 if name in result["ranking"] else None
+                for result in self.results]
+
     # -- files --------------------------------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
@@ -138,7 +177,8 @@ class Championship:
                 "entrants": [{"name": e.name, "colour": e.colour, "driver": e.driver,
                               **({"team": e.team} if e.team else {})} for e in self.entrants],
                 "points": dict(self.points), "money": dict(self.money),
-                "results": list(self.results)}
+                "results": list(self.results),
+                **({"overrides": dict(self.overrides)} if self.overrides else {})}
 
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
         target = Path(path) if path is not None else default_path()
@@ -166,11 +206,31 @@ def load_championship(path: str | os.PathLike[str] | None = None) -> Championshi
                              int(data.get("seed", 0)),
                              {str(k): int(v) for k, v in (data.get("points") or {}).items()},
                              {str(k): int(v) for k, v in (data.get("money") or {}).items()},
-                             list(data.get("results") or []))
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                             list(data.get("results") or []),
+                             {str(k): str(v) for k, v in (data.get("overrides") or {}).items()})
+        found.ruleset()
+    except ChampionshipError as exc:
         raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
-                                                         f"{exc}")) from None
+                                                         f"{exc.problems[0].message}")) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        why = f"{exc} missing" if isinstance(exc, KeyError) else str(exc)
+        raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
+                                                         f"{why}")) from None
     return found
+
+
+def set_aside(path: str | os.PathLike[str] | None = None) -> Path | None:
+    """Move a championship file that cannot be read out of the way (``championship-damaged-N
+    .yaml`` beside it) so a new one does not write over it; the new name, or ``None`` when
+    there is nothing to move."""
+    file = Path(path) if path is not None else default_path()
+    if not file.exists():
+        return None
+    number = 1
+    while (aside := file.with_name(f"{file.stem}-damaged-{number}{file.suffix}")).exists():
+        number += 1
+    file.rename(aside)
+    return aside
 
 
 def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
@@ -181,8 +241,10 @@ def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
     while not championship.is_over:
         cars = [replace(car, driver="medium") if car.is_human else car
                 for car in championship.next_cars()]
-        cars = [replace(car, kit=car.kit or suggested_kit(load_rules(championship.rules),
-                                                          car.budget or 0)) for car in cars]
+        rules = championship.ruleset()
+        if rules.equipment_shop == "design":
+            cars = [replace(car, kit=car.kit or suggested_kit(rules, car.budget or 0))
+                    for car in cars]
         race = championship.next_race(cars)
         drivers = [make_driver(car.driver, seed * 7919 + race.seed + i)
                    for i, car in enumerate(race.cars)]

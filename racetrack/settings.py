@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 APP = "racetrack"
 DRIVERS = ("human", "easy", "medium", "hard", "expert")
 MAX_PLAYERS = 6
+#: Team letters a player may join on the setup screen ("" for none) when the rules score teams.
+TEAMS = ("", "A", "B", "C")
 #: The setup screen's movement override: "" keeps the rule set's own, else a
 #: ``movement.choices`` value applied on top of any variant.
 MOVES = ("", "plus", "square", "square-24")
@@ -63,6 +65,12 @@ class PlayerChoice:
     colour: str
     driver: str = "human"
     reverse: bool = False  # races the circuit the other way round (where the rules allow)
+    team: str = ""  # a team letter (TEAMS) used where the rules score teams
+
+    @property
+    def team_name(self) -> str:
+        """The team the car races for ("Team A"), or "" for none."""
+        return f"Team {self.team}" if self.team else ""
 
 
 @dataclass(frozen=True)
@@ -117,8 +125,10 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
         for item in players:
             if (isinstance(item, dict) and isinstance(item.get("name"), str)
                     and isinstance(item.get("colour"), str) and item.get("driver") in DRIVERS):
+                team = item.get("team", "")
                 chosen.append(PlayerChoice(item["name"][:20], item["colour"], item["driver"],
-                                           item.get("reverse") is True))
+                                           item.get("reverse") is True,
+                                           team if team in TEAMS else ""))
         if len(chosen) == len(players):
             values["players"] = tuple(chosen)
     unknown = set(data) - {"track", "rules", "animation_seconds", "players", "moves"}

@@ -452,3 +452,44 @@ def test_championship_cli_is_deterministic(capsys):
                      "medium", "--seed", "5", "--json"]) == 0
         runs.append(json.loads(capsys.readouterr().out))
     assert runs[0] == runs[1] and len(runs[0]["standings"]) == 2
+
+
+def test_championship_teams_places_and_overrides_round_trip(tmp_path):
+    from racetrack.championship import (
+        Championship,
+        ChampionshipError,
+        Entrant,
+        load_championship,
+        run_headless,
+        set_aside,
+    )
+
+    series = Championship("baker-teams", ["oval"],
+                          [Entrant("Ann", "red", "hard", "Team A"),
+                           Entrant("Bob", "blue", "easy", "Team B"),
+                           Entrant("Cy", "green", "medium", "Team A")],
+                          seed=2, overrides={"movement.choices": "square"})
+    assert series.ruleset().movement_choices == "square"
+    states = run_headless(series, 2)
+    # No shop under these rules: every car has the rules' two brakes and two turbos, and
+    # keeps only the money it picked up.
+    rules = series.ruleset()
+    assert all(car.kit is None and car.budget is None for car in states[0].race.cars)
+    assert sorted(series.money.values()) == [10, 20, 30]  # the oval has no money lying about
+    assert states[0].race.start().cars[0].kit.brakes == rules.equipment_brakes == 2
+    teams = series.team_standings()
+    assert {team for team, _, _ in teams} == {"Team A", "Team B"}
+    assert sum(points for _, points, _ in teams) == 6
+    assert sorted(series.places("Ann") + series.places("Bob") + series.places("Cy")) == [1, 2, 3]
+    path = series.save(tmp_path / "series.yaml")
+    again = load_championship(path)
+    assert again.overrides == series.overrides and again.team_standings() == teams
+    path.write_text(path.read_text().replace("square", "hexagonal"))
+    try:
+        load_championship(path)
+    except ChampionshipError as exc:
+        assert "damaged" in str(exc)
+    else:
+        raise AssertionError("a bad override loaded")
+    assert set_aside(path) == tmp_path / "series-damaged-1.yaml" and not path.exists()
+    assert set_aside(path) is None

@@ -28,3 +28,16 @@ def test_a_bad_moves_value_falls_back_to_the_rule_sets_own(tmp_path, caplog):
     path.write_text("moves: hexagonal\ntrack: oval\n")
     loaded = load_settings(path)
     assert loaded.moves == "" and loaded.track == "oval"
+
+
+def test_the_team_choice_round_trips_and_old_players_have_none(tmp_path):
+    from racetrack.settings import PlayerChoice
+
+    path = tmp_path / "settings.yaml"
+    players = (PlayerChoice("Ann", "red", "human", team="A"),
+               PlayerChoice("Bot", "blue", "easy", team="B"))
+    save_settings(Settings(players=players), path)
+    assert load_settings(path).players == players
+    path.write_text("players:\n- {name: Ann, colour: green, driver: human}\n"
+                    "- {name: Bob, colour: red, driver: human, team: Z}\n")
+    assert [p.team for p in load_settings(path).players] == ["", ""]

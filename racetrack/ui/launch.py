@@ -11,6 +11,7 @@ from typing import Any
 
 from racetrack import archive
 from racetrack.ai import make_driver
+from racetrack.championship import Championship
 from racetrack.game import Race, RaceState
 from racetrack.model import CarSetup
 from racetrack.records import is_time_trial, record_run, run_turns
@@ -18,7 +19,7 @@ from racetrack.rules import load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import PlayerChoice
 from racetrack.shop import shop_items
-from racetrack.track import load_track
+from racetrack.track import find_track, load_track
 
 
 def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoice, ...],
@@ -29,9 +30,9 @@ def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoi
     track = load_track(track_path)
     rules = apply_overrides(load_rules(rules_name), overrides or {})
     seed = seed if seed is not None else random.randrange(1_000_000)
-    cars = team_cars(rules, [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse)
-                             for p in players])
-    if shop_items(rules):
+    cars = team_cars(rules, [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse,
+                                      team=p.team_name) for p in players])
+    if shop_items(rules) and any(car.is_human for car in cars):
         from racetrack.ui.scenes.shop import ShopScene
 
         def shopped(kitted: list[CarSetup]) -> None:
@@ -49,10 +50,12 @@ def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoi
 
 
 def team_cars(rules, cars: list[CarSetup]) -> list[CarSetup]:
-    """Team racing from the setup screen: cars given the same name are one player's (or one
-    team's) cars; each gets that name as its team and a number to tell them apart."""
+    """Team racing from the setup screen: a car keeps the team chosen for it; cars given the
+    same name are one player's (or one team's) cars, numbered to tell them apart, and without a
+    chosen team that name is their team. Rules that do not score teams have none (rear guns
+    would otherwise spare team-mates)."""
     if rules.teams_scoring == "none":
-        return cars
+        return [dataclass_replace(car, team="") for car in cars]
     counts: dict[str, int] = {}
     for car in cars:
         counts[car.name] = counts.get(car.name, 0) + 1
@@ -61,16 +64,17 @@ def team_cars(rules, cars: list[CarSetup]) -> list[CarSetup]:
     for car in cars:
         seen[car.name] = seen.get(car.name, 0) + 1
         name = f"{car.name} {seen[car.name]}" if counts[car.name] > 1 else car.name
-        named.append(dataclass_replace(car, name=name, team=car.name))
+        named.append(dataclass_replace(car, name=name, team=car.team or car.name))
     return named
 
 
 def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 0.35,
-                  replace: bool = True):
+                  replace: bool = True, results=None):
     """Race on from ``state`` (a new race, a resumed one, or one taken over from a replay).
 
     The race is recorded after every move; when it ends it is saved to the replays folder and
-    the results follow.
+    the results follow: ``results(final, saved)`` makes their scene when given (a
+    championship's), else the usual ranking with a rematch.
     """
     from racetrack.ui.scenes.race import RaceScene
     from racetrack.ui.scenes.results import ResultsScene
@@ -86,7 +90,9 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
         saved = None
         with contextlib.suppress(OSError):
             saved = archive.save_finished(final)
-        if is_time_trial(race):
+        if results is not None:
+            app.replace(results(final, saved))
+        elif is_time_trial(race):
             app.replace(trial_results(app, final, rematch, saved))
         else:
             app.replace(ResultsScene(app, final, rematch, saved))
@@ -98,6 +104,81 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
     else:
         app.push(scene)
     return scene
+
+
+def championship_race(app, series: Championship, path: Path | None = None,
+                      animation_seconds: float = 0.35, replace: bool = True) -> None:
+    """The next race of a championship: the shop (where the rules have one and a human car
+    shops, with the money carried), the race, its results, then the standings."""
+    from racetrack.ui.scenes.shop import ShopScene
+
+    rules = series.ruleset()
+    cars = series.next_cars()
+    results = _championship_results(app, series, path, animation_seconds)
+
+    def race_with(kitted: list[CarSetup], replace: bool = True) -> None:
+        race = series.next_race(kitted)
+        continue_race(app, race, race.start(), animation_seconds, replace=replace,
+                      results=results)
+
+    if not (shop_items(rules) and any(car.is_human for car in cars)):
+        race_with(cars, replace)
+        return
+    track = load_track(find_track(series.next_track)).name
+    heading = f"Race {series.race_number} of {len(series.tracks)}, {track}"
+    shop = ShopScene(app, rules, cars, race_with, heading=heading)
+    if replace and app.scenes:
+        app.replace(shop)
+    else:
+        app.push(shop)
+
+
+def resume_championship(app, series: Championship, path: Path | None = None,
+                        animation_seconds: float = 0.35) -> None:
+    """Go on with a saved championship: its race interrupted by a quit, if that is the
+    unfinished race on disk; else the standings, with the next race a click away."""
+    from racetrack.ui.scenes.championship import StandingsScene
+
+    unfinished = archive.load_unfinished()
+    if unfinished is not None and not series.is_over and is_next_race(series, unfinished.race):
+        with contextlib.suppress(ValueError):
+            state = unfinished.final_state()
+            if not state.is_over:
+                continue_race(app, unfinished.race, state, animation_seconds, replace=False,
+                              results=_championship_results(app, series, path,
+                                                            animation_seconds))
+                return
+    app.push(StandingsScene(app, series, path, animation_seconds))
+
+
+def is_next_race(series: Championship, race: Race) -> bool:
+    """Whether ``race`` is the championship's next race (one interrupted by a quit)."""
+    return (race.seed == series.next_seed and race.rules == series.ruleset()
+            and [car.name for car in race.cars] == [e.name for e in series.entrants]
+            and race.track.name == load_track(find_track(series.next_track)).name)
+
+
+def _championship_results(app, series: Championship, path: Path | None,
+                          animation_seconds: float):
+    """What follows a championship's race: the race scored and the series saved, its
+    ranking, and a button on to the standings."""
+    from racetrack.ui.scenes.championship import StandingsScene
+    from racetrack.ui.scenes.results import ResultsScene
+
+    def results(final: RaceState, saved: Path | None):
+        series.record(final)
+        problem = ""
+        try:
+            series.save(path)
+        except OSError as exc:
+            problem = f"Could not save the championship: {exc.strerror or exc}"
+
+        def standings() -> None:
+            app.replace(StandingsScene(app, series, path, animation_seconds, problem))
+
+        return ResultsScene(app, final, None, saved, proceed=("Standings", standings))
+
+    return results
 
 
 def trial_results(app, final: RaceState, rematch, saved: Path | None):

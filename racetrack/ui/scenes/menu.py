@@ -1,10 +1,13 @@
-"""The main menu: new race, Graph Trees, track editor, replays, settings, quit."""
+"""The main menu: new race, championship, Graph Trees, track editor, replays, settings, quit
+(and resume race or championship when one was interrupted)."""
 
 from __future__ import annotations
 
 import pygame
 
 from racetrack import archive
+from racetrack.championship import Championship, ChampionshipError, load_championship
+from racetrack.championship import default_path as championship_path
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.widgets import Button, Form, paper_background, title
@@ -15,13 +18,23 @@ class MenuScene:
         self.app = app
         self.form = Form()
         self.unfinished = None
+        self.series: Championship | None = None  # a saved championship not yet over
+        self.series_problem = ""  # why the saved championship cannot be read
         self._size = None
 
     def _layout(self) -> None:
         width, height = self.app.size
         self.unfinished = archive.load_unfinished()
+        self._find_championship()
+        if self.unfinished is not None and self.series is not None:
+            from racetrack.ui.launch import is_next_race
+
+            if is_next_race(self.series, self.unfinished.race):
+                self.unfinished = None  # Resume championship goes on with it
         entries = [
             ("New race", self.new_race, True, ""),
+            ("Championship", self.championship, True,
+             "A series of races: points, and prize money for the next race's shop"),
             ("Graph Trees", self.trees, True, "Levi's territory game on the same paper"),
             ("Track editor", self.editor, True, ""),
             ("Replays", self.replays, True, ""),
@@ -32,16 +45,55 @@ class MenuScene:
             track = self.unfinished.race.track.name
             entries.insert(0, ("Resume race", self.resume, True,
                                f"Carry on with the race on {track} that was interrupted"))
-        top = max(220, height // 2 - 120 - (33 if self.unfinished else 0))
-        self.form.widgets = [Button(pygame.Rect(width // 2 - 160, top + i * 66, 320, 54),
-                                    text=text, action=action, enabled=enabled, tooltip=why)
+        if self.series is not None:
+            done, total = len(self.series.results), len(self.series.tracks)
+            entries.insert(1 if self.unfinished is None else 2,
+                           ("Resume championship", self.resume_championship, True,
+                            f"Race {done + 1} of {total} is next"))
+        # Up to nine entries: they close up to stay in the window.
+        top = max(220, height // 2 - 120 - 33 * (len(entries) - 7))
+        step = max(46, min(66, (height - 16 - top) // len(entries)))
+        self.form.widgets = [Button(pygame.Rect(width // 2 - 160, top + i * step, 320,
+                                                step - 12), text=text, action=action,
+                                    enabled=enabled, tooltip=why)
                              for i, (text, action, enabled, why) in enumerate(entries)]
         self._size = (width, height)
+
+    def _find_championship(self) -> None:
+        """The saved championship, if there is one to go on with; a damaged one is reported
+        (and left where it is)."""
+        self.series, self.series_problem = None, ""
+        if not championship_path().exists():
+            return
+        try:
+            found = load_championship(championship_path())
+        except ChampionshipError as exc:
+            self.series_problem = exc.problems[0].message
+            return
+        if not found.is_over:
+            self.series = found
 
     def new_race(self) -> None:
         from racetrack.ui.scenes.setup import SetupScene
 
         self.app.push(SetupScene(self.app))
+
+    def championship(self) -> None:
+        from racetrack.ui.scenes.championship import ChampionshipSetupScene
+
+        self.app.push(ChampionshipSetupScene(self.app, championship_path(),
+                                             self.series_problem))
+        self._size = None
+
+    def resume_championship(self) -> None:
+        from racetrack.settings import load_settings
+        from racetrack.ui.launch import resume_championship
+
+        series, self.series = self.series, None
+        self._size = None
+        if series is not None:
+            resume_championship(self.app, series, championship_path(),
+                                load_settings().animation_seconds)
 
     def resume(self) -> None:
         from racetrack.ui.launch import continue_race
@@ -103,4 +155,8 @@ class MenuScene:
         sub = theme.font(28).render("the graph-paper car race of Gardner, Baker and Nystrom",
                                     True, theme.MUTED)
         surface.blit(sub, sub.get_rect(center=(width // 2, 170)))
+        if self.series_problem:
+            line = f"The saved championship cannot be read: {self.series_problem}"
+            text = theme.font(20).render(line[:110], True, (180, 40, 40))
+            surface.blit(text, text.get_rect(center=(width // 2, 200)))
         self.form.draw(surface)

@@ -18,13 +18,14 @@ from racetrack.ai import Driver
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Event, EventKind, Move
+from racetrack.rules.moves import LAUNCH_NOTE
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render import gadgets, hud
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache
-from racetrack.ui.widgets import tip
+from racetrack.ui.widgets import Button, tip
 
 #: Numpad keys laid out like the grid around the point the unchanged move leads to (y down).
 NUMPAD = {"numpad7": (-1, -1), "numpad8": (0, -1), "numpad9": (1, -1),
@@ -38,6 +39,10 @@ SHOWN_EVENTS = {EventKind.CRASHED, EventKind.COLLIDED, EventKind.LAP, EventKind.
                 EventKind.SHOT}
 #: Keys that arm an action for the next move (James Bond mode).
 ACTION_KEYS = {key: action for action, key in gadgets.ACTION_KEYS.items()}
+#: The action buttons' words (bottom left, for the current human car's actions).
+ACTION_WORDS = {Action.MISSILE: ("Fire missile", "Missile armed"),
+                Action.OIL: ("Spray oil", "Oil armed")}
+ACTION_BUTTON = (210, 44)
 PAN_STEP = 60
 log = logging.getLogger(__name__)
 DRAG_THRESHOLD = 5
@@ -151,6 +156,33 @@ class RaceScene:
             if event.kind in SHOWN_EVENTS:
                 self.toasts.append(hud.Toast(event.message))
 
+    def arm(self, action: Action) -> None:
+        """Arm an action for the human car's next move, or disarm it if it is armed."""
+        if self.armed is action:
+            self.armed = None
+        elif action in self.state.actions():
+            self.armed = action
+            self.toasts.append(hud.Toast(f"{action.value} armed: it goes with your next move"))
+        else:
+            self.toasts.append(hud.Toast(f"No {action.value} to use now"))
+
+    def action_buttons(self) -> list[tuple[Action, Button]]:
+        """Buttons for what the human car may do this turn besides moving (bottom left), in
+        the order of ``state.actions()``; none on a computer car's turn."""
+        if not self.human_turn or self.state.placing:
+            return []
+        width, height = ACTION_BUTTON
+        y = self.app.size[1] - 14 - height
+        buttons = []
+        for number, action in enumerate(self.state.actions()):
+            word = ACTION_WORDS[action][self.armed is action]
+            key = gadgets.ACTION_KEYS[action].upper()
+            rect = pygame.Rect(14, y - number * (height + 8), width, height)
+            buttons.append((action, Button(rect, text=f"{word}  [{key}]", size=24,
+                                           action=lambda action=action: self.arm(action),
+                                           hovered=rect.collidepoint(self.mouse))))
+        return buttons
+
     # -- the scene ------------------------------------------------------------------------
 
     def handle(self, intent: Intent) -> None:
@@ -162,6 +194,9 @@ class RaceScene:
             self.camera.zoom(1.15 ** intent.steps, intent.pos)
             self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
         elif isinstance(intent, Click):
+            for _, button in self.action_buttons():
+                if button.handle(intent, False):
+                    return
             self.press, self.dragged = intent.pos, False
         elif isinstance(intent, Motion):
             self.mouse = intent.pos
@@ -189,15 +224,7 @@ class RaceScene:
 
             self.app.push(PauseScene(self.app, self))
         elif name in ACTION_KEYS and self.human_turn:
-            action = ACTION_KEYS[name]
-            if self.armed is action:
-                self.armed = None
-            elif action in self.state.actions():
-                self.armed = action
-                self.toasts.append(hud.Toast(f"{action.value} armed: it goes with your next "
-                                             "move"))
-            else:
-                self.toasts.append(hud.Toast(f"No {action.value} to use now"))
+            self.arm(ACTION_KEYS[name])
         elif name in NUMPAD and self.human_turn:
             index = self.state.current_car
             car = self.state.cars[index]
@@ -281,6 +308,7 @@ class RaceScene:
         draw_cars.draw_cars(surface, self.state, self.camera, moving)
         hud.draw_bar(surface, self.state, self.thinking is not None)
         gadgets.draw_kit_panel(surface, self.state, hud.BAR_HEIGHT, self.armed)
+        self._draw_actions(surface, candidates)
         hud.draw_toasts(surface, self.toasts)
         if self.hover is not None:
             candidate = self.state.candidate_for(Move(self.hover))
@@ -288,6 +316,32 @@ class RaceScene:
                 tip(surface, candidate.reason, (self.mouse[0] + 16, self.mouse[1]))
             elif candidate is not None and candidate.note:
                 tip(surface, candidate.note, (self.mouse[0] + 16, self.mouse[1]))
+
+    def _draw_actions(self, surface: pygame.Surface, candidates: list[Candidate]) -> None:
+        """The action buttons (the armed one outlined in the car's pencil), and a legend for
+        the hollow diamonds while the human car has special moves to choose from."""
+        colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour) \
+            if self.state.current_car is not None else theme.TEXT
+        for action, button in self.action_buttons():
+            armed = action is self.armed
+            button.draw(surface, armed)
+            if armed:
+                pygame.draw.rect(surface, colour, button.rect.inflate(6, 6), 3, border_radius=10)
+        if any(c.legal and c.note and c.note != LAUNCH_NOTE for c in candidates):
+            text = theme.font(20).render("special move (good brakes, turbo, boosters): "
+                                         "hover for its name", True, theme.TEXT)
+            box = pygame.Rect(0, hud.BAR_HEIGHT + 8, text.get_width() + 44, text.get_height()
+                              + 10)
+            box.right = surface.get_width() - 8
+            card = pygame.Surface(box.size, pygame.SRCALPHA)
+            card.fill((*theme.PANEL, 225))
+            surface.blit(card, box)
+            pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=4)
+            x, y, r = box.x + 16, box.centery, 8
+            diamond = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
+            pygame.draw.polygon(surface, (255, 255, 255), diamond)
+            pygame.draw.polygon(surface, colour, diamond, 3)
+            surface.blit(text, text.get_rect(midleft=(box.x + 32, y)))
 
     def close(self) -> None:
         self.workers.shutdown(wait=False, cancel_futures=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -15,10 +16,12 @@ from racetrack.ui.widgets import Button, Form, paper_background, title
 
 
 class ResultsScene:
-    def __init__(self, app, state: RaceState, rematch, saved: Path | None = None):
+    def __init__(self, app, state: RaceState, rematch, saved: Path | None = None,
+                 proceed: tuple[str, Callable[[], None]] | None = None):
         self.app = app
         self.state = state
         self.rematch = rematch  # callable: start the same race again
+        self.proceed = proceed  # instead of the rematch: a label and what it does (a series)
         self.saved = saved
         self.saved_to: str = f"Replay saved as {saved.name}" if saved else ""
         self.form = Form()
@@ -26,7 +29,7 @@ class ResultsScene:
 
     def _layout(self) -> None:
         width, height = self.app.size
-        actions = [("Rematch", self.rematch), ("Save replay", self.save),
+        actions = [self.proceed or ("Rematch", self.rematch), ("Save replay", self.save),
                    ("Back to menu", self.to_menu)]
         self.form.widgets = [Button(pygame.Rect(width // 2 - 330 + i * 230, height - 120, 200,
                                                 52), text=text, action=action)

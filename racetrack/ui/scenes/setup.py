@@ -9,7 +9,7 @@ par for the chosen track and rules (the par worked out off the frame)."""
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygame
@@ -24,6 +24,7 @@ from racetrack.settings import (
     MAX_PLAYERS,
     MOVES,
     PENCILS,
+    TEAMS,
     PlayerChoice,
     load_settings,
     save_settings,
@@ -41,6 +42,9 @@ THUMB = (210, 130)
 MOVE_LABELS = {"": "rule set's own", "plus": "5 plus", "square": "9 square",
                "square-24": "25 square-24"}
 assert set(MOVE_LABELS) == set(MOVES)
+#: The Team cycler's labels, for the settings' team letters.
+TEAM_LABELS = {letter: letter or "-" for letter in TEAMS}
+TEAM_LETTERS = {label: letter for letter, label in TEAM_LABELS.items()}
 
 
 @dataclass
@@ -74,9 +78,15 @@ WAYS = {"fwd": False, "rev": True}
 
 
 class SetupScene:
+    #: The left heading, the start button's words and where the track grid begins.
+    track_heading = "Track"
+    start_label = "Start race"
+    grid_top = 90
+
     def __init__(self, app):
         self.app = app
         self._laid_out_reversible = False
+        self._laid_out_teams = False
         self.settings = load_settings()
         self.tracks = [TrackChoice(p, t, thumbnail(t)) for p, t in available_tracks()]
         self.selected = next((i for i, c in enumerate(self.tracks)
@@ -112,8 +122,12 @@ class SetupScene:
         widgets = [self.rules, self.moves]
         y = 246
         self._laid_out_reversible = reversible = self.reversible
-        # With a way round to choose, each row's boxes get narrower to make room for it.
-        way_width, narrow = (90, 20) if reversible else (0, 0)
+        self._laid_out_teams = teams = self.teams
+        # A way round or a team to choose: each row's boxes get narrower to make room for it.
+        way_width = 90 if reversible else 0
+        team_width = 80 if teams else 0
+        narrow = 30 * (reversible + teams)
+        right = width - 30
         for index, player in enumerate(self.players):
             name = TextField(pygame.Rect(x, y, 170 - narrow, 40), text=player.name,
                              on_change=lambda text, i=index: self._set(i, name=text))
@@ -122,13 +136,23 @@ class SetupScene:
                             on_change=lambda value, i=index: self._set(i, colour=value))
             colour.set(player.colour)
             driver = Cycler(pygame.Rect(x + 340 - 2 * narrow, y,
-                                        width - x - 370 + 2 * narrow - way_width, 40),
+                                        right - x - 340 + 2 * narrow - way_width - team_width,
+                                        40),
                             choices=DRIVERS, size=24,
                             on_change=lambda value, i=index: self._set(i, driver=value))
             driver.set(player.driver)
             widgets += [name, colour, driver]
+            if teams:  # Baker's team racing: a team letter, or none
+                team = Cycler(pygame.Rect(right - way_width - team_width + 10, y,
+                                          team_width - 10, 40),
+                              choices=list(TEAM_LABELS.values()), size=24,
+                              tooltip="team: the same letter scores together (- for none)",
+                              on_change=lambda value, i=index: self._set(
+                                  i, team=TEAM_LETTERS[value]))
+                team.set(TEAM_LABELS[player.team])
+                widgets.append(team)
             if reversible:  # Levi: each car may go either way round
-                way = Cycler(pygame.Rect(width - 30 - way_width + 10, y, way_width - 10, 40),
+                way = Cycler(pygame.Rect(right - way_width + 10, y, way_width - 10, 40),
                              choices=list(WAYS), size=22,
                              on_change=lambda value, i=index: self._set(i, reverse=WAYS[value]))
                 way.set("rev" if player.reverse else "fwd")
@@ -138,18 +162,27 @@ class SetupScene:
                      size=26, enabled=len(self.players) < MAX_PLAYERS)
         remove = Button(pygame.Rect(x + 180, y + 6, 160, 40), text="Remove last",
                         action=self.remove, size=26, enabled=len(self.players) > 1)
-        start = Button(pygame.Rect(width - 250, height - 80, 220, 56), text="Start race",
-                       action=self.start, size=34)
+        start = Button(pygame.Rect(width - 250, height - 80, 220, 56), text=self.start_label,
+                       action=self.start, size=34, enabled=self.can_start)
         back = Button(pygame.Rect(x, height - 80, 140, 56), text="Back", action=self.app.pop)
-        self.form.widgets = widgets + [add, remove, start, back]
+        self.form.widgets = widgets + self.extra_widgets() + [add, remove, start, back]
         self._size = (width, height)
+
+    def extra_widgets(self) -> list:
+        """More widgets (the championship's) before the Add/Remove/Start/Back buttons."""
+        return []
+
+    @property
+    def can_start(self) -> bool:
+        return True
+
+    def pick(self, index: int) -> None:
+        """A click on a track's thumbnail."""
+        self.selected = index
 
     def _set(self, index: int, **change) -> None:
         player = self.players[index]
-        self.players[index] = PlayerChoice(change.get("name", player.name),
-                                           change.get("colour", player.colour),
-                                           change.get("driver", player.driver),
-                                           change.get("reverse", player.reverse))
+        self.players[index] = replace(player, **change)
 
     def add(self) -> None:
         used = {p.colour for p in self.players}
@@ -175,6 +208,11 @@ class SetupScene:
         """Whether the chosen rules and track let each car choose its way round."""
         return self.chosen_rules().start_direction == "either" \
             and self.tracks[self.selected].track.is_circuit
+
+    @property
+    def teams(self) -> bool:
+        """Whether the chosen rules score teams (then each player may join one)."""
+        return self.chosen_rules().teams_scoring != "none"
 
     @property
     def time_trial(self) -> bool:
@@ -207,8 +245,8 @@ class SetupScene:
 
         choice = self.tracks[self.selected]
         reversible = self.reversible
-        players = tuple(PlayerChoice(p.name.strip() or f"Player {i + 1}", p.colour, p.driver,
-                                     p.reverse and reversible)
+        players = tuple(replace(p, name=p.name.strip() or f"Player {i + 1}",
+                                reverse=p.reverse and reversible)
                         for i, p in enumerate(self.players))
         remembered = self.settings.with_race(choice.path.stem, self.rules.value, players,
                                              self.moves_value)
@@ -234,7 +272,8 @@ class SetupScene:
         cells = []
         for index in range(len(self.tracks)):
             row, column = divmod(index, columns)
-            rect = pygame.Rect(24 + column * (THUMB[0] + 20), 90 + row * (THUMB[1] + 46)
+            rect = pygame.Rect(24 + column * (THUMB[0] + 20),
+                               self.grid_top + row * (THUMB[1] + 46)
                                - self.scroll, THUMB[0], THUMB[1] + 30)
             cells.append((index, rect))
         return cells
@@ -255,14 +294,15 @@ class SetupScene:
         if isinstance(intent, Click) and intent.pos[0] < self.panel_x:
             for index, rect in self._cells():
                 if rect.collidepoint(intent.pos):
-                    self.selected = index
+                    self.pick(index)
             return
         self.form.handle(intent)
         if self._size is None:
             self._layout()
 
     def update(self, dt: float) -> None:
-        if self._size != self.app.size or self._laid_out_reversible != self.reversible:
+        if self._size != self.app.size or self._laid_out_reversible != self.reversible \
+                or self._laid_out_teams != self.teams:
             self._layout()
         if self.time_trial:
             self.par.ask(self.trial_track(), self.chosen_rules(), self.trial_key())
@@ -270,11 +310,12 @@ class SetupScene:
     def draw(self, surface: pygame.Surface) -> None:
         paper_background(surface)
         heading = theme.font(44, bold=True)
-        surface.blit(heading.render("Track", True, theme.palette().ink), (24, 30))
+        surface.blit(heading.render(self.track_heading, True, theme.palette().ink), (24, 30))
         surface.blit(heading.render("Time trial" if self.time_trial else "Rules and players",
                                     True, theme.palette().ink), (self.panel_x + 20, 30))
         clip = surface.get_clip()
-        surface.set_clip(pygame.Rect(0, 80, self.panel_x, surface.get_height() - 80))
+        surface.set_clip(pygame.Rect(0, self.grid_top - 10, self.panel_x,
+                                     surface.get_height() - self.grid_top + 10))
         for index, rect in self._cells():
             choice = self.tracks[index]
             chosen = index == self.selected
@@ -287,6 +328,7 @@ class SetupScene:
             surface.blit(picture, picture.get_rect(midtop=(rect.centerx, rect.y)))
             name = theme.font(24, bold=chosen).render(choice.track.name, True, theme.TEXT)
             surface.blit(name, name.get_rect(midbottom=(rect.centerx, rect.bottom + 2)))
+            self.draw_badge(surface, index, rect)
         surface.set_clip(clip)
         x = self.panel_x + 20
         description = self.descriptions.get(self.rules.value, "")
@@ -295,13 +337,31 @@ class SetupScene:
             surface.blit(text, (x, 139 + i * 17))
         chosen = self.tracks[self.selected].track
         about = f"{chosen.name}: {chosen.description}" if chosen.description else chosen.name
-        top = self.form.widgets[-1].rect.y - 90 if self.form.widgets else 500
-        for i, line in enumerate(wrap(about, 56)[:4]):
-            text = theme.font(22).render(line, True, theme.TEXT)
+        notes = self.notes()
+        if self.teams:
+            notes.append(("Last box: a team letter; the same letter (or the same name) races "
+                          "as one team", theme.MUTED))
+        lines = [(line, colour) for text, colour in notes for line in wrap(text, 56)]
+        lines += [(line, theme.TEXT) for line in wrap(about, 56)]
+        if self.form.widgets:
+            add, back = self.form.widgets[-4].rect, self.form.widgets[-1].rect
+            top = max(back.y - 10 - 20 * max(4, len(lines)), add.bottom + 12)
+            room = max(0, (back.y - 8 - top) // 20)
+        else:
+            top, room = 500, 4
+        for i, (line, colour) in enumerate(lines[:room]):
+            text = theme.font(22).render(line, True, colour)
             surface.blit(text, (x, top + i * 20))
         self.form.draw(surface)
         if self.time_trial:
             self._draw_trial(surface, x, self.form.widgets[-4].rect.bottom + 16)
+
+    def notes(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """Lines (and their colours) shown above the chosen track's description."""
+        return []
+
+    def draw_badge(self, surface: pygame.Surface, index: int, rect: pygame.Rect) -> None:
+        """Something more on a track's thumbnail (the championship's race numbers)."""
 
     def _draw_trial(self, surface: pygame.Surface, x: int, y: int) -> None:
         """The best run and the par for the chosen track and rules."""
