@@ -54,3 +54,31 @@ def test_the_real_window_starts_clicks_and_saves_a_screenshot(tmp_path):
     assert len(np.unique(pixels, axis=0)) > 20, "the screenshot is nearly blank"
     # Starting the race remembered the choices in the player's settings.
     assert (tmp_path / "home" / "config" / "settings.yaml").exists()
+
+
+TREES = textwrap.dedent("""
+    set -e
+    "$PYTHON" -m racetrack trees --players greedy,greedy --seed 2 &
+    game=$!
+    sleep 6                                  # the computers play a few turns meanwhile
+    xdotool key F12
+    sleep 1.5
+    kill -0 "$game"
+    kill "$game"
+""")
+
+
+def test_graph_trees_runs_in_the_real_window(tmp_path):
+    env = dict(os.environ)
+    env.pop("SDL_VIDEODRIVER", None)
+    env.update(RACETRACK_HOME=str(tmp_path / "home"), RACETRACK_SCREENSHOTS=str(tmp_path),
+               PYTHON=sys.executable)
+    result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "bash", "-c",
+                             TREES], env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    shots = list(tmp_path.glob("racetrack-*.png"))
+    assert shots, "no screenshot was saved"
+    import pygame
+
+    picture = pygame.image.load(str(shots[0]))
+    assert picture.get_size() == (1280, 800)
