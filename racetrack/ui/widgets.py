@@ -155,6 +155,8 @@ class Form:
             for index, widget in enumerate(self.widgets):
                 if widget.rect.collidepoint(intent.pos) and widget.enabled:
                     self.focus = index
+        if self.focus >= len(self.widgets):  # the widgets were laid out again, fewer
+            self.focus = 0
         focused = self.widgets[self.focus] if self.widgets else None
         if isinstance(intent, Key) and intent.name in ("tab", "down", "up") and focused:
             self.move(-1 if intent.name == "up" or intent.shift else 1)

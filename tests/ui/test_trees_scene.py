@@ -110,3 +110,10 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
     assert viewer.index == 1 and len(viewer.states[1].tracks) == 1
     press(app, pygame.K_END)
     assert viewer.states[viewer.index].is_over
+    press(app, pygame.K_ESCAPE)
+    run(app, 1)
+    delete = [w for w in menu.form.widgets if getattr(w, "text", "") == "×"]
+    assert len(delete) == 1
+    click(app, delete[0].rect.center, frames=2)
+    assert not entries[0].path.exists()
+    assert not [w for w in menu.form.widgets if getattr(w, "text", "") == "×"]

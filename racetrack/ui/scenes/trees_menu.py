@@ -55,10 +55,14 @@ class TreesMenuScene:
             text = entry.path.stem if entry.game is not None else f"{entry.path.stem} (broken)"
             if entry.path.name == saved_games.UNFINISHED:
                 text = "Resume the game in progress"
-            widgets.append(Button(pygame.Rect(x, 150 + row * 56, width - x - 40, 46),
+            widgets.append(Button(pygame.Rect(x, 150 + row * 56, width - x - 96, 46),
                                   text=text[:44], size=24,
                                   action=lambda entry=entry: self.open(entry),
                                   tooltip=entry.problem[:90]))
+            widgets.append(Button(pygame.Rect(width - 86, 150 + row * 56, 46, 46), text="×",
+                                  size=26, action=lambda entry=entry: self.delete(entry),
+                                  tooltip="delete this saved game (Ctrl+Z does not bring "
+                                          "it back)"))
         self.form.widgets = widgets
         self._size = (width, height)
 
@@ -92,6 +96,16 @@ class TreesMenuScene:
             from racetrack.ui.scenes.trees_viewer import TreesViewerScene
 
             self.app.push(TreesViewerScene(self.app, entry.game, states))
+        self._size = None
+
+    def delete(self, entry: saved_games.Entry) -> None:
+        """Remove a saved game from the list and the disk."""
+        try:
+            entry.path.unlink()
+        except OSError as exc:
+            self.message = f"Could not delete {entry.path.name}: {exc.strerror or exc}"
+            return
+        self.message = f"Deleted {entry.path.stem}"
         self._size = None
 
     def on_show(self) -> None:
