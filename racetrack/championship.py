@@ -191,32 +191,138 @@ def default_path() -> Path:
     return data_dir() / "championship.yaml"
 
 
+#: The most money a car can carry from race to race (a sanity bound for files: prizes and
+#: what is picked up on the track add up to far less in any real series).
+MAX_MONEY = 100_000
+#: The largest seed a championship file may hold.
+MAX_SEED = 10**12
+
+
 def load_championship(path: str | os.PathLike[str] | None = None) -> Championship:
+    """A saved championship; every field is checked, so a damaged or hostile file is a
+    ``ChampionshipError`` (one line), never a traceback later."""
     file = Path(path) if path is not None else default_path()
     data = load_yaml(file, ChampionshipError).data
-    if not isinstance(data, dict) or data.get(FORMAT_KEY) != FORMAT_VERSION:
+    if not isinstance(data, dict) or data.get(FORMAT_KEY) != FORMAT_VERSION \
+            or isinstance(data.get(FORMAT_KEY), bool):
         raise ChampionshipError(Problem(str(file), None, f"not a championship file "
                                                          f"('{FORMAT_KEY}: {FORMAT_VERSION}' "
                                                          "missing)"))
     try:
-        entrants = [Entrant(str(e["name"]), str(e.get("colour", "red")),
-                            str(e.get("driver", "human")), str(e.get("team", "")))
-                    for e in data["entrants"]]
-        found = Championship(str(data["rules"]), [str(t) for t in data["tracks"]], entrants,
-                             int(data.get("seed", 0)),
-                             {str(k): int(v) for k, v in (data.get("points") or {}).items()},
-                             {str(k): int(v) for k, v in (data.get("money") or {}).items()},
-                             list(data.get("results") or []),
-                             {str(k): str(v) for k, v in (data.get("overrides") or {}).items()})
-        found.ruleset()
+        found = _from_data(data)
     except ChampionshipError as exc:
         raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
                                                          f"{exc.problems[0].message}")) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        why = f"{exc} missing" if isinstance(exc, KeyError) else str(exc)
+    except (ValueError, ArithmeticError) as exc:
+        message = exc.problems[0].message if isinstance(exc, FileProblemError) else str(exc)
         raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
-                                                         f"{why}")) from None
+                                                         f"{message}")) from None
     return found
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ChampionshipError(f"{what} must be a whole number from {low} to {high}, "
+                                f"not {value!r}")
+    return value
+
+
+def _text(value: Any, what: str, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        raise ChampionshipError(f"{what} must be {'' if empty else 'non-empty '}text, "
+                                f"not {value!r}")
+    return value
+
+
+def _mapping(value: Any, what: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ChampionshipError(f"{what} must be a mapping, not {type(value).__name__}")
+    return value
+
+
+def _from_data(data: dict[str, Any]) -> Championship:
+    from racetrack.ai import LEVELS
+    from racetrack.game import MAX_CARS
+
+    for key in ("rules", "tracks", "entrants"):
+        if key not in data:
+            raise ChampionshipError(f"{key} missing")
+    rules = _text(data["rules"], "rules")
+    tracks = data["tracks"]
+    if not isinstance(tracks, list) or not tracks:
+        raise ChampionshipError("tracks must be a non-empty list of track names")
+    tracks = [_text(t, "a track") for t in tracks]
+    for name in tracks:
+        if not find_track(name).is_file():
+            raise ChampionshipError(f"no track {name!r}")
+    seed = _whole(data.get("seed", 0), "seed", -MAX_SEED, MAX_SEED)
+    raw = data["entrants"]
+    if not isinstance(raw, list) or not raw:
+        raise ChampionshipError("entrants must be a non-empty list")
+    if len(raw) > MAX_CARS:
+        raise ChampionshipError(f"at most {MAX_CARS} entrants, not {len(raw)}")
+    entrants = []
+    for e in raw:
+        if not isinstance(e, dict):
+            raise ChampionshipError(f"an entrant must be a mapping, not {e!r}")
+        if "name" not in e:
+            raise ChampionshipError("an entrant's name missing")
+        driver = _text(e.get("driver", "human"), "a driver")
+        if driver not in ("human", *LEVELS):
+            raise ChampionshipError(f"unknown driver {driver!r}; drivers: human, "
+                                    f"{', '.join(LEVELS)}")
+        entrants.append(Entrant(_text(e["name"], "a name"),
+                                _text(e.get("colour", "red"), "a colour"), driver,
+                                _text(e.get("team", ""), "a team", empty=True)))
+    names = {e.name for e in entrants}
+    races = len(tracks)
+    most_points = max(TEAM_POINTS, default=0) * races
+
+    def per_car(key: str, high: int) -> dict[str, int]:
+        table = {}
+        for name, value in _mapping(data.get(key), key).items():
+            if name not in names:
+                raise ChampionshipError(f"{key} for {name!r}, who is not an entrant")
+            table[name] = _whole(value, f"{key} of {name}", 0, high)
+        return table
+
+    points = per_car("points", most_points)
+    money = per_car("money", MAX_MONEY)
+    results = data.get("results") or []
+    if not isinstance(results, list) or len(results) > races:
+        raise ChampionshipError(f"results must be a list of at most {races} races")
+    for number, result in enumerate(results, start=1):
+        _check_result(result, number, names)
+    overrides = {}
+    for key, value in _mapping(data.get("overrides"), "overrides").items():
+        if not isinstance(value, (str, int)):  # a bool is an int: "True" is checked later
+            raise ChampionshipError(f"override {key} must be a single value, not {value!r}")
+        overrides[_text(key, "an override")] = str(value)
+    found = Championship(rules, tracks, entrants, seed, points, money, list(results),
+                         overrides)
+    found.ruleset()
+    return found
+
+
+def _check_result(result: Any, number: int, names: set[str]) -> None:
+    what = f"race {number}'s result"
+    if not isinstance(result, dict):
+        raise ChampionshipError(f"{what} must be a mapping, not {result!r}")
+    for key in ("track", "ranking", "prizes", "kept"):
+        if key not in result:
+            raise ChampionshipError(f"{what}: {key} missing")
+    _text(result["track"], f"{what}'s track")
+    ranking = result["ranking"]
+    if (not isinstance(ranking, list) or any(not isinstance(n, str) for n in ranking)
+            or len(set(ranking)) != len(ranking) or not set(ranking) <= names):
+        raise ChampionshipError(f"{what}'s ranking must list different entrants")
+    for key in ("prizes", "kept"):
+        for name, value in _mapping(result[key], f"{what}'s {key}").items():
+            if name not in names:
+                raise ChampionshipError(f"{what}'s {key} name {name!r}, not an entrant")
+            _whole(value, f"{what}'s {key} of {name}", 0, MAX_MONEY)
 
 
 def set_aside(path: str | os.PathLike[str] | None = None) -> Path | None:

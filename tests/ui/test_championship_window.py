@@ -108,6 +108,17 @@ def test_a_two_race_championship_carries_money_and_resumes_from_the_menu(app):
                    for w in app.scenes[-1].form.widgets)
 
 
+def test_a_hostile_championship_file_does_not_crash_the_menu(app):
+    path = default_path()
+    path.parent.mkdir(parents=True)
+    path.write_text("racetrack-championship: 1\nrules: baker-bond\ntracks: [oval]\n"
+                    "seed: .inf\nentrants: [{name: Ann, driver: easy}]\n")
+    menu = MenuScene(app)
+    app.push(menu)
+    run(app, 1)  # the menu reads the file when it lays itself out
+    assert "damaged" in menu.series_problem and menu.series is None
+
+
 def test_a_damaged_championship_file_is_reported_and_kept(app):
     path = default_path()
     path.parent.mkdir(parents=True)
