@@ -34,6 +34,7 @@ from racetrack.course import Course
 from racetrack.errors import IllegalMoveError
 from racetrack.geometry import ZERO, Vec
 from racetrack.model import (
+    MAX_ITEMS,
     Action,
     Candidate,
     CarSetup,
@@ -69,8 +70,15 @@ _ITEM_OF_NOTE = {note: item for note, item, _, _ in SPECIALS}
 
 
 def add_kits(a: Kit, b: Kit) -> Kit:
-    return Kit(**{name: (getattr(a, name) or getattr(b, name)) if name == "submarine"
-                  else getattr(a, name) + getattr(b, name) for name in Kit.__dataclass_fields__})
+    """Both kits together; an item is capped at ``MAX_ITEMS`` (a collectable beyond the cap
+    is picked up but adds nothing more)."""
+    def total(name: str) -> int | bool:
+        if name == "submarine":
+            return getattr(a, name) or getattr(b, name)
+        both = getattr(a, name) + getattr(b, name)
+        return both if name == "money" else min(both, MAX_ITEMS)
+
+    return Kit(**{name: total(name) for name in Kit.__dataclass_fields__})
 
 
 def heading(velocity: Vec) -> Vec:

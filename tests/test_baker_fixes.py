@@ -55,3 +55,30 @@ def test_a_sound_championship_file_still_loads(tmp_path):
                     "   kept: {Red: 10, Blue: 0}}\n")
     series = load_championship(path)
     assert series.money == {"Red": 40, "Blue": 0} and series.race_number == 2
+
+
+def test_a_collectable_past_the_item_cap_is_clamped_not_a_crash():
+    import textwrap
+
+    from racetrack.game import Race
+    from racetrack.geometry import Vec
+    from racetrack.model import MAX_ITEMS, CarSetup, Kit, Move
+    from racetrack.rules import load_rules
+    from tests.conftest import make_track
+
+    track = make_track(textwrap.dedent("""
+        outer: [[0, 0], [40, 0], [40, 6], [0, 6]]
+        start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+        finish: {a: [36, 0], b: [36, 6], forward: [1, 0]}
+        collectables:
+          - {kind: dime, at: [6, 3]}
+          - {kind: penny, at: [7, 3]}
+    """))
+    from dataclasses import replace
+
+    state = Race(track, load_rules("baker-advanced"), [CarSetup("Ann")]).start()
+    state.place(0, Vec(4, 3), Vec(3, 0))
+    # Kits this large only come from many collectables (or a script).
+    state.set_car(0, replace(state.cars[0], kit=Kit(damage=MAX_ITEMS - 2, turbo=MAX_ITEMS)))
+    state.apply(Move(Vec(7, 3)))
+    assert state.cars[0].kit.damage == MAX_ITEMS and state.cars[0].kit.turbo == MAX_ITEMS
