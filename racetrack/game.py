@@ -367,7 +367,9 @@ class RaceState:
             events += self._spray(index, p, candidate.target)
         if self.cars[index].racing:
             events += self._guns(index, shot)
-        events += self._missile_strikes()
+        # Missiles strike only after the mover's own missiles fly at the end of its turn (in
+        # ``_advance_turn``): a missile just fired flies before it can explode, so it never
+        # hits the car that fired it at its starting point.
         events += self._end_turn()
         return events
 

@@ -82,3 +82,60 @@ def test_a_collectable_past_the_item_cap_is_clamped_not_a_crash():
     state.set_car(0, replace(state.cars[0], kit=Kit(damage=MAX_ITEMS - 2, turbo=MAX_ITEMS)))
     state.apply(Move(Vec(7, 3)))
     assert state.cars[0].kit.damage == MAX_ITEMS and state.cars[0].kit.turbo == MAX_ITEMS
+
+
+CORRIDOR = """
+    outer: [[0, 0], [40, 0], [40, 6], [0, 6]]
+    start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+    finish: {a: [36, 0], b: [36, 6], forward: [1, 0]}
+"""
+
+
+def bond_race(cars=("Ann", "Bob"), extra="", variant="baker-bond", budget=None, kits=None):
+    import textwrap
+
+    from racetrack.game import Race
+    from racetrack.model import CarSetup
+    from racetrack.rules import load_rules
+    from tests.conftest import make_track
+
+    kits = kits or {}
+    setups = [CarSetup(name, kit=kits.get(name), budget=budget) for name in cars]
+    return Race(make_track(textwrap.dedent(CORRIDOR) + textwrap.dedent(extra)),
+                load_rules(variant), setups)
+
+
+def test_firing_while_stopping_does_not_blow_up_the_car_and_the_missile_flies():
+    from racetrack.geometry import Vec
+    from racetrack.model import Action, EventKind, Kit, Missile, Move
+
+    state = bond_race(kits={"Ann": Kit(missiles=1, damage=5, money=45)}).start()
+    state.place(0, Vec(5, 3), Vec(1, 0))
+    state.place(1, Vec(5, 1), Vec(0, 0))
+    events = state.apply(Move(Vec(5, 3), Action.MISSILE))  # fire and stop
+    assert not any(e.kind is EventKind.MISSILE_HIT for e in events)
+    assert state.cars[0].damage == 0
+    assert state.missiles == [Missile(0, Vec(8, 3), Vec(3, 0))]  # flew at once: 3 east
+
+
+def test_drivers_do_not_fire_into_their_own_car_or_drive_onto_a_missile():
+    from racetrack.ai import make_driver
+    from racetrack.geometry import Vec
+    from racetrack.model import Action, Kit, Missile
+
+    state = bond_race(kits={"Ann": Kit(missiles=1, turbo=1, damage=5, money=35)}).start()
+    state.place(0, Vec(5, 3), Vec(1, 0))
+    state.place(1, Vec(8, 3), Vec(0, 0))  # a rival where the missile lands
+    driver = make_driver("expert", 1)
+
+    def worth(target):
+        candidate = next(c for c in state.candidates() if c.target == Vec(*target))
+        return driver._worth(state, candidate, Action.MISSILE)
+
+    assert worth((5, 3))  # fire and stop: the missile flies on to Bob
+    assert not worth((8, 3))  # turbo onto Bob's point: the missile would hit Ann too
+    # A rival's missile lying on a point: no driver ends its move there.
+    state.place(1, Vec(5, 1), Vec(0, 0))
+    state.missiles.append(Missile(1, Vec(7, 3), Vec(0, 0)))
+    move = driver.choose(state)
+    assert move.target != Vec(7, 3)

@@ -20,6 +20,7 @@ import numpy as np
 from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.tables import value_table
 from racetrack.game import RaceState, heading, missile_boost
+from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Move, MoveKind
 from racetrack.rules.moves import SPECIALS, after_moves, swims
 from racetrack.solver import UNSOLVED, SolverError
@@ -77,7 +78,7 @@ class TableDriver:
     def choose(self, state: RaceState) -> Move:
         """The move to make, with a James Bond action when one looks worth it."""
         options = [c for c in state.candidates() if c.legal]
-        move = self._choose_move(state)
+        move = self._choose_move(state, missile_points(state))
         actions = state.actions()
         if not actions:
             return move
@@ -91,8 +92,9 @@ class TableDriver:
 
     def _worth(self, state: RaceState, candidate: Candidate, action: Action) -> bool:
         """Simple rules of thumb: fire when a rival will be where the missile lands (its first
-        flight is this turn, before the rival moves; its second after the rival's unchanged
-        move); spray oil when a rival is close behind the car after its move."""
+        flight is at the end of this turn, before the rival moves; its second after the
+        rival's unchanged move) and never where the car itself will be then; spray oil when a
+        rival is close behind the car after its move."""
         index = state.current_car
         race = state.race
         me = state.cars[index]
@@ -107,7 +109,7 @@ class TableDriver:
             first_velocity = missile_boost(me.velocity)
             first = me.position + first_velocity
             second = first + missile_boost(first_velocity)
-            if candidate.target in (first, second):
+            if candidate.target == first or candidate.target + candidate.velocity == second:
                 return False  # it would land on its own car
             return any(state.cars[j].position == first
                        or state.cars[j].position + state.cars[j].velocity == second
@@ -120,10 +122,13 @@ class TableDriver:
                 return True
         return False
 
-    def _choose_move(self, state: RaceState) -> Move:
+    def _choose_move(self, state: RaceState, avoid: frozenset[Vec] = frozenset()) -> Move:
         options = [c for c in state.candidates() if c.legal]
         if not options:
             raise ValueError("no legal move to choose from")
+        # Never end the turn where a missile will be when missiles strike (unless every move
+        # does).
+        options = [c for c in options if c.target not in avoid] or options
         try:
             values = self._values(state, options)
         except SolverError:
@@ -182,6 +187,19 @@ class TableDriver:
         found = table.values(targets, [c.velocity for c in options], progress, pitted, launch)
         return [int(v) if c.kind in ON_TRACK else UNSOLVED
                 for c, v in zip(options, found, strict=True)]
+
+
+def missile_points(state: RaceState) -> frozenset[Vec]:
+    """Where missiles will be when they strike at the end of the current car's turn: its own
+    after their flight, everyone else's where they are now."""
+    index = state.current_car
+    points = set()
+    for missile in state.missiles:
+        if missile.owner == index:
+            points.add(missile.position + missile_boost(missile.velocity))
+        else:
+            points.add(missile.position)
+    return frozenset(points)
 
 
 def make_driver(level: str, seed: int = 0) -> Driver:
