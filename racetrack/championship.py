@@ -21,7 +21,7 @@ from typing import Any
 
 from racetrack.errors import FileProblemError, Problem
 from racetrack.game import Race, RaceState
-from racetrack.model import TEAM_POINTS, CarSetup
+from racetrack.model import MAX_MONEY, TEAM_POINTS, CarSetup, CarStatus
 from racetrack.rules import RuleSet, load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import data_dir
@@ -135,12 +135,19 @@ class Championship:
         result: dict[str, Any] = {"track": state.race.track.name,
                                   "ranking": [names[i] for i in outcome.ranking],
                                   "prizes": {}, "kept": {}}
+        shop = state.race.rules.equipment_shop == "design"
         for place, index in enumerate(outcome.ranking):
             name = names[index]
-            prize = PRIZES[place] if place < len(PRIZES) else 0
-            kept = state.cars[index].kit.money
-            self.points[name] += TEAM_POINTS[place] if place < len(TEAM_POINTS) else 0
-            self.money[name] = prize + kept
+            out = state.cars[index].status is CarStatus.OUT  # an out car wins nothing
+            prize = PRIZES[place] if place < len(PRIZES) and not out else 0
+            kept = min(state.cars[index].kit.money, MAX_MONEY)
+            self.points[name] += TEAM_POINTS[place] if place < len(TEAM_POINTS) and not out \
+                else 0
+            # In the shop the car's money already holds what it carried in (its budget less
+            # what it bought); without a shop it holds only what it picked up, so the money
+            # carried adds to it.
+            carried = 0 if shop else self.money[name]
+            self.money[name] = min(carried + prize + kept, MAX_MONEY)
             result["prizes"][name] = prize
             result["kept"][name] = kept
         self.results.append(result)
@@ -191,9 +198,6 @@ def default_path() -> Path:
     return data_dir() / "championship.yaml"
 
 
-#: The most money a car can carry from race to race (a sanity bound for files: prizes and
-#: what is picked up on the track add up to far less in any real series).
-MAX_MONEY = 100_000
 #: The largest seed a championship file may hold.
 MAX_SEED = 10**12
 

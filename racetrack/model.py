@@ -63,6 +63,9 @@ PRICES: dict[str, int] = {"brakes": 10, "turbo": 10, "damage": 5, "missiles": 30
                           "sprayers": 10, "boosters": 30, "submarine": 30, "guns": 20}
 #: The most of any one item a car can hold (a sanity bound for files, not a rule).
 MAX_ITEMS = 99
+#: The most money a car can carry from race to race in a championship (a sanity bound for
+#: files: prizes and what is picked up on the track add up to far less in any real series).
+MAX_MONEY = 100_000
 
 
 @dataclass(frozen=True)

@@ -139,3 +139,31 @@ def test_drivers_do_not_fire_into_their_own_car_or_drive_onto_a_missile():
     state.missiles.append(Missile(1, Vec(7, 3), Vec(0, 0)))
     move = driver.choose(state)
     assert move.target != Vec(7, 3)
+
+
+def test_without_a_shop_championship_money_accumulates():
+    from racetrack.championship import Championship, Entrant, run_headless
+
+    series = Championship("baker-teams", ["oval", "oval"],
+                          [Entrant("Red", "red", "expert"), Entrant("Blue", "blue", "easy")],
+                          seed=3)
+    run_headless(series, 3)
+    prizes = {name: sum(r["prizes"][name] + r["kept"][name] for r in series.results)
+              for name in ("Red", "Blue")}
+    assert series.money == prizes and sum(prizes.values()) == 2 * (30 + 20)
+
+
+def test_a_car_that_is_out_scores_no_points_and_no_prize():
+    from dataclasses import replace
+
+    from racetrack.championship import Championship, Entrant
+    from racetrack.model import CarStatus
+
+    series = Championship("baker-teams", ["oval"],
+                          [Entrant("Red", "red", "easy"), Entrant("Blue", "blue", "easy")])
+    state = series.next_race().start()
+    state.set_car(1, replace(state.cars[1], status=CarStatus.OUT, out_round=1))
+    state.over = True
+    result = series.record(state)
+    assert result["ranking"] == ["Red", "Blue"]
+    assert series.points == {"Red": 3, "Blue": 0} and series.money == {"Red": 30, "Blue": 0}
