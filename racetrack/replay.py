@@ -197,6 +197,10 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
                                str(car.get("driver", "human")), car.get("can-swim", False),
                                car.get("reverse", False), kit=kit, budget=budget,
                                team=str(car.get("team", ""))))
+    names = [setup.name for setup in setups]
+    if len(set(names)) != len(names):
+        twice = next(name for name in names if names.count(name) > 1)
+        raise fail(("cars",), f"two cars are named {twice!r}: every car needs its own name")
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise fail(("seed",), "'seed' must be a whole number")

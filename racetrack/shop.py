@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from racetrack.model import MAX_ITEMS, PRICES, CarSetup, Kit
+from racetrack.model import MAX_ITEMS, MAX_MONEY, PRICES, CarSetup, Kit
 from racetrack.rules.ruleset import RuleSet
 
 #: The shop's shelves: item, label; the Bond gadgets only in James Bond mode.
@@ -43,21 +43,43 @@ def starting_kit(rules: RuleSet, setup: CarSetup) -> Kit:
     return Kit(brakes=rules.equipment_brakes, turbo=rules.equipment_turbo)
 
 
+def standard_kit(rules: RuleSet) -> Kit:
+    """The kit every car starts with where there is no shop."""
+    return Kit(brakes=rules.equipment_brakes, turbo=rules.equipment_turbo)
+
+
 def check_kit(rules: RuleSet, setup: CarSetup) -> str | None:
-    """Why a car's kit is not allowed under these rules, or ``None`` when it is."""
+    """Why a car's kit (or budget) is not allowed under these rules, or ``None`` when it is.
+
+    Without a shop a car has exactly the rules' standard kit and no budget. With the shop its
+    budget is at most the rules' budget plus what a championship can carry, no James Bond
+    gadgets outside James Bond mode, and the kit and the money left add up to at most the
+    budget."""
     kit = setup.kit
+    if rules.equipment_shop != "design":
+        if setup.budget is not None:
+            return f"{setup.name} has a budget, but these rules have no shop"
+        standard = standard_kit(rules)
+        if kit is not None and kit != standard:
+            return (f"{setup.name}'s kit is not the rules' standard kit "
+                    f"({standard.describe()}): these rules have no shop")
+        return None
+    budget = budget_of(rules, setup)
+    most = rules.equipment_budget + MAX_MONEY
+    if budget > most:
+        return f"{setup.name}'s budget of ${budget} is more than ${most}"
     if kit is None:
         return None
-    if rules.equipment_shop != "design":
-        return None  # a kit given by hand (a script, a puzzle): nothing was bought
     if not rules.equipment_bond:
         gadgets = [name for name, _ in BOND_ITEMS if getattr(kit, name)]
         if gadgets:
             return (f"{setup.name}'s kit has {gadgets[0]}, but the shop sells James Bond "
                     "gadgets only in James Bond mode")
-    budget = budget_of(rules, setup)
     if kit.cost() > budget:
         return f"{setup.name}'s kit costs ${kit.cost()}, more than its ${budget}"
+    if kit.money > budget - kit.cost():
+        return (f"{setup.name}'s kit holds ${kit.money}, more than the ${budget - kit.cost()} "
+                "left of its budget")
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from dataclasses import replace
 
 import pytest
 
@@ -39,9 +40,24 @@ def race(variant="baker-advanced", cars=("Ann", "Bob"), body=CORRIDOR, kits=None
     if changes:
         rules = rules.replace(**changes)
     kits = kits or {}
-    setups = [name if isinstance(name, CarSetup) else CarSetup(name, kit=kits.get(name))
-              for name in cars]
-    return Race(make_track(textwrap.dedent(body) + textwrap.dedent(extra)), rules, setups)
+    # Without a shop every car starts with the rules' kit; a kit given by hand is set on the
+    # race's state as a script would (``set_car``), not on the car's setup.
+    by_hand = rules.equipment_shop != "design"
+    setups = [name if isinstance(name, CarSetup)
+              else CarSetup(name, kit=None if by_hand else kits.get(name)) for name in cars]
+    made = Race(make_track(textwrap.dedent(body) + textwrap.dedent(extra)), rules, setups)
+    if by_hand and kits:
+        start = made.start
+
+        def start_with_kits():
+            state = start()
+            for i, setup in enumerate(made.cars):
+                if setup.name in kits:
+                    state.set_car(i, replace(state.cars[i], kit=kits[setup.name]))
+            return state
+
+        made.start = start_with_kits
+    return made
 
 
 def specials(state):

@@ -167,3 +167,56 @@ def test_a_car_that_is_out_scores_no_points_and_no_prize():
     result = series.record(state)
     assert result["ranking"] == ["Red", "Blue"]
     assert series.points == {"Red": 3, "Blue": 0} and series.money == {"Red": 30, "Blue": 0}
+
+
+def test_kits_are_checked_under_rules_without_a_shop_and_money_against_the_budget():
+    from racetrack.model import MAX_MONEY, CarSetup, Kit
+    from racetrack.rules import load_rules
+    from racetrack.shop import check_kit, suggested_kit
+
+    advanced, bond = load_rules("baker-advanced"), load_rules("baker-bond")
+    assert check_kit(advanced, CarSetup("Ann", kit=Kit(brakes=2, turbo=2))) is None
+    assert check_kit(advanced, CarSetup("Ann")) is None
+    for kit in (Kit(brakes=2, turbo=2, missiles=1), Kit(brakes=9, turbo=2),
+                Kit(brakes=2, turbo=2, money=50), Kit(brakes=2, turbo=2, damage=5)):
+        assert "standard kit" in check_kit(advanced, CarSetup("Ann", kit=kit))
+    assert "no shop" in check_kit(advanced, CarSetup("Ann", budget=500))
+    bought = suggested_kit(bond, 100)
+    assert check_kit(bond, CarSetup("Ann", kit=bought)) is None
+    rich = Kit(**{**bought.__dict__, "money": bought.money + 1000})
+    assert "more than" in check_kit(bond, CarSetup("Ann", kit=rich))
+    assert "budget" in check_kit(bond, CarSetup("Ann", budget=100 + MAX_MONEY + 1))
+    with pytest.raises(ValueError, match="standard kit"):
+        bond_race(variant="baker-advanced", kits={"Ann": Kit(brakes=2, turbo=2, guns=3)})
+
+
+def test_a_replay_with_two_cars_of_one_name_is_refused(tmp_path):
+    import yaml
+
+    from racetrack.errors import ReplayError
+    from racetrack.replay import load_replay, replay_data
+
+    state = bond_race(cars=("Ann", "Bob")).start()
+    data = replay_data(state)
+    data["cars"][1]["name"] = "Ann"
+    path = tmp_path / "twice.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    with pytest.raises(ReplayError, match="two cars are named 'Ann'"):
+        load_replay(path)
+
+
+def test_a_resumed_championship_race_must_have_the_kits_the_series_gives():
+    from dataclasses import replace
+
+    from racetrack.championship import Championship, Entrant
+    from racetrack.model import Kit
+    from racetrack.ui.launch import is_next_race
+
+    series = Championship("baker-bond", ["oval"],
+                          [Entrant("Ann", "red", "easy"), Entrant("Bob", "blue", "easy")])
+    assert is_next_race(series, series.next_race())
+    cars = series.next_cars()
+    richer = [replace(cars[0], budget=5000, kit=Kit(damage=99, money=4505)), cars[1]]
+    assert not is_next_race(series, series.next_race(richer))
+    armed = [cars[0], replace(cars[1], kit=Kit(missiles=3, money=10))]
+    assert not is_next_race(series, series.next_race(armed))

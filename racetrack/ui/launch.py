@@ -152,10 +152,19 @@ def resume_championship(app, series: Championship, path: Path | None = None,
 
 
 def is_next_race(series: Championship, race: Race) -> bool:
-    """Whether ``race`` is the championship's next race (one interrupted by a quit)."""
-    return (race.seed == series.next_seed and race.rules == series.ruleset()
+    """Whether ``race`` is the championship's next race (one interrupted by a quit), its cars
+    set up as the championship would: the same drivers and budgets, and the computer cars'
+    kits the ones they buy (a human car's kit is checked against its budget by the race)."""
+    if not (race.seed == series.next_seed and race.rules == series.ruleset()
             and [car.name for car in race.cars] == [e.name for e in series.entrants]
-            and race.track.name == load_track(find_track(series.next_track)).name)
+            and race.track.name == load_track(find_track(series.next_track)).name):
+        return False
+    for car, expected in zip(race.cars, series.next_cars(), strict=True):
+        if (car.driver != expected.driver or car.team != expected.team
+                or car.budget != expected.budget
+                or (not expected.is_human and car.kit != expected.kit)):
+            return False
+    return True
 
 
 def _championship_results(app, series: Championship, path: Path | None,
