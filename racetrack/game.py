@@ -428,6 +428,11 @@ class RaceState:
         name = self.race.cars[index].name
         p, q = car.position, candidate.target
         if candidate.kind is MoveKind.CRASH:
+            # A special move into the wall spends its use too (its speed counts in the damage).
+            item = _ITEM_OF_NOTE.get(candidate.note)
+            if item:
+                self.cars[index] = replace(car, kit=replace(
+                    car.kit, **{item: max(getattr(car.kit, item) - 1, 0)}))
             return self._crash(index, p, q, f"{name} hits the wall")
         events: list[Event] = []
         new = after_move(course, rules, car, q)

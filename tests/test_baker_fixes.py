@@ -220,3 +220,16 @@ def test_a_resumed_championship_race_must_have_the_kits_the_series_gives():
     assert not is_next_race(series, series.next_race(richer))
     armed = [cars[0], replace(cars[1], kit=Kit(missiles=3, money=10))]
     assert not is_next_race(series, series.next_race(armed))
+
+
+def test_a_special_move_into_the_wall_spends_its_use():
+    from racetrack.geometry import Vec
+    from racetrack.model import Kit, MoveKind
+
+    state = bond_race(variant="baker-advanced").start()
+    state.place(0, Vec(3, 3), Vec(0, 2))  # turbo: 4 south, through the wall at y = 6
+    crash = next(c for c in state.candidates()
+                 if c.kind is MoveKind.CRASH and c.note == "turbo")
+    before = state.cars[0].kit
+    state.apply(crash.move)
+    assert state.cars[0].kit == Kit(brakes=before.brakes, turbo=before.turbo - 1)
