@@ -188,9 +188,11 @@ class Championship:
                 **({"overrides": dict(self.overrides)} if self.overrides else {})}
 
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        """Write the standings; only the user data folder is created if missing (a file
+        named elsewhere must be in a folder that exists)."""
         target = Path(path) if path is not None else default_path()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(target, dump_yaml(self.to_data()))
+        atomic_write_text(target, dump_yaml(self.to_data()),
+                          make_parents=target == default_path())
         return target
 
 

@@ -372,7 +372,11 @@ def run_championship(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise RacetrackError(str(exc)) from None
     if args.save:
-        series.save(args.save)
+        try:
+            series.save(args.save)
+        except OSError as exc:
+            raise RacetrackError(f"cannot save the championship to {args.save}: "
+                                 f"{exc.strerror or exc}") from None
     if args.json:
         print(json.dumps({"rules": args.rules, "tracks": tracks, "seed": args.seed,
                           "races": series.results,

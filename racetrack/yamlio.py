@@ -194,10 +194,12 @@ def _is_flat(sequence: Any) -> bool:
     return all(isinstance(v, int | float | str | bool) or v is None for v in sequence)
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is either the old one or the new one, whole."""
+def atomic_write_text(path: str | os.PathLike[str], text: str, make_parents: bool = True) -> None:
+    """Write ``text`` to ``path`` so that the file is either the old one or the new one, whole
+    (its folder created if missing, unless ``make_parents`` is false)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if make_parents:
+        target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:

@@ -233,3 +233,13 @@ def test_a_special_move_into_the_wall_spends_its_use():
     before = state.cars[0].kit
     state.apply(crash.move)
     assert state.cars[0].kit == Kit(brakes=before.brakes, turbo=before.turbo - 1)
+
+
+def test_championship_save_does_not_create_missing_folders(tmp_path, capsys):
+    from racetrack.cli import main
+
+    target = tmp_path / "no" / "such" / "series.yaml"
+    assert main(["championship", "--tracks", "oval", "--rules", "baker-teams", "--driver",
+                 "easy", "--save", str(target)]) != 0
+    assert not (tmp_path / "no").exists()
+    assert "cannot save" in capsys.readouterr().err
