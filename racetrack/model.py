@@ -265,17 +265,19 @@ TEAM_POINTS = (3, 2, 1)
 
 
 def team_standings(cars: tuple[CarSetup, ...] | list[CarSetup],
-                   ranking: tuple[int, ...]) -> list[tuple[str, int]]:
+                   ranking: tuple[int, ...], out: frozenset[int] = frozenset(),
+                   ) -> list[tuple[str, int]]:
     """Each team's points from a race's ranking, best first: three for a win, two for second,
-    one for third (Baker's team racing). A car with no team name is a team of its own; teams
-    level on points are listed in the order of their best car."""
+    one for third (Baker's team racing); a car that went ``out`` scores nothing (as in a
+    championship). A car with no team name is a team of its own; teams level on points are
+    listed in the order of their best car."""
     def team(index: int) -> str:
         return cars[index].team or cars[index].name
 
     points: dict[str, int] = {}
     for place, index in enumerate(ranking):
         points[team(index)] = points.get(team(index), 0) + (
-            TEAM_POINTS[place] if place < len(TEAM_POINTS) else 0)
+            TEAM_POINTS[place] if place < len(TEAM_POINTS) and index not in out else 0)
     first = {}
     for place, index in enumerate(ranking):
         first.setdefault(team(index), place)

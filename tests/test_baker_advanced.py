@@ -126,6 +126,12 @@ class TestOil:
         assert [tuple(c.velocity) for c in legal] == [(5, 0)]
         assert specials(state) == {}
 
+    def test_a_car_at_rest_on_the_oil_gets_no_grip_either(self):
+        state = race(extra=OIL).start()
+        state.place(0, Vec(15, 3))  # stopped in the middle of the puddle
+        assert specials(state) == {}
+        assert len([c for c in state.candidates() if c.legal]) > 1  # it is not forced
+
     def test_off_the_oil_they_work_again(self):
         state = race(extra=OIL).start()
         state.place(0, Vec(10, 3), Vec(2, 0))

@@ -243,3 +243,11 @@ def test_championship_save_does_not_create_missing_folders(tmp_path, capsys):
                  "easy", "--save", str(target)]) != 0
     assert not (tmp_path / "no").exists()
     assert "cannot save" in capsys.readouterr().err
+
+
+def test_a_car_that_went_out_scores_no_team_points_in_the_race_results():
+    from racetrack.model import CarSetup, team_standings
+
+    cars = [CarSetup("A", team="Red"), CarSetup("B", team="Blue"), CarSetup("C", team="Red")]
+    assert team_standings(cars, (0, 1, 2)) == [("Red", 4), ("Blue", 2)]
+    assert team_standings(cars, (0, 1, 2), out=frozenset({2})) == [("Red", 3), ("Blue", 2)]

@@ -151,7 +151,7 @@ def velocity_choices(course: Course, rules: RuleSet, setup: CarSetup, car: CarSt
             extra(target - car.position, LAUNCH_NOTE)
     kit = car.kit
     if (kit.brakes or kit.turbo or kit.boosters) and not car.off_track \
-            and not on_oil(course, rules, car, oil):
+            and not on_oil(course, rules, car, oil, standing=True):
         for note, item, direction, reach in SPECIALS:
             if getattr(kit, item):
                 for w in special_velocities(v, rules.movement_choices, direction, reach):
@@ -166,11 +166,21 @@ def oil_zones(course: Course, rules: RuleSet,
 
 
 def on_oil(course: Course, rules: RuleSet, car: CarState,
-           oil: Sequence[BaseGeometry] = ()) -> bool:
-    """Whether the car's unchanged move would touch oil (so it skids, or must keep steady)."""
+           oil: Sequence[BaseGeometry] = (), standing: bool = False) -> bool:
+    """Whether the car's unchanged move would touch oil (so it skids, or must keep steady).
+
+    A car at rest is never forced by oil; with ``standing`` a car at rest on oil counts as on
+    it (its good brakes, turbo and boosters get no grip there)."""
     zones = oil_zones(course, rules, oil)
-    if not zones or car.velocity.is_zero:
+    if not zones:
         return False
+    if car.velocity.is_zero:
+        if not standing:
+            return False
+        import shapely
+
+        point = shapely.points(np.array([car.position], dtype=float))
+        return any(bool(shapely.covers(zone, point)[0]) for zone in zones)
     start = np.array([car.position], dtype=float)
     end = np.array([car.position + car.velocity], dtype=float)
     return bool(zone_hits(zones, start, end).touches.any())

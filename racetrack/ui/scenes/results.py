@@ -9,7 +9,7 @@ import pygame
 
 from racetrack import archive
 from racetrack.game import RaceState
-from racetrack.model import team_standings
+from racetrack.model import CarStatus, team_standings
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.widgets import Button, Form, paper_background, title
@@ -76,7 +76,9 @@ class ResultsScene:
         colours = theme.palette()
         y = 180
         if race.rules.teams_scoring != "none":
-            teams = team_standings(race.cars, outcome.ranking)
+            out = frozenset(i for i, car in enumerate(self.state.cars)
+                            if car.status is CarStatus.OUT)
+            teams = team_standings(race.cars, outcome.ranking, out)
             text = "Teams: " + ",  ".join(f"{team} {points}" for team, points in teams)
             line = theme.font(28, bold=True).render(text, True, theme.TEXT)
             surface.blit(line, line.get_rect(center=(width // 2, 164)))
