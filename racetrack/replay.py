@@ -8,6 +8,7 @@ re-creates every state; a move that is not legal when re-simulated is reported b
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ MAX_REPLAY_BYTES = 16 * 1024 * 1024
 MAX_MOVES = 200_000
 
 
+@functools.lru_cache(maxsize=64)
 def track_hash(track: Track) -> str:
-    """A fingerprint of a track's canonical text: equal tracks, equal hashes."""
+    """A fingerprint of a track's canonical text: equal tracks, equal hashes (remembered, as
+    the race in progress is saved after every move)."""
     return hashlib.sha256(track_to_yaml(track).encode("utf-8")).hexdigest()
 
 

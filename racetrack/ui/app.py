@@ -77,6 +77,15 @@ class App:
 
     def quit(self) -> None:
         self.running = False
+        self.finish()
+
+    def finish(self) -> None:
+        """The window is closing: let every scene finish what must reach the disk (a race's
+        autosave in progress)."""
+        for scene in self.scenes:
+            flush = getattr(scene, "flush", None)
+            if flush:
+                flush()
 
     def step(self, dt: float | None = None) -> None:
         """One frame: events to intents to the top scene, update, draw, flip."""
@@ -95,6 +104,7 @@ class App:
     def dispatch(self, intent: Intent) -> None:
         if isinstance(intent, Quit):
             self.running = False
+            self.finish()
             return
         if isinstance(intent, Resize):
             width, height = max(intent.size[0], MIN_SIZE[0]), max(intent.size[1], MIN_SIZE[1])

@@ -99,7 +99,10 @@ def test_an_interrupted_race_is_resumed_from_the_menu(app, tmp_path):
         target = coach.choose(scene.state).target
         click(app, tuple(round(v) for v in scene.camera.to_screen(*target)), frames=3)
     assert len(scene.state.history) == 2
-    pygame.quit()  # the window is closed mid-race
+    pygame.event.post(pygame.event.Event(pygame.QUIT))  # the window is closed mid-race
+    run(app, 1)
+    assert not app.running
+    pygame.quit()
     again = App((1000, 700))
     menu = MenuScene(again)
     again.push(menu)

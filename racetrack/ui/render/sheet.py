@@ -28,6 +28,7 @@ class SheetCache:
         self.course = course
         self.scale = 0.0
         self.surface: pygame.Surface | None = None
+        self._tile: tuple[float, pygame.Surface] | None = None
         x0, y0, x1, y1 = course.sheet
         self.origin = (x0, y0)
         self.size = (x1 - x0, y1 - y0)
@@ -43,7 +44,30 @@ class SheetCache:
             self._render(camera.scale)
         assert self.surface is not None
         sx, sy = camera.to_screen(*self.origin)
-        target.blit(self.surface, (round(sx), round(sy)))
+        placed = self.surface.get_rect(topleft=(round(sx), round(sy)))
+        if not placed.contains(target.get_clip()):
+            self._paper_beyond(target, camera)  # the paper goes on past the cached sheet
+        target.blit(self.surface, placed)
+
+    def _paper_beyond(self, target: pygame.Surface, camera: Camera) -> None:
+        """Off-track paper with its grid over the whole view: a tile of whole tens of squares,
+        drawn once per scale, laid edge to edge in world-aligned steps (a few blits a frame,
+        not a line per square, so the frame leaves time for the computer drivers' thread)."""
+        squares = 10 * max(1, math.ceil(200 / (10 * camera.scale)))
+        if self._tile is None or self._tile[0] != camera.scale:
+            size = max(1, round(squares * camera.scale))
+            tile = pygame.Surface((size, size))
+            tile.fill(OUTSIDE_TINT)
+            _grid(tile, camera.scale, (0, 0), theme.palette())
+            self._tile = (camera.scale, tile)
+        tile = self._tile[1]
+        width, height = target.get_size()
+        x0, y0 = camera.to_world(0, 0)
+        x1, y1 = camera.to_world(width, height)
+        for wx in range(math.floor(x0 / squares) * squares, math.ceil(x1) + 1, squares):
+            for wy in range(math.floor(y0 / squares) * squares, math.ceil(y1) + 1, squares):
+                sx, sy = camera.to_screen(wx, wy)
+                target.blit(tile, (round(sx), round(sy)))
 
     def _render(self, scale: float) -> None:
         self.scale = scale

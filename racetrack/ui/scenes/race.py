@@ -89,6 +89,8 @@ class RaceScene:
         self.toasts: list[hud.Toast] = []
         self.glide: Glide | None = None
         self.workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="driver")
+        # The race in progress is written after every move, off the frame, in order.
+        self.saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         self.thinking: Future | None = None
         self.preparing: Future | None = self.workers.submit(self._prepare)
         self.press: tuple[int, int] | None = None
@@ -96,8 +98,7 @@ class RaceScene:
         self.over_for = 0.0
         self.armed: Action | None = None  # fired or sprayed with the next move
         self._show(self.state.take_events())
-        if self.record:
-            self.record(self.state)
+        self._save()
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -148,8 +149,7 @@ class RaceScene:
                            self.animation_seconds if index in self.drivers else
                            self.animation_seconds / 2)
         self._show(events)
-        if self.record:
-            self.record(self.state)
+        self._save()
 
     def _show(self, events: list[Event]) -> None:
         for event in events:
@@ -264,6 +264,7 @@ class RaceScene:
             if self.over_for > 1.2 and self.on_over is not None:
                 callback, self.on_over = self.on_over, None
                 self.workers.shutdown(wait=False, cancel_futures=True)
+                self.saver.shutdown(wait=True)  # the last autosave lands before the result
                 callback(self.state)
             return
         index = self.state.current_car
@@ -345,3 +346,16 @@ class RaceScene:
 
     def close(self) -> None:
         self.workers.shutdown(wait=False, cancel_futures=True)
+        self.flush()
+
+    def flush(self) -> None:
+        """Wait for the autosaves under way: leaving the race, its file is complete on disk."""
+        self.saver.shutdown(wait=True)
+
+    def _save(self) -> None:
+        """Autosave a copy of the state in the background (a failure never stops the race)."""
+        if self.record:
+            try:
+                self.saver.submit(self.record, self.state.clone())
+            except RuntimeError:  # flushed already (the window is closing): write it now
+                self.record(self.state)
