@@ -443,16 +443,10 @@ def run_replay(args: argparse.Namespace) -> int:
 
     replay = load_replay(args.file)
     if not args.verify and not args.png:
-        from racetrack.ui.app import App
-        from racetrack.ui.scenes.menu import MenuScene
         from racetrack.ui.scenes.viewer import ViewerScene
 
         states = list(replay.states())
-        app = App()
-        app.push(MenuScene(app))
-        app.push(ViewerScene(app, replay, states))
-        app.run()
-        return EXIT_OK
+        return _window_over_menu(lambda app: ViewerScene(app, replay, states))
     state = replay.verify() if args.verify else replay.final_state()
     if args.verify:
         note = "" if not replay.track_changed else " (the track file has changed since: " \
@@ -630,13 +624,19 @@ def run_trees_replay(args: argparse.Namespace) -> int:
         print(f"{args.file}: ok: {len(saved.moves)} moves re-simulated, {verdict}")
         return EXIT_OK
     states = list(saved.states())
+    from racetrack.ui.scenes.trees_viewer import TreesViewerScene
+
+    return _window_over_menu(lambda app: TreesViewerScene(app, saved, states))
+
+
+def _window_over_menu(make_scene) -> int:
+    """Open the window on a scene, with the main menu beneath it to go back to."""
     from racetrack.ui.app import App
     from racetrack.ui.scenes.menu import MenuScene
-    from racetrack.ui.scenes.trees_viewer import TreesViewerScene
 
     app = App()
     app.push(MenuScene(app))
-    app.push(TreesViewerScene(app, saved, states))
+    app.push(make_scene(app))
     app.run()
     return EXIT_OK
 

@@ -131,11 +131,16 @@ def rules_from_text(text: str, file: str = "<rules>") -> RuleSet:
 
 def rules_from_data(data: Any, file: str = "<rules>") -> RuleSet:
     """A rule set from plain data (as embedded in a replay); validated like a file."""
+    refuse_base(data, file)
+    return _build(YamlDocument(data, file, {}), None, ())
+
+
+def refuse_base(data: Any, file: str) -> None:
+    """A saved file (replay, game, record) embeds every option itself: it may not name a
+    ``base`` and so reach out to other files on the disk."""
     if isinstance(data, dict) and data.get("base") is not None:
-        # A saved file carries every option itself; it may not reach out to other files.
         raise RulesError(Problem(file, None, "'base' is not allowed in embedded rules: they "
                                              "list every option"))
-    return _build(YamlDocument(data, file, {}), None, ())
 
 
 def _locate(name: str, relative_to: Path | None) -> Path:

@@ -18,6 +18,7 @@ from racetrack.errors import Problem, RulesError
 from racetrack.geometry import Vec
 from racetrack.rules.moves import CHANGES
 from racetrack.rules.options import Option
+from racetrack.rules.ruleset import refuse_base
 from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 
 OPTIONS: tuple[Option, ...] = (
@@ -105,10 +106,7 @@ def tree_rules_from_text(text: str, file: str = "<rules>") -> TreeRules:
 
 def tree_rules_from_data(data: Any, file: str = "<rules>") -> TreeRules:
     """A rule set from plain data (as a saved game embeds it), validated like a file."""
-    if isinstance(data, dict) and data.get("base") is not None:
-        # A saved file carries every option itself; it may not reach out to other files.
-        raise RulesError(Problem(file, None, "'base' is not allowed in embedded rules: they "
-                                             "list every option"))
+    refuse_base(data, file)
     return _build(YamlDocument(data, file, {}), None, ())
 
 

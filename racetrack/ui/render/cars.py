@@ -13,6 +13,7 @@ from racetrack.model import Candidate, CarStatus
 from racetrack.rules.moves import LAUNCH_NOTE
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.lines import dashed_line
 
 
 def pencil_width(camera: Camera) -> int:
@@ -79,8 +80,8 @@ def draw_candidates(surface: pygame.Surface, state: RaceState, camera: Camera,
     for candidate in candidates:
         centre = camera.to_screen(*candidate.target)
         if candidate.target == hover and not placing:
-            _dashed(surface, colour if candidate.legal else theme.ILLEGAL, origin, centre,
-                    pencil_width(camera))
+            dashed_line(surface, colour if candidate.legal else theme.ILLEGAL, origin, centre,
+                        pencil_width(camera))
         if candidate.unchanged:
             pygame.draw.circle(surface, colours.ink, centre, radius * 1.9, 2)
         if candidate.legal and candidate.note == LAUNCH_NOTE:
@@ -112,16 +113,3 @@ def _cross_mark(surface: pygame.Surface, colour, centre, size: float, width: int
     x, y = centre
     pygame.draw.line(surface, colour, (x - size, y - size), (x + size, y + size), width)
     pygame.draw.line(surface, colour, (x - size, y + size), (x + size, y - size), width)
-
-
-def _dashed(surface: pygame.Surface, colour, start, end, width: int) -> None:
-    length = math.dist(start, end)
-    if length < 1:
-        return
-    dash = 8.0
-    count = max(1, int(length / dash))
-    for i in range(0, count, 2):
-        t0, t1 = i / count, min(1.0, (i + 1) / count)
-        a = (start[0] + (end[0] - start[0]) * t0, start[1] + (end[1] - start[1]) * t0)
-        b = (start[0] + (end[0] - start[0]) * t1, start[1] + (end[1] - start[1]) * t1)
-        pygame.draw.line(surface, colour, a, b, width)

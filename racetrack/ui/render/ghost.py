@@ -6,7 +6,6 @@ own trail.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import pygame
@@ -14,6 +13,7 @@ import pygame
 from racetrack.geometry import Vec
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.lines import dashed_line
 
 #: The solver's line: a pale graphite.
 OPTIMAL = (150, 152, 172)
@@ -31,20 +31,7 @@ def draw_ghost(surface: pygame.Surface, camera: Camera, path: Sequence[Vec],
     points = [camera.to_screen(*p) for p in path]
     width = max(2, round(camera.scale / 12))
     for start, end in zip(points, points[1:], strict=False):
-        dashed_segment(surface, colour, start, end, width, dash)
+        dashed_line(surface, colour, start, end, width, dash)
     radius = max(3, round(camera.scale / 7))
     for point in points:
         pygame.draw.circle(surface, colour, point, radius, max(1, width - 1))
-
-
-def dashed_segment(surface: pygame.Surface, colour, start, end, width: int,
-                   dash: float) -> None:
-    length = math.dist(start, end)
-    if length < 1:
-        return
-    count = max(1, int(length / dash))
-    for i in range(0, count, 2):
-        t0, t1 = i / count, min(1.0, (i + 1) / count)
-        a = (start[0] + (end[0] - start[0]) * t0, start[1] + (end[1] - start[1]) * t0)
-        b = (start[0] + (end[0] - start[0]) * t1, start[1] + (end[1] - start[1]) * t1)
-        pygame.draw.line(surface, colour, a, b, width)

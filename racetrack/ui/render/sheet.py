@@ -15,6 +15,7 @@ from racetrack.course import Course
 from racetrack.geometry import Line
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.lines import dashed_line
 
 #: The largest cached sheet, in pixels; beyond it the sheet is drawn at a smaller scale.
 MAX_PIXELS = 24_000_000
@@ -205,12 +206,7 @@ def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
     a, b = at(*line.a), at(*line.b)
     width = max(2, round(scale / 8))
     if dashed:
-        length = math.dist(a, b)
-        dash = max(4.0, scale / 3)
-        count = max(1, int(length / dash))
-        for i in range(0, count, 2):
-            t0, t1 = i / count, min(1.0, (i + 1) / count)
-            pygame.draw.line(surface, colour, _lerp(a, b, t0), _lerp(a, b, t1), width)
+        dashed_line(surface, colour, a, b, width, max(4.0, scale / 3))
     else:
         pygame.draw.line(surface, colour, a, b, width)
     _arrow(surface, line, at, scale, colour)

@@ -16,6 +16,7 @@ from racetrack.geometry import Vec
 from racetrack.trees import Candidate, TreesState
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.lines import dashed_line
 
 BAR_HEIGHT = 58
 LEGAL = (40, 170, 70)      # the source's green dots
@@ -132,17 +133,8 @@ def draw_selection(surface: pygame.Surface, state: TreesState, camera: Camera,
     if track is not None:
         ahead = state.tracks[track].tip + state.tracks[track].velocity
         end = camera.to_screen(*ahead)
-        _dashed(surface, centre, end, colours.ink, max(5.0, camera.scale / 4))
+        dashed_line(surface, colours.ink, centre, end, 1, max(5.0, camera.scale / 4))
         pygame.draw.circle(surface, colours.ink, end, max(5, camera.scale * 0.3), 1)
-
-
-def _dashed(surface, a, b, colour, dash: float) -> None:
-    length = math.dist(a, b)
-    count = max(1, int(length / dash))
-    for i in range(0, count, 2):
-        t0, t1 = i / count, min(1.0, (i + 1) / count)
-        pygame.draw.line(surface, colour, (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0),
-                         (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1), 1)
 
 
 def draw_candidates(surface: pygame.Surface, camera: Camera, candidates: Sequence[Candidate],
