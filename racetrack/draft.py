@@ -1,25 +1,53 @@
 """A track being drawn: an immutable draft that may be incomplete or invalid, with undo history.
 
 The editor never mutates a draft; every edit makes a new one, so undo and redo are just moving
-along a list of values. A draft turns into a ``Track`` only when it validates; until then its
-problems are listed in plain words, each with a point on the drawing to mark.
+along a list of values. A shape still being drawn (the points of an outline not yet closed, a
+road's centreline) is part of the draft as its ``sketch``, so each clicked point is a step of
+its own in the history and survives a crash in the autosave. A draft turns into a ``Track``
+only when it validates; until then its problems are listed in plain words, each with a point
+on the drawing to mark (``racetrack.editing.checks``).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Any
 
 import shapely
 
 from racetrack.errors import TrackError
 from racetrack.geometry import Coord, Line, Vec
-from racetrack.track import Collectable, Track, Zone, track_data, track_from_data
+from racetrack.track import (
+    COLLECTABLE_KINDS,
+    MAX_COORD,
+    ZONE_KINDS,
+    Collectable,
+    Track,
+    Zone,
+    track_data,
+    track_from_data,
+    track_from_document,
+)
 from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
 
 Ring = tuple[Coord, ...]
+
+#: The key of a draft file that holds what only the editor needs (the file the drawing belongs
+#: to, the shape being drawn). A track file never has it; the autosave does.
+EDITOR_KEY = "editor"
+#: What a sketch can be the start of.
+SKETCH_TOOLS = ("outline", "hole", "zone", "road", "start", "finish", "checkpoint")
+
+
+class Severity(Enum):
+    """A problem stops the track being raced; a warning is worth a look but does not."""
+
+    PROBLEM = "problem"
+    WARNING = "warning"
 
 
 @dataclass(frozen=True)
@@ -28,6 +56,24 @@ class Mark:
 
     at: Coord
     message: str
+    severity: Severity = Severity.PROBLEM
+
+
+@dataclass(frozen=True)
+class Sketch:
+    """A shape being drawn, not yet closed: the points clicked so far, in order.
+
+    ``tool`` says what it becomes (one of ``SKETCH_TOOLS``); a zone's sketch carries its
+    ``kind`` and a road's the road's ``width`` in squares.
+    """
+
+    tool: str
+    points: tuple[Coord, ...] = ()
+    kind: str = ""
+    width: float = 0.0
+
+    def adding(self, point: Coord) -> Sketch:
+        return replace(self, points=(*self.points, point))
 
 
 @dataclass(frozen=True)
@@ -44,6 +90,9 @@ class Draft:
     zones: tuple[Zone, ...] = ()
     waypoints: tuple[Vec, ...] = ()
     collectables: tuple[Collectable, ...] = ()
+    sketch: Sketch | None = None
+    #: The file the drawing belongs to ("" for none yet): where Ctrl+S writes it.
+    source: str = field(default="", compare=False, repr=False)
 
     # -- conversion -----------------------------------------------------------------------
 
@@ -51,7 +100,10 @@ class Draft:
     def from_track(cls, track: Track) -> Draft:
         return cls(track.name, track.author, track.description, track.outer, track.holes,
                    track.start, track.finish, track.checkpoints, track.laps, track.zones,
-                   track.waypoints, track.collectables)
+                   track.waypoints, track.collectables, source=track.source)
+
+    def without_sketch(self) -> Draft:
+        return replace(self, sketch=None) if self.sketch is not None else self
 
     def to_data(self) -> dict[str, Any]:
         """Track-file data, as complete as the draft is (a draft may lack an outline)."""
@@ -66,19 +118,23 @@ class Draft:
         return track_from_data(self.to_data(), self.name or "draft")
 
     def marks(self) -> list[Mark]:
-        """Every problem, in plain words, with the point of the drawing it is about."""
-        if len(set(self.outer)) < 3:
-            return [Mark((0, 0), "Draw the outline: click lattice points, then close it")]
-        if self.start is None:
-            return [Mark(_centre(self.outer), "Add a start line across the track")]
+        """Every problem, in plain words, with the point of the drawing it is about: all of
+        them at once, whatever else is still missing (``racetrack.editing.checks``)."""
+        from racetrack.editing.checks import problems
+
+        return problems(self)
+
+    def validation_marks(self) -> list[Mark]:
+        """What track validation still finds wrong, each placed where its message points."""
         try:
             self.to_track()
         except TrackError as exc:
-            return [Mark(self._where(problem.message), _plain(problem.message))
+            return [Mark(self.where(problem.message), _plain(problem.message))
                     for problem in exc.problems]
         return []
 
-    def _where(self, message: str) -> Coord:
+    def where(self, message: str) -> Coord:
+        """The point of the drawing a validation message is about."""
         found = re.search(r"at \((-?[\d.]+), (-?[\d.]+)\)", message)
         if found:
             return float(found.group(1)), float(found.group(2))
@@ -167,10 +223,17 @@ def across(a: Coord, b: Coord) -> Line:
     return Line(a, b, (-dy, dx))
 
 
+def centre(ring: Ring) -> Coord:
+    """A point inside a ring (or on it, for a ring too thin to have an inside)."""
+    return _centre(ring)
+
+
 def _centre(ring: Ring) -> Coord:
     if len(ring) >= 3:
-        point = shapely.Polygon(ring).representative_point()
-        return point.x, point.y
+        polygon = shapely.Polygon(ring)
+        point = polygon.representative_point() if polygon.is_valid else polygon.centroid
+        if not point.is_empty:
+            return point.x, point.y
     if ring:
         return ring[0]
     return (0.0, 0.0)
@@ -216,48 +279,125 @@ class History:
         return False
 
 
-def save_draft(draft: Draft, path: str | os.PathLike[str]) -> None:
-    """Write a draft as a track file, valid or not (an invalid one is kept, not raced)."""
-    atomic_write_text(path, dump_yaml(draft.to_data()))
+def save_draft(draft: Draft, path: str | os.PathLike[str], keep_editing: bool = False) -> None:
+    """Write a draft as a track file, valid or not (an invalid one is kept, not raced).
+
+    With ``keep_editing`` (the autosave) the file also keeps what only the editor needs: the
+    file the drawing belongs to and the shape being drawn, under the ``editor`` key, which
+    ``load_draft`` reads back.
+    """
+    data = draft.to_data()
+    if keep_editing:
+        notes: dict[str, Any] = {"file": draft.source or None}
+        if draft.sketch is not None:
+            sketch = draft.sketch
+            notes["sketch"] = {"tool": sketch.tool, "points": [list(p) for p in sketch.points],
+                               **({"kind": sketch.kind} if sketch.kind else {}),
+                               **({"width": sketch.width} if sketch.width else {})}
+        data[EDITOR_KEY] = notes
+    atomic_write_text(path, dump_yaml(data))
 
 
 def load_draft(path: str | os.PathLike[str]) -> Draft:
-    """A draft from a track file: a valid track exactly, or whatever a draft file holds."""
-    from racetrack.track import load_track
+    """A draft from a track file: a valid track exactly, or whatever a draft file holds.
 
+    A file the editor autosaved also gives back the shape being drawn and the file the drawing
+    belongs to (``source``); any other file belongs to itself.
+    """
+    doc = load_yaml(path, TrackError)
+    data = doc.data
+    notes = data.pop(EDITOR_KEY, None) if isinstance(data, dict) else None
     try:
-        return Draft.from_track(load_track(path))
+        draft = Draft.from_track(track_from_document(doc))
     except TrackError:
-        data = load_yaml(path, TrackError).data
-    return _draft_from_loose_data(data)
+        draft = _draft_from_loose_data(data)
+    if notes is None:
+        return replace(draft, source=str(path))
+    return _with_notes(draft, notes)
+
+
+def _with_notes(draft: Draft, notes: Any) -> Draft:
+    """The editor's own part of an autosave, read as leniently as a loose draft."""
+    if not isinstance(notes, dict):
+        return draft
+    file = notes.get("file")
+    sketch = notes.get("sketch")
+    found = None
+    if isinstance(sketch, dict) and sketch.get("tool") in SKETCH_TOOLS:
+        kind = sketch.get("kind")
+        width = _number(sketch.get("width"))
+        found = Sketch(sketch["tool"], _ring(sketch.get("points")),
+                       kind if kind in ZONE_KINDS else "",
+                       width if width is not None and 0 < width <= 100 else 0.0)
+    return replace(draft, sketch=found, source=file if isinstance(file, str) else "")
+
+
+def _number(value: Any) -> float | None:
+    """A finite coordinate-sized number, or None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not math.isfinite(value) or abs(value) > MAX_COORD:
+        return None
+    return value
+
+
+def _ring(value: Any) -> Ring:
+    if not isinstance(value, list):
+        return ()
+    points = []
+    for item in value:
+        if isinstance(item, list) and len(item) == 2:
+            x, y = _number(item[0]), _number(item[1])
+            if x is not None and y is not None:
+                points.append((x, y))
+    return tuple(points)
+
+
+def _line(value: Any) -> Line | None:
+    if not isinstance(value, dict):
+        return None
+    parts = [_ring([value.get(k)]) for k in ("a", "b", "forward")]
+    return Line(parts[0][0], parts[1][0], parts[2][0]) if all(parts) else None
 
 
 def _draft_from_loose_data(data: Any) -> Draft:
     """Best effort for an unfinished draft: take what is well-formed, leave out the rest."""
     if not isinstance(data, dict):
         return Draft()
-    draft = Draft(name=str(data.get("name") or "Untitled"))
 
-    def ring(value: Any) -> Ring:
-        if not isinstance(value, list):
-            return ()
-        points = [tuple(p) for p in value if isinstance(p, list) and len(p) == 2
-                  and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)]
-        return tuple(points)  # type: ignore[return-value]
+    def text(key: str, default: str = "") -> str:
+        value = data.get(key)
+        return value[:2000] if isinstance(value, str) else default
 
-    def line(value: Any) -> Line | None:
-        if not isinstance(value, dict):
-            return None
-        parts = [ring([value.get(k)]) for k in ("a", "b", "forward")]
-        return Line(parts[0][0], parts[1][0], parts[2][0]) if all(parts) else None
+    def items(key: str) -> list[Any]:
+        value = data.get(key)
+        return value if isinstance(value, list) else []
 
-    holes = tuple(r for r in (ring(h) for h in data.get("holes") or []) if r)
-    checkpoints = tuple(c for c in (line(c) for c in data.get("checkpoints") or []) if c)
-    waypoints = tuple(Vec(int(x), int(y)) for x, y in ring(data.get("waypoints")))
+    holes = tuple(r for r in (_ring(h) for h in items("holes")) if r)
+    checkpoints = tuple(c for c in (_line(c) for c in items("checkpoints")) if c)
+    waypoints = tuple(Vec(round(x), round(y)) for x, y in _ring(items("waypoints")))
+    zones = []
+    for zone in items("zones"):
+        if isinstance(zone, dict) and zone.get("kind") in ZONE_KINDS:
+            ring = _ring(zone.get("polygon"))
+            if ring:
+                zones.append(Zone(zone["kind"], ring))
+    collectables = []
+    for item in items("collectables"):
+        if isinstance(item, dict) and item.get("kind") in COLLECTABLE_KINDS:
+            at = _ring([item.get("at")])
+            value = item.get("value")
+            if at:
+                collectables.append(Collectable(item["kind"], Vec(round(at[0][0]),
+                                                                  round(at[0][1])),
+                                                value if isinstance(value, int)
+                                                and not isinstance(value, bool)
+                                                and 0 < value <= 1000 else None))
     laps = data.get("laps")
-    return replace(draft, outer=ring(data.get("outer")), holes=holes, start=line(data.get(
-        "start")), finish=line(data.get("finish")), checkpoints=checkpoints,
-        waypoints=waypoints,
-        laps=laps if isinstance(laps, int) and not isinstance(laps, bool) and 1 <= laps <= 99
-        else 1, description=str(data.get("description") or ""))
-
+    return Draft(name=text("name", "Untitled") or "Untitled", author=text("author"),
+                 description=text("description"), outer=_ring(data.get("outer")), holes=holes,
+                 start=_line(data.get("start")), finish=_line(data.get("finish")),
+                 checkpoints=checkpoints, waypoints=waypoints,
+                 laps=laps if isinstance(laps, int) and not isinstance(laps, bool)
+                 and 1 <= laps <= 99 else 1, zones=tuple(zones),
+                 collectables=tuple(collectables))

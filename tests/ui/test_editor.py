@@ -106,7 +106,7 @@ def test_problems_are_marked_and_flipping_the_start_fixes_direction(app, editor)
     press(app, pygame.K_s)
     click_at(app, editor, (5, 0))
     click_at(app, editor, (5, 3))
-    assert any("edges cross" in mark.message for mark in editor._marks)
+    assert any("crosses itself" in mark.message for mark in editor._marks)
     press(app, pygame.K_r)  # refuses to race an invalid track
     assert not isinstance(app.scenes[-1], RaceScene)
     forward = editor.draft.start.forward
