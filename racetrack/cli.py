@@ -558,10 +558,7 @@ def run_editor(args: argparse.Namespace) -> int:
 
     app = App()
     app.push(MenuScene(app))
-    scene = EditorScene(app, path if path is not None and path.exists() else None)
-    if path is not None and not path.exists():
-        scene.path = path  # a new track: Ctrl+S saves it here
-    app.push(scene)
+    app.push(EditorScene(app, path))  # a path not there yet: a new track Ctrl+S saves there
     app.run()
     return EXIT_OK
 

@@ -32,6 +32,11 @@ PRECISION = 0.1
 FREEHAND_TOLERANCE = 0.45
 #: Spacing of the points along the smoothed centreline, in squares.
 STEP = 0.5
+#: The most a start or finish line may lean off square to the road (the sine of about 27°).
+MAX_SKEW = 0.45
+#: An open road goes on this far behind its start line, and at least this far past its finish.
+RUN_IN = 1.0
+RUN_OFF = 3.0
 #: Infield pieces smaller than this (in square squares) are slivers of the buffer, not holes.
 MIN_HOLE_AREA = 1.0
 
@@ -91,28 +96,37 @@ def is_closing(points: Sequence[Coord], width: float) -> bool:
 
 def build_road(points: Sequence[Coord], width: float, closed: bool,
                freehand: bool = False) -> Road:
-    """The track surface along a centreline through ``points``, ``width`` squares wide."""
-    width = min(MAX_WIDTH, max(MIN_WIDTH, width))
+    """The track surface along a centreline through ``points``, ``width`` squares wide, with
+    its start line (and an open road's finish)."""
+    outer, holes, centre = road_surface(points, width, closed, freehand)
+    half = min(MAX_WIDTH, max(MIN_WIDTH, width)) / 2
+    track = Polygon(outer, holes)
+    run_in, run_off = (0.0, 0.0) if closed else (RUN_IN, max(RUN_OFF, half))
+    start = line_across(centre, _index_at(centre, run_in), half, track)
+    finish = None if closed else line_across(
+        centre, _index_at(centre, _length(centre) - run_off), half, track)
+    return Road(outer, holes, start, finish, tuple(centre))
+
+
+def road_surface(points: Sequence[Coord], width: float, closed: bool, freehand: bool = False,
+                 ) -> tuple[tuple[Coord, ...], tuple[tuple[Coord, ...], ...], list[Coord]]:
+    """The outline and holes of a road along a centreline through ``points``, and the smoothed
+    centreline itself (an open one drawn on a little before the start and past the finish)."""
+    half = min(MAX_WIDTH, max(MIN_WIDTH, width)) / 2
     control = simplify_stroke(points) if freehand else _distinct(points)
     if closed and len(control) > 3 and math.dist(control[0], control[-1]) < 1e-9:
         control = control[:-1]
     if len(control) < (3 if closed else 2):
         raise RoadError("A road needs at least two points (three for a circuit)")
     centre = smooth(control, closed)
-    half = width / 2
     if closed:
         surface = shapely.buffer(LinearRing(centre), half, join_style="round")
     else:
-        run_in, run_off = 1.0, max(3.0, half)
-        centre = _extended(centre, run_in, run_off)
+        centre = _extended(centre, RUN_IN, max(RUN_OFF, half))
         surface = shapely.buffer(LineString(centre), half, cap_style="flat",
                                  join_style="round")
     outer, holes = _tidy_surface(surface)
-    track = Polygon(outer, holes)
-    start = line_across(centre, 0 if closed else _index_at(centre, run_in), half, track)
-    finish = None if closed else line_across(
-        centre, _index_at(centre, _length(centre) - run_off), half, track)
-    return Road(outer, holes, start, finish, tuple(centre))
+    return outer, holes, centre
 
 
 def join_track(outer: Sequence[Coord], holes: Sequence[Sequence[Coord]], road: Road,
@@ -129,10 +143,11 @@ def join_track(outer: Sequence[Coord], holes: Sequence[Sequence[Coord]], road: R
 
 def line_across(centre: Sequence[Coord], index: int, half: float,
                 surface: Polygon | None = None) -> Line:
-    """A line across the road at a point of the centreline: through the lattice point nearest
-    it, reaching a square past each wall, crossed the way the centreline runs. It runs across,
-    down or diagonally (so its lattice points are evenly spaced): of the two lattice directions
-    nearest square to the road, the one giving the most start places on ``surface``."""
+    """A line across the road at a point of the centreline, crossed the way the centreline
+    runs. It runs across, down or diagonally, so its lattice points are evenly spaced: of the
+    two lattice directions nearest square to the road, the one giving the most start places.
+    From the lattice point nearest the centreline it reaches, each way, to the first lattice
+    point past the wall, so it never reaches over to another stretch of road nearby."""
     index = max(0, min(index, len(centre) - 2))
     here = centre[index]
     ahead = next((p for p in centre[index + 1:] if math.dist(p, here) >= 1.0), centre[-1])
@@ -142,17 +157,38 @@ def line_across(centre: Sequence[Coord], index: int, half: float,
     for nx, ny in _nearest_compass(-dy, dx):
         step = math.hypot(nx, ny)
         skew = abs(nx * dx + ny * dy) / (step * (math.hypot(dx, dy) or 1.0))  # 0: square on
-        reach = math.ceil((half / max(0.3, math.sqrt(1 - skew * skew)) + 1.0) / step)
-        a = (float(px - nx * reach), float(py - ny * reach))
-        b = (float(px + nx * reach), float(py + ny * reach))
+        if skew > MAX_SKEW:
+            continue  # too slanted: it would run along the road rather than across
+        longest = math.ceil((half / math.sqrt(1 - skew * skew) + 1.0) / step)
+        ends = [_to_wall((px, py), (nx * sign, ny * sign), 2 * longest + 4, surface)
+                for sign in (-1, 1)]
+        if None in ends:
+            continue  # this way the line would not reach a wall: cars could drive round it
         forward = (ny, -nx) if ny * dx - nx * dy >= 0 else (-ny, nx)
-        line = Line(a, b, (float(forward[0]), float(forward[1])))
+        line = Line((float(px - nx * ends[0]), float(py - ny * ends[0])),
+                    (float(px + nx * ends[1]), float(py + ny * ends[1])),
+                    (float(forward[0]), float(forward[1])))
         places = len(_inside(line, surface)) if surface is not None else 0
         score = (places, -skew)
         if best is None or score > best[0]:
             best = (score, line)
-    assert best is not None
+    if best is None:
+        raise RoadError("There is no room for a start line at the first point; start the "
+                        "road on a straighter stretch")
     return best[1]
+
+
+def _to_wall(origin: tuple[int, int], step: tuple[int, int], longest: int,
+             surface: Polygon | None) -> int | None:
+    """How many steps from ``origin`` reach the first lattice point off the surface (None if
+    none does within ``longest``; half of ``longest`` without a surface to look at)."""
+    if surface is None:
+        return max(1, longest // 2)
+    points = shapely.points([(origin[0] + step[0] * k, origin[1] + step[1] * k)
+                             for k in range(1, longest + 1)])
+    inside = shapely.contains_properly(surface, points)
+    outside = [k for k, ok in enumerate(inside, start=1) if not ok]
+    return outside[0] if outside else None
 
 
 def _nearest_compass(x: float, y: float) -> list[tuple[int, int]]:

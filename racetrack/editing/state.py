@@ -500,7 +500,9 @@ class EditorState:
         draft = self.draft.with_changes(sketch=None)
         if sketch.tool == "outline":
             self.commit(draft.with_changes(outer=points))
-            if not draft.holes:
+            if draft.outer:
+                self.notes.append("The outline was replaced (Ctrl+Z brings the old one back)")
+            elif not draft.holes:
                 self.tool = Tool.HOLE
                 self.notes.append("Outline closed: now draw the infield (H), or press S for "
                                   "the start line")
@@ -650,25 +652,38 @@ class EditorState:
     def cycle_kind(self) -> None:
         """K: the next kind for the selected zones or collectables, or for the next one
         drawn."""
-        chosen = self.selection if self.tool is Tool.SELECT else ()
-        zones = [p for p in chosen if p.kind is P.PartKind.ZONE]
-        items = [p for p in chosen if p.kind is P.PartKind.COLLECTABLE]
+        zones, items = self._chosen(P.PartKind.ZONE), self._chosen(P.PartKind.COLLECTABLE)
         if zones:
-            kind = _next(ZONE_KINDS, self.draft.zones[zones[0].index].kind)
-            self.zone_kind = kind
-            self.commit(P.set_zone_kind(self.draft, zones, kind))
+            self.choose_zone_kind(_next(ZONE_KINDS, self.draft.zones[zones[0].index].kind))
         elif items:
-            kind = _next(COLLECTABLE_KINDS, self.draft.collectables[items[0].index].kind)
-            self.collectable_kind = kind
-            self.commit(P.set_collectable_kind(self.draft, items, kind))
+            self.choose_collectable_kind(_next(COLLECTABLE_KINDS,
+                                               self.draft.collectables[items[0].index].kind))
         elif self.tool is Tool.COLLECTABLE:
-            self.collectable_kind = _next(COLLECTABLE_KINDS, self.collectable_kind)
+            self.choose_collectable_kind(_next(COLLECTABLE_KINDS, self.collectable_kind))
         else:
-            self.zone_kind = _next(ZONE_KINDS, self.zone_kind)
-            sketch = self.draft.sketch
-            if sketch is not None and sketch.tool == "zone":
-                self.commit(self.draft.with_changes(sketch=Sketch("zone", sketch.points,
-                                                                  self.zone_kind)))
+            self.choose_zone_kind(_next(ZONE_KINDS, self.zone_kind))
+
+    def choose_zone_kind(self, kind: str) -> None:
+        """The kind of the selected zones (an edit), else of the zone being drawn and the next."""
+        self.zone_kind = kind
+        zones = self._chosen(P.PartKind.ZONE)
+        sketch = self.draft.sketch
+        if zones:
+            self.commit(P.set_zone_kind(self.draft, zones, kind))
+        elif sketch is not None and sketch.tool == "zone":
+            self.commit(self.draft.with_changes(sketch=replace(sketch, kind=kind)))
+
+    def choose_collectable_kind(self, kind: str) -> None:
+        self.collectable_kind = kind
+        items = self._chosen(P.PartKind.COLLECTABLE)
+        if items:
+            self.commit(P.set_collectable_kind(self.draft, items, kind))
+
+    def _chosen(self, kind: P.PartKind) -> list[P.Part]:
+        """The selected parts of a kind (the selection counts in the select tool only)."""
+        if self.tool is not Tool.SELECT:
+            return []
+        return sorted(p for p in self.selection if p.kind is kind)
 
     def widen(self, by: float) -> None:
         """[ and ]: the road tool's width (and the road being drawn's)."""

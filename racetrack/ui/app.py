@@ -79,6 +79,13 @@ class App:
         self.running = False
         self.finish()
 
+    def may_close(self) -> bool:
+        """Whether the window may close now. A scene with unsaved work (the editor) may ask
+        first: its ``close_requested()`` answers False and it quits the app itself once the
+        player has chosen to save or discard."""
+        ask = getattr(self.scenes[-1], "close_requested", None) if self.scenes else None
+        return ask is None or bool(ask())
+
     def finish(self) -> None:
         """The window is closing: let every scene finish what must reach the disk (a race's
         autosave in progress)."""
@@ -103,6 +110,8 @@ class App:
 
     def dispatch(self, intent: Intent) -> None:
         if isinstance(intent, Quit):
+            if not self.may_close():
+                return
             self.running = False
             self.finish()
             return

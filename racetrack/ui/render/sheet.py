@@ -82,41 +82,61 @@ class SheetCache:
 def draw_sheet(surface: pygame.Surface, course: Course, scale: float,
                origin: tuple[float, float]) -> None:
     """Paper, grid, the off-track tint, zones, walls in ink, and the lines."""
+    draw_drawing(surface, course.track, scale, origin)
+
+
+def draw_drawing(surface: pygame.Surface, drawing, scale: float,
+                 origin: tuple[float, float]) -> None:
+    """The sheet of a track, or of a drawing still in progress (the editor's draft): any
+    value with a track's fields, where the outline may be missing or unclosed and the start
+    line not drawn yet. Paper, grid, the off-track tint (outside the outline and over the
+    holes, like an infield), zones, walls in ink, and the lines with their arrows."""
     colours = theme.palette()
     surface.fill(colours.paper)
-    track = course.track
     ox, oy = origin
 
     def at(x: float, y: float) -> tuple[float, float]:
         return ((x - ox) * scale, (y - oy) * scale)
 
     # Off the track: a soft tint outside the outline and inside the holes.
-    tint = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    tint.fill((*OUTSIDE_TINT, 255))
-    pygame.draw.polygon(tint, (0, 0, 0, 0), [at(*p) for p in track.outer])
-    for hole in track.holes:
-        pygame.draw.polygon(tint, (*OUTSIDE_TINT, 255), [at(*p) for p in hole])
-    surface.blit(tint, (0, 0))
+    if len(drawing.outer) >= 3:
+        tint = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        tint.fill((*OUTSIDE_TINT, 255))
+        pygame.draw.polygon(tint, (0, 0, 0, 0), [at(*p) for p in drawing.outer])
+        for hole in drawing.holes:
+            if len(hole) >= 3:
+                pygame.draw.polygon(tint, (*OUTSIDE_TINT, 255), [at(*p) for p in hole])
+        surface.blit(tint, (0, 0))
     _grid(surface, scale, origin, colours)
-    for zone in track.zones:
-        _zone(surface, zone.kind, [at(*p) for p in zone.polygon], scale)
+    for zone in drawing.zones:
+        if len(zone.polygon) >= 3:
+            _zone(surface, zone.kind, [at(*p) for p in zone.polygon], scale)
     ink_width = max(2, round(scale / 10))
-    for ring in (track.outer, *track.holes):
-        points = [at(*p) for p in ring]
-        pygame.draw.lines(surface, colours.ink, True, points, ink_width)
-        pygame.draw.aalines(surface, colours.ink, True, points)
-    for index, line in enumerate(track.checkpoints):
+    for ring in (drawing.outer, *drawing.holes):
+        if len(ring) >= 2:
+            points = [at(*p) for p in ring]
+            pygame.draw.lines(surface, colours.ink, True, points, ink_width)
+            pygame.draw.aalines(surface, colours.ink, True, points)
+    for index, line in enumerate(drawing.checkpoints):
         _line(surface, line, at, scale, theme.CHECKPOINT_COLOUR, dashed=True,
               label=str(index + 1))
-    for index, point in enumerate(track.waypoints):
-        last = index == len(track.waypoints) - 1 and track.finish is None
+    for index, point in enumerate(drawing.waypoints):
+        last = index == len(drawing.waypoints) - 1 and drawing.finish is None
         _waypoint(surface, at(*point), scale, index + 1, finish=last)
     # The finish is chequered; on a circuit the start line is the finish too.
-    if track.finish is not None or not track.waypoints:
-        _checkered(surface, track.finish_line, at, scale)
-    if track.finish is not None:
-        _arrow(surface, track.finish, at, scale, theme.FINISH_COLOUR)
-    _line(surface, track.start, at, scale, theme.START_COLOUR)
+    finish_line = drawing.finish if drawing.finish is not None else drawing.start
+    if finish_line is not None and (drawing.finish is not None or not drawing.waypoints):
+        _checkered(surface, finish_line, at, scale)
+    if drawing.finish is not None:
+        _arrow(surface, drawing.finish, at, scale, theme.FINISH_COLOUR)
+    if drawing.start is not None:
+        _line(surface, drawing.start, at, scale, theme.START_COLOUR)
+
+
+def arrow_length(scale: float) -> float:
+    """How far a line's arrow reaches from the line's middle, in squares, at this scale
+    (the editor lets a click on it flip the line)."""
+    return max(6.0, scale * 0.6) * 1.6 / scale
 
 
 def _waypoint(surface, centre: tuple[float, float], scale: float, number: int,
@@ -158,21 +178,30 @@ def _grid(surface: pygame.Surface, scale: float, origin: tuple[float, float],
 
 def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
           scale: float) -> None:
+    """A zone filled with its colour and texture and labelled with its kind. The layers cover
+    the zone's bounds only, not the whole surface, so a sheet of many zones stays quick."""
     fill, edge = theme.ZONE_COLOURS.get(kind, ((200, 200, 200), (100, 100, 100)))
-    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    alpha = 170 if kind == "oil" else 140
-    pygame.draw.polygon(layer, (*fill, alpha), points)
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
-    left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
-    mask = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    pygame.draw.polygon(mask, (255, 255, 255, 255), points)
-    texture = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    box = pygame.Rect(math.floor(min(xs)) - 1, math.floor(min(ys)) - 1, 0, 0)
+    box.size = (math.ceil(max(xs)) - box.x + 2, math.ceil(max(ys)) - box.y + 2)
+    box = box.clip(surface.get_rect())
+    if box.w <= 0 or box.h <= 0:
+        return
+    local = [(x - box.x, y - box.y) for x, y in points]
+    left, top = min(xs) - box.x, min(ys) - box.y
+    right, bottom = max(xs) - box.x, max(ys) - box.y
+    layer = pygame.Surface(box.size, pygame.SRCALPHA)
+    alpha = 170 if kind == "oil" else 140
+    pygame.draw.polygon(layer, (*fill, alpha), local)
+    mask = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.polygon(mask, (255, 255, 255, 255), local)
+    texture = pygame.Surface(box.size, pygame.SRCALPHA)
     gap = max(6, round(scale / 2.5))
     if kind == "water":
         y = top + gap / 2
         while y < bottom:
-            wave = [(x, y + math.sin(x / gap * 2) * gap / 5)
+            wave = [(x, y + math.sin((x + box.x) / gap * 2) * gap / 5)
                     for x in range(int(left), int(right) + 1, 3)]
             if len(wave) > 1:
                 pygame.draw.lines(texture, (*edge, 200), False, wave, 1)
@@ -185,7 +214,7 @@ def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
                               [(x, mid - gap), (x + gap / 2, mid), (x, mid + gap)], 2)
             x += gap
     elif kind == "oil":
-        for i, (px, py) in enumerate(points[:: max(1, len(points) // 6)]):
+        for i, (px, py) in enumerate(local[:: max(1, len(local) // 6)]):
             cx, cy = (px * 2 + (left + right) / 2) / 3, (py * 2 + (top + bottom) / 2) / 3
             pygame.draw.circle(texture, (*edge, 200), (cx, cy), max(2, gap / 3 + i % 3))
     else:
@@ -195,10 +224,11 @@ def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
             x += gap
     texture.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
     layer.blit(texture, (0, 0))
-    surface.blit(layer, (0, 0))
+    surface.blit(layer, box)
     pygame.draw.aalines(surface, edge, True, points)
     label = theme.font(max(14, round(scale * 0.7)), bold=True).render(kind, True, edge)
-    surface.blit(label, label.get_rect(center=((left + right) / 2, (top + bottom) / 2)))
+    surface.blit(label, label.get_rect(center=((min(xs) + max(xs)) / 2,
+                                              (min(ys) + max(ys)) / 2)))
 
 
 def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
