@@ -124,8 +124,9 @@ class TextField(Widget):
             self.text = (kept + printable)[: self.max_length]
         elif isinstance(intent, Key) and intent.name == "backspace":
             self.text = "" if self.selected else self.text[:-1]
-        elif isinstance(intent, Key | Click) and self.selected:
-            self.selected = False  # any other key or a click keeps the text to edit
+        elif self.selected and (isinstance(intent, Click) or isinstance(intent, Key) and
+                                intent.name in ("left", "right", "home", "end")):
+            self.selected = False  # moving the caret keeps the text, to edit it
             return False
         else:
             return False

@@ -66,8 +66,16 @@ def draw_box_track(app, scene):
 
 
 def type_text(app, text):
+    """Typing as SDL reports it: each key down (Shift first for a capital), the character,
+    and the keys up again."""
     for char in text:
+        if char.isupper():
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LSHIFT,
+                                                 mod=pygame.KMOD_SHIFT, unicode=""))
+        code = pygame.key.key_code(char.lower()) if char != " " else pygame.K_SPACE
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode=char))
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=code, mod=0))
     run(app, 1)
 
 
