@@ -8,6 +8,8 @@ own shapely call, on a 100 x 60 ring track (the same answer is required of both)
 moves: a turn's candidate generation, and a computer driver's choice, on bundled tracks.
 tables: building the drivers' moves-to-go table for every bundled track and three variants.
 frames: the race screen's frame time through a whole six-car race.
+editor: the editor's live checks and road tool on big drawings, and its frame time, still and
+while a corner is dragged.
 """
 
 from __future__ import annotations
@@ -131,8 +133,70 @@ def bench_frames() -> None:
           f"(60 frames a second needs 16.7 ms)")
 
 
+def bench_editor() -> None:
+    """The editor: a road of 40 clicks built, all its live checks, every crossing of a ring of
+    5,000 corners, and the frame time at 1280 x 800 (dummy video driver)."""
+    import math
+    import os
+
+    from racetrack.draft import Draft
+    from racetrack.editing.checks import self_crossings
+    from racetrack.editing.road import build_road
+
+    clicks = [(60 + 50 * math.cos(a / 40 * 2 * math.pi) * (1 + 0.25 * math.sin(a * 0.9)),
+               40 + 30 * math.sin(a / 40 * 2 * math.pi)) for a in range(40)]
+    road, took = timed(build_road, clicks, 6.0, True)
+    print(f"road tool: 40 clicks into a circuit of {len(road.outer)} + "
+          f"{sum(map(len, road.holes))} corners in {took * 1e3:.0f} ms")
+    draft = Draft(outer=road.outer, holes=road.holes, start=road.start)
+    marks, took = timed(draft.marks)
+    print(f"live checks of that drawing: {len(marks)} problems in {took * 1e3:.0f} ms")
+    zigzag = tuple((i * 0.1, (i % 2) * 4.0) for i in range(4998)) + ((499.8, -3.0), (0, -3))
+    star = tuple((40 * math.cos(a * 2 * math.pi * 2499 / 5000),
+                  40 * math.sin(a * 2 * math.pi * 2499 / 5000)) for a in range(5000))
+    for name, ring in (("a zigzag", zigzag), ("a star", star)):
+        found, took = timed(self_crossings, ring)
+        print(f"every crossing of {name} of {len(ring)} corners: {len(found):,} in "
+              f"{took * 1e3:.0f} ms")
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
+    from racetrack.editing import EditorState
+    from racetrack.ui.app import App
+    from racetrack.ui.scenes.editor import EditorScene
+    from racetrack.ui.scenes.menu import MenuScene
+
+    app = App((1280, 800))
+    app.push(MenuScene(app))
+    scene = EditorScene(app)
+    scene.state = EditorState(draft)
+    app.push(scene)
+    scene.fit()
+    # Frames are timed on the window's thread's own clock (time.thread_time), so the solver's
+    # thread and other programs on a busy machine do not count.
+    still = []
+    for _ in range(120):
+        start = time.thread_time()
+        app.step(1 / 60)
+        still.append(time.thread_time() - start)
+    corner = road.outer[0]
+    scene.state.press(corner)
+    dragging = []
+    for i in range(120):
+        start = time.thread_time()
+        scene.state.drag((corner[0] + i * 0.05, corner[1]))
+        app.step(1 / 60)
+        dragging.append(time.thread_time() - start)
+    scene.state.release(corner)
+    print(f"editor frame, 1280 x 800, {len(road.outer) + sum(map(len, road.holes))} corners "
+          f"at {scene.camera.scale:.0f} pixels a square: median "
+          f"{statistics.median(still) * 1e3:.1f} ms still, "
+          f"{statistics.median(dragging) * 1e3:.1f} ms while dragging a corner (the drawing "
+          f"checked and drawn again every frame); thread CPU time")
+
+
 BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables,
-           "frames": bench_frames}
+           "frames": bench_frames, "editor": bench_editor}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

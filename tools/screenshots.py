@@ -1,5 +1,5 @@
-"""README screenshots: the menu, the race setup, a race in progress and a game of Graph Trees,
-drawn by the real scenes.
+"""README screenshots: the menu, the race setup, a race in progress, a game of Graph Trees and
+the track editor (its road tool, and its problem marks), drawn by the real scenes.
 
     python tools/screenshots.py [OUT_FOLDER]      (default: docs/screenshots)
 
@@ -59,6 +59,7 @@ def main(out: Path) -> None:
     frames(app, 2)
     app.save_screenshot(out / "race.png")
     trees(app, out)
+    editor(app, out)
     print(f"screenshots in {out}")
 
 
@@ -86,6 +87,56 @@ def trees(app: App, out: Path) -> None:
         scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*refused.target))
     app.draw()
     app.save_screenshot(out / "trees.png")
+
+
+def editor(app: App, out: Path) -> None:
+    """The editor: a road circuit built from six clicks, with a short cut being drawn (its
+    band follows the pointer); then a drawing with problems marked where they are."""
+    from racetrack.editing import Tool
+    from racetrack.ui.scenes.editor import EditorScene
+
+    def pointer(scene: EditorScene, point: tuple[float, float]) -> None:
+        scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*point))
+
+    app.scenes.clear()
+    app.push(MenuScene(app))
+    scene = EditorScene(app)
+    app.push(scene)
+    state = scene.state
+    state.set_tool(Tool.ROAD)
+    for point in [(0, 0), (22, -2), (34, 6), (30, 20), (12, 24), (-2, 14), (0, 0)]:
+        state.press(point)
+        state.release(point)
+    state.set_tool(Tool.ROAD)
+    for point in [(16, -4), (14, 8)]:
+        state.press(point)
+        state.release(point)
+    scene.fit()
+    pointer(scene, (17, 26))
+    state.update(1.0)
+    if state.analyst.job is not None:
+        state.analyst.job.result(timeout=60)
+    frames(app, 2)
+    app.save_screenshot(out / "editor-road.png")
+
+    state.new_from(None)
+    state.set_tool(Tool.OUTLINE)
+    for point in [(0, 0), (36, 0), (36, 22), (22, 22), (28, -6), (14, -6), (18, 22),
+                  (0, 22), (0, 0)]:
+        state.press(point)
+        state.release(point)
+    for point in [(6, 6), (12, 6), (12, 16), (6, 16), (6, 6)]:
+        state.press(point)
+        state.release(point)
+    state.set_tool(Tool.ZONE)
+    for point in [(39, 8), (44, 8), (44, 13), (39, 13), (39, 8)]:
+        state.press(point)
+        state.release(point)
+    scene.fit()
+    crossing = [m.at for m in state.marks() if "crosses" in m.message][-1]
+    pointer(scene, crossing)
+    frames(app, 2)
+    app.save_screenshot(out / "editor-marks.png")
 
 
 if __name__ == "__main__":

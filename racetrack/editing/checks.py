@@ -21,12 +21,17 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 
 from racetrack.draft import Draft, Mark, Ring, Severity, centre
-from racetrack.geometry import Coord, Line
+from racetrack.geometry import Coord, Line, segments_touch
 from racetrack.rules import RuleSet
 
+#: Marks of one ring's crossings, at most (a scribble could cross itself thousands of times).
+MOST_CROSSINGS = 60
 
-def problems(draft: Draft) -> list[Mark]:
-    """Everything that stops the draft being a track, each placed on the drawing."""
+
+def problems(draft: Draft, thorough: bool = True) -> list[Mark]:
+    """Everything that stops the draft being a track, each placed on the drawing. Without
+    ``thorough`` (while a shape is being dragged, every frame) the final pass of track
+    validation is left out."""
     marks: list[Mark] = []
     outline_ok = False
     if len(set(draft.outer)) < 3:
@@ -87,7 +92,7 @@ def problems(draft: Draft) -> list[Mark]:
             if not surface.covers(Point(item.at)):
                 marks.append(Mark(tuple(item.at), f"The {item.kind} at {_at(item.at)} is off "
                                                   "the track"))
-    if not marks:
+    if not marks and thorough:
         marks = draft.validation_marks()  # anything the checks above do not name
     return marks
 
@@ -132,39 +137,47 @@ def ring_problems(ring: Ring, what: str) -> list[Mark]:
     return []
 
 
-def self_crossings(ring: Ring) -> list[tuple[Coord, str]]:
+def self_crossings(ring: Ring, most: int = MOST_CROSSINGS) -> list[tuple[Coord, str]]:
     """Every place a closed ring crosses itself, runs along itself or doubles back, with
-    words for it: one batched query over the ring's edges, so a long road is checked fast."""
+    words for it (at most ``most`` of them): one batched query over the ring's edges, so a
+    long road is checked fast. Neighbouring edges always meet at their shared corner; they are
+    only a problem when the second turns straight back along the first."""
     points = np.asarray(ring, dtype=float)
-    n = len(points)
-    if n < 3:
-        return []
     ends = np.roll(points, -1, axis=0)
     keep = np.any(points != ends, axis=1)  # a repeated corner makes an edge of no length
     points, ends = points[keep], ends[keep]
     n = len(points)
     if n < 3:
         return []
+    found: dict[tuple[float, float], str] = {}
+    # Doubling back: an edge and the next are parallel and point opposite ways.
+    direction = ends - points
+    following = np.roll(direction, -1, axis=0)
+    cross = direction[:, 0] * following[:, 1] - direction[:, 1] * following[:, 0]
+    dot = (direction * following).sum(axis=1)
+    for i in np.nonzero((np.abs(cross) < 1e-12) & (dot < 0))[0][:most]:
+        found.setdefault(_key(tuple(ends[i])), "doubles back on itself")
     edges = shapely.linestrings(np.stack([points, ends], axis=1))
     tree = shapely.STRtree(edges)
-    left, right = tree.query(edges, predicate="intersects")
-    pairs = left < right
-    left, right = left[pairs], right[pairs]
-    adjacent = (right == left + 1) | ((left == 0) & (right == n - 1))
-    found: dict[tuple[float, float], str] = {}
-    meets = shapely.intersection(edges[left], edges[right])
-    for meet, next_door in zip(meets, adjacent, strict=True):
-        if next_door:
-            if meet.geom_type == "LineString" and meet.length > 0:
-                at = _point_of(meet)
-                found.setdefault(_key(at), "doubles back on itself")
-            continue
-        if meet.geom_type == "Point":
-            at = (meet.x, meet.y)
-            found.setdefault(_key(at), "crosses itself")
-        elif not meet.is_empty:
-            found.setdefault(_key(_point_of(meet)), "runs along itself")
-    return [((x, y), how) for (x, y), how in found.items()]
+    first, batch = 0, 16
+    while first < n and len(found) < most:
+        # Edges a batch at a time (growing), so a scribble crossing itself everywhere stops
+        # as soon as enough is found instead of testing every pair; the boxes that overlap
+        # are tested exactly in one numpy pass.
+        mine = np.arange(first, min(n, first + batch))
+        left, right = tree.query(edges[mine])
+        left = mine[left]
+        apart = (left < right) & (right != left + 1) & ~((left == 0) & (right == n - 1))
+        left, right = left[apart], right[apart]
+        meeting = segments_touch(points[left], ends[left], points[right], ends[right])
+        left, right = left[meeting][:most], right[meeting][:most]
+        for meet in shapely.intersection(edges[left], edges[right]):
+            if meet.geom_type == "Point":
+                found.setdefault(_key((meet.x, meet.y)), "crosses itself")
+            elif not meet.is_empty:
+                found.setdefault(_key(_point_of(meet)), "runs along itself")
+        first, batch = first + batch, batch * 2
+    return [((x, y), how) for (x, y), how in found.items()][:most]
 
 
 def line_problems(line: Line, what: str, surface: Polygon | None) -> list[Mark]:

@@ -21,7 +21,7 @@ from racetrack.archive import safe_file_name
 from racetrack.draft import Draft, History, Mark, Severity, Sketch, flipped, load_draft, save_draft
 from racetrack.editing import parts as P
 from racetrack.editing.analysis import Analysis, Analyst
-from racetrack.editing.checks import warnings
+from racetrack.editing.checks import problems, warnings
 from racetrack.editing.direction import suggested_line
 from racetrack.editing.road import (
     DEFAULT_WIDTH,
@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds the drawing must stay still before the solver is asked about it.
 QUIET_BEFORE_ANALYSIS = 0.4
+#: Seconds between checks of a shape being dragged (the drawing itself follows every frame).
+DRAG_CHECKS_EVERY = 0.1
 #: A press and release closer than this (squares) is a click, not a drag.
 CLICK_SLOP = 0.6
 
@@ -166,6 +168,7 @@ class EditorState:
         self.show_route = False
         self.analyst = Analyst()
         self.quiet = 0.0
+        self._drag_checked = 0.0
         self._cache: dict[str, tuple[Draft, object]] = {}
 
     # -- opening -----------------------------------------------------------------------------
@@ -223,8 +226,15 @@ class EditorState:
         return self.draft.sketch
 
     def problems(self) -> list[Mark]:
-        """What stops the shown drawing being raced (worked out once per drawing)."""
-        return self._cached("problems", self.shown, lambda d: d.marks())
+        """What stops the shown drawing being raced (worked out once per drawing; quickly
+        for the drawing being dragged, which changes every frame)."""
+        if self.preview is not None:
+            kept = self._cache.get("dragged")
+            if kept is not None and self._drag_checked < DRAG_CHECKS_EVERY:
+                return kept[1]  # checked a moment ago: good enough while the shape moves
+            self._drag_checked = 0.0
+            return self._cached("dragged", self.preview, lambda d: problems(d, thorough=False))
+        return self._cached("problems", self.draft, lambda d: d.marks())
 
     def marks(self) -> list[Mark]:
         """Problems, then warnings: quick ones, and the solver's once it has answered."""
@@ -268,6 +278,7 @@ class EditorState:
     def update(self, dt: float) -> None:
         """Ask the solver about the drawing once it has been still for a moment."""
         self.quiet += dt
+        self._drag_checked += dt
         if self.quiet < QUIET_BEFORE_ANALYSIS or self.gesture is not None:
             return
         track = self.track()

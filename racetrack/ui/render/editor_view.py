@@ -49,7 +49,7 @@ class EditorCanvas:
 
     # -- the cached drawing --------------------------------------------------------------------
 
-    def _cached(self, draft: Draft, camera: Camera) -> None:
+    def _cached(self, draft: Draft, camera: Camera, margin: float = MARGIN) -> None:
         view = camera.to_world(camera.offset_x, camera.offset_y), camera.to_world(
             camera.offset_x + camera.width, camera.offset_y + camera.height)
         key = self._key
@@ -60,8 +60,8 @@ class EditorCanvas:
         if covered:
             return
         width, height = view[1][0] - view[0][0], view[1][1] - view[0][1]
-        x0, y0 = view[0][0] - width * MARGIN, view[0][1] - height * MARGIN
-        x1, y1 = view[1][0] + width * MARGIN, view[1][1] + height * MARGIN
+        x0, y0 = view[0][0] - width * margin, view[0][1] - height * margin
+        x1, y1 = view[1][0] + width * margin, view[1][1] + height * margin
         size = (math.ceil((x1 - x0) * camera.scale) + 1, math.ceil((y1 - y0) * camera.scale) + 1)
         if self._surface is None or self._surface.get_size() != size:
             self._surface = pygame.Surface(size)
@@ -82,10 +82,12 @@ class EditorCanvas:
         clip = surface.get_clip()
         surface.set_clip(view)
         draft = state.shown
-        self._cached(draft, camera)
+        # A shape being dragged changes the drawing every frame: then only the view is drawn.
+        self._cached(draft, camera, 0.0 if state.preview is not None else MARGIN)
         assert self._surface is not None
         corner = camera.to_screen(*self._origin)
         surface.blit(self._surface, (round(corner[0]), round(corner[1])))
+        _sheet_label(surface, draft, camera, view)
         if state.show_route:
             found = state.analysis()
             if found is not None and found.solution is not None:
@@ -235,18 +237,41 @@ class EditorCanvas:
 
 def _sheet_edge(surface: pygame.Surface, draft: Draft, scale: float, origin: Coord) -> None:
     """The edge of the paper a race on this drawing gets: the outline's bounds and a margin."""
-    if len(draft.outer) < 3:
+    bounds = sheet_bounds(draft)
+    if bounds is None:
         return
-    xs, ys = [p[0] for p in draft.outer], [p[1] for p in draft.outer]
-    x0, y0 = math.floor(min(xs)) - SHEET_MARGIN, math.floor(min(ys)) - SHEET_MARGIN
-    x1, y1 = math.ceil(max(xs)) + SHEET_MARGIN, math.ceil(max(ys)) + SHEET_MARGIN
+    x0, y0, x1, y1 = bounds
     corners = [((x - origin[0]) * scale, (y - origin[1]) * scale)
                for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))]
-    colour = theme.MUTED
+    area = surface.get_rect()
     for a, b in zip(corners, corners[1:] + corners[:1], strict=True):
-        dashed_line(surface, colour, a, b, 1, 10)
-    label = theme.font(18).render("edge of the sheet", True, colour)
-    surface.blit(label, (corners[0][0] + 4, corners[0][1] - label.get_height() - 2))
+        seen = area.clipline(a, b)  # only the part on this surface: a long edge is many dashes
+        if seen:
+            dashed_line(surface, theme.MUTED, seen[0], seen[1], 1, 10)
+
+
+def _sheet_label(surface: pygame.Surface, draft: Draft, camera: Camera, view: pygame.Rect,
+                 ) -> None:
+    """Names the dashed line, on the part of its top edge in view."""
+    bounds = sheet_bounds(draft)
+    if bounds is None:
+        return
+    left, top = camera.to_screen(bounds[0], bounds[1])
+    right = camera.to_screen(bounds[2], bounds[1])[0]
+    label = theme.font(18).render("edge of the sheet", True, theme.MUTED)
+    x = max(left + 4, view.x + 4)
+    if view.y <= top - 2 <= view.bottom and x + label.get_width() < min(right, view.right):
+        surface.blit(label, (x, top - label.get_height() - 2))
+
+
+def sheet_bounds(draft: Draft) -> tuple[int, int, int, int] | None:
+    """The paper a race on this drawing gets: the outline's bounds and a margin (as
+    ``Course.sheet`` works it out for a track)."""
+    if len(draft.outer) < 3:
+        return None
+    xs, ys = [p[0] for p in draft.outer], [p[1] for p in draft.outer]
+    return (math.floor(min(xs)) - SHEET_MARGIN, math.floor(min(ys)) - SHEET_MARGIN,
+            math.ceil(max(xs)) + SHEET_MARGIN, math.ceil(max(ys)) + SHEET_MARGIN)
 
 
 def _readout(surface: pygame.Surface, view: pygame.Rect, point: Coord) -> None:

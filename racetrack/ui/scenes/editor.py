@@ -108,7 +108,8 @@ class EditorScene:
     def fit(self) -> None:
         """Show the whole drawing (Home)."""
         draft = self.state.draft
-        points = [p for ring in (draft.outer, *draft.holes) for p in ring]
+        points = [p for ring in (draft.outer, *draft.holes, *(z.polygon for z in draft.zones))
+                  for p in ring]
         points += list(draft.sketch.points) if draft.sketch else []
         if len(points) > 1:
             xs, ys = [p[0] for p in points], [p[1] for p in points]
