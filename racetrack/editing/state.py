@@ -10,19 +10,28 @@ knows a pixel, so every behaviour a designer relies on is tested without a windo
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from dataclasses import replace
 from pathlib import Path
 
 from racetrack.archive import safe_file_name
-from racetrack.draft import Draft, History, Mark, Severity, Sketch, flipped, load_draft, save_draft
+from racetrack.draft import Draft, Mark, Severity, Sketch, flipped, load_draft
 from racetrack.editing import parts as P
 from racetrack.editing.analysis import Analysis, Analyst
 from racetrack.editing.checks import problems, warnings
 from racetrack.editing.direction import suggested_line
+from racetrack.editing.document import Document, autosave_path
+from racetrack.editing.gestures import (
+    BoxSelect,
+    DragPoint,
+    Gesture,
+    LineDrag,
+    MoveParts,
+    Stroke,
+    moved_point,
+)
+from racetrack.editing.questions import Asking, Choice, Leave, Prompt, Question
 from racetrack.editing.road import (
     DEFAULT_WIDTH,
     MAX_WIDTH,
@@ -34,10 +43,13 @@ from racetrack.editing.road import (
 )
 from racetrack.editing.tools import TOOL_KEYS, Tool
 from racetrack.errors import FileProblemError, TrackError
-from racetrack.geometry import Coord, Line, Vec
+from racetrack.geometry import Coord, Vec
 from racetrack.rules import RuleSet, load_rules
-from racetrack.settings import data_dir, tracks_dir
+from racetrack.settings import tracks_dir
 from racetrack.track import COLLECTABLE_KINDS, ZONE_KINDS, Collectable, Track, Zone
+
+__all__ = ["Asking", "BoxSelect", "Choice", "DragPoint", "EditorState", "Leave", "LineDrag",
+           "MoveParts", "Prompt", "Question", "Stroke", "autosave_path"]
 
 log = logging.getLogger(__name__)
 
@@ -49,89 +61,6 @@ DRAG_CHECKS_EVERY = 0.1
 CLICK_SLOP = 0.6
 
 
-def autosave_path() -> Path:
-    return data_dir() / "editor-autosave.yaml"
-
-
-class Leave(Enum):
-    """What would replace the drawing: a template, another file, the menu, or quitting."""
-
-    NEW = "new"
-    OPEN = "open"
-    MENU = "menu"
-    QUIT = "quit"
-
-
-class Choice(Enum):
-    SAVE = "Save"
-    DISCARD = "Discard"
-    CANCEL = "Cancel"
-    REPLACE = "Replace"
-
-
-class Asking(Enum):
-    """The text the editor is waiting for."""
-
-    NAME = "name"
-    DESCRIPTION = "description"
-    SAVE_AS = "save as"
-
-
-@dataclass(frozen=True)
-class Question:
-    """A question the window shows with a button per choice; ``then`` happens after it."""
-
-    text: str
-    choices: tuple[Choice, ...]
-    then: Leave | None = None
-    target: Path | None = None  # the file a Replace writes
-
-
-@dataclass(frozen=True)
-class Prompt:
-    asking: Asking
-    text: str
-    then: Leave | None = None
-
-
-# -- gestures: what a held mouse button is doing ------------------------------------------------
-
-
-@dataclass
-class DragPoint:
-    part: P.Part
-    vertex: int
-    base: Draft  # the draft the drag started from (with a corner inserted, for a midpoint)
-
-
-@dataclass
-class MoveParts:
-    parts: frozenset[P.Part]
-    origin: Coord
-    base: Draft
-
-
-@dataclass
-class BoxSelect:
-    origin: Coord
-    corner: Coord
-    adding: bool
-
-
-@dataclass
-class Stroke:
-    points: list[Coord] = field(default_factory=list)
-
-
-@dataclass
-class LineDrag:
-    origin: Coord
-    end: Coord
-
-
-Gesture = DragPoint | MoveParts | BoxSelect | Stroke | LineDrag
-
-
 class EditorState:
     """The editor without its window. ``draft`` is what is drawn; ``shown`` is what to draw
     (the draft with a drag in progress applied)."""
@@ -140,12 +69,9 @@ class EditorState:
                  saved: Draft | None = None, rules: RuleSet | None = None, cars: int = 2,
                  autosave: Path | None = None):
         draft = draft or Draft()
-        self.history = History([draft])
-        self.path = path
-        self.saved = saved if saved is not None else draft
+        self.document = Document(draft, path, saved, autosave)
         self.rules = rules or load_rules("gardner")
         self.cars = cars
-        self.autosave_to = autosave
         self.tool = Tool(draft.sketch.tool) if draft.sketch and draft.sketch.tool in \
             {t.value for t in Tool} else Tool.SELECT if draft.outer else Tool.ROAD
         self.zone_kind = ZONE_KINDS[0]
@@ -178,39 +104,47 @@ class EditorState:
                 autosave: Path | None = None) -> EditorState:
         """The drawing in progress from the autosave (with its pending shape and its file), or
         an empty sheet; a damaged autosave is reported and left for a look, not used."""
-        autosave = autosave or autosave_path()
-        if autosave.exists():
-            try:
-                draft = load_draft(autosave)
-            except (FileProblemError, OSError) as exc:
-                state = cls(rules=rules, cars=cars, autosave=autosave)
-                state.notes.append(f"The drawing in progress could not be read: {exc}")
-                return state
-            path = Path(draft.source) if draft.source else None
-            saved = Draft()
-            if path is not None and path.exists():
-                with contextlib.suppress(FileProblemError, OSError):
-                    saved = load_draft(path)
-            state = cls(draft, path, saved, rules, cars, autosave)
-            state.notes.append("Restored the track you were drawing")
-            return state
-        return cls(rules=rules, cars=cars, autosave=autosave)
+        document, note = Document.restore(autosave or autosave_path())
+        return cls._of(document, rules, cars, note)
 
     @classmethod
     def of_file(cls, path: Path, rules: RuleSet | None = None, cars: int = 2,
                 autosave: Path | None = None) -> EditorState:
         """The editor on a track file (``FileProblemError`` if it cannot be read at all); a
         path that does not exist yet starts an empty drawing that Ctrl+S saves there."""
-        if not path.exists():
-            return cls(path=path, rules=rules, cars=cars, autosave=autosave or autosave_path())
-        draft = load_draft(path)
-        return cls(draft, path, draft, rules, cars, autosave or autosave_path())
+        return cls._of(Document.of_file(path, autosave or autosave_path()), rules, cars)
+
+    @classmethod
+    def _of(cls, document: Document, rules: RuleSet | None, cars: int,
+            note: str = "") -> EditorState:
+        state = cls(document.draft, document.path, document.saved, rules, cars,
+                    document.autosave_to)
+        state.document = document
+        if note:
+            state.notes.append(note)
+        return state
 
     # -- what there is -----------------------------------------------------------------------
 
     @property
     def draft(self) -> Draft:
-        return self.history.current
+        return self.document.draft
+
+    @property
+    def history(self):
+        return self.document.history
+
+    @property
+    def path(self) -> Path | None:
+        return self.document.path
+
+    @path.setter
+    def path(self, value: Path | None) -> None:
+        self.document.path = value
+
+    @property
+    def saved(self) -> Draft:
+        return self.document.saved
 
     @property
     def shown(self) -> Draft:
@@ -219,7 +153,7 @@ class EditorState:
     @property
     def dirty(self) -> bool:
         """Whether closing now would lose work: the drawing differs from its file."""
-        return self.draft != self.saved
+        return self.document.dirty
 
     @property
     def sketch(self) -> Sketch | None:
@@ -299,32 +233,21 @@ class EditorState:
 
     def commit(self, draft: Draft) -> None:
         """One step of undo: the new drawing, checked and autosaved."""
-        self.history.push(draft)
+        self.document.push(draft)
         self._changed()
 
     def _changed(self) -> None:
         self.selection = frozenset(p for p in self.selection if P.exists(self.draft, p))
         self.quiet = 0.0
-        self.autosave()
-
-    def autosave(self) -> None:
-        """Write the drawing, its pending shape and its file, so a crash loses nothing."""
-        if self.autosave_to is None:
-            return
-        draft = replace(self.draft, source=str(self.path or ""))
-        try:
-            save_draft(draft, self.autosave_to, keep_editing=True)
-        except OSError as exc:
-            log.warning("autosave failed: %s", exc)
 
     def undo(self) -> None:
         self.cancel_gesture()
-        if self.history.undo():
+        if self.document.undo():
             self._after_time_travel()
 
     def redo(self) -> None:
         self.cancel_gesture()
-        if self.history.redo():
+        if self.document.redo():
             self._after_time_travel()
 
     def _after_time_travel(self) -> None:
@@ -429,7 +352,7 @@ class EditorState:
         gesture = self.gesture
         point = self.snap(at, half)
         if isinstance(gesture, DragPoint):
-            self.preview = _moved_point(gesture.base, gesture.part, gesture.vertex, point)
+            self.preview = moved_point(gesture.base, gesture.part, gesture.vertex, point)
         elif isinstance(gesture, MoveParts):
             dx, dy = point[0] - gesture.origin[0], point[1] - gesture.origin[1]
             self.preview = P.translate(gesture.base, gesture.parts, dx, dy) if (dx or dy) \
@@ -820,15 +743,11 @@ class EditorState:
             self.proceed(then)
 
     def _write(self, target: Path) -> bool:
-        drawing = self.draft.without_sketch()
         try:
-            save_draft(drawing, target)
+            self.document.write(target)
         except OSError as exc:
             self.notes.append(f"Could not save: {exc.strerror or exc}")
             return False
-        self.path = target
-        self.saved = drawing
-        self.autosave()
         problems = [m for m in self.problems() if m.severity is Severity.PROBLEM]
         self.notes.append(f"Saved {target.name}" + (
             "" if not problems else f" as a draft ({len(problems)} problem"
@@ -863,13 +782,8 @@ class EditorState:
 
     def discard(self) -> None:
         """Drop the unsaved changes: the autosave goes back to the saved drawing."""
-        self.history = History([self.saved])
+        self.document.discard()
         self.selection = frozenset()
-        if self.path is None and self.saved == Draft() and self.autosave_to is not None:
-            with contextlib.suppress(OSError):
-                self.autosave_to.unlink(missing_ok=True)
-        else:
-            self.autosave()
 
     def proceed(self, leave: Leave | None) -> None:
         if leave in (Leave.NEW, Leave.OPEN):
@@ -906,30 +820,10 @@ class EditorState:
 
     def _start_over(self, draft: Draft, path: Path | None) -> None:
         self.cancel_gesture()
-        self.history = History([draft])
-        self.path = path
-        self.saved = draft
+        self.document.start_over(draft, path)
         self.selection = frozenset()
         self.tool = Tool.SELECT if draft.outer else Tool.ROAD
         self._changed()
-
-
-def _moved_point(draft: Draft, part: P.Part, vertex: int, point: Coord) -> Draft:
-    if part.kind.is_ring:
-        ring = list(P.ring_of(draft, part))
-        ring[vertex] = point
-        return P.with_ring(draft, part, tuple(ring))
-    if part.kind.is_line:
-        line = P.line_of(draft, part)
-        a, b = (point, line.b) if vertex == 0 else (line.a, point)
-        if a == b:
-            return draft
-        moved = Line(a, b, line.forward)
-        if moved.is_degenerate:  # dragged round until the arrow ran along it: square it up
-            dx, dy = b[0] - a[0], b[1] - a[1]
-            moved = Line(a, b, (-dy, dx))
-        return P.with_line(draft, part, moved)
-    return P.with_point(draft, part, point)
 
 
 def _next(kinds: tuple[str, ...], kind: str) -> str:

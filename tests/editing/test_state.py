@@ -11,7 +11,7 @@ from racetrack.editing.parts import FINISH, OUTER, START, Part, PartKind
 from racetrack.editing.state import Asking, autosave_path
 from racetrack.rules import load_rules
 from racetrack.settings import tracks_dir
-from racetrack.track import bundled_track_paths, load_track
+from racetrack.track import Zone, bundled_track_paths, load_track
 
 
 @pytest.fixture(autouse=True)
@@ -344,4 +344,18 @@ def test_an_unfinished_shape_put_away_by_another_tool_comes_back_with_undo(state
     assert state.tool is Tool.OUTLINE
 
 
-from racetrack.track import Zone  # noqa: E402
+
+
+
+def test_copied_shapes_paste_into_another_track(state):
+    draw_box(state)
+    state.set_tool(Tool.SELECT)
+    click(state, (15, 10))  # the infield
+    state.key("c", ctrl=True)
+    state.save_as("First")
+    state.request(Leave.NEW)
+    assert state.new_from(None) and state.draft.holes == ()
+    state.key("v", ctrl=True)
+    assert state.draft.holes == (tuple((x + 2, y + 2) for x, y in
+                                       ((8, 8), (22, 8), (22, 12), (8, 12))),)
+    assert state.selection == {Part(PartKind.HOLE, 0)}
