@@ -71,7 +71,7 @@ def problems(draft: Draft, thorough: bool = True) -> list[Mark]:
     else:
         marks += line_problems(draft.start, "The start line", surface)
         if surface is not None and not draft.start.is_degenerate \
-                and not _start_positions(draft.start, surface):
+                and not places_on(draft.start, surface):
             marks.append(Mark(_middle(draft.start), "The start line has no lattice point "
                                                     "inside the track"))
     if draft.finish is not None:
@@ -190,7 +190,8 @@ def line_problems(line: Line, what: str, surface: Polygon | None) -> list[Mark]:
     return []
 
 
-def _start_positions(line: Line, surface: Polygon) -> list:
+def places_on(line: Line, surface: Polygon) -> list:
+    """The lattice points of a line strictly inside a surface: where cars may start on it."""
     points = line.lattice_points()
     if not points:
         return []

@@ -271,20 +271,15 @@ def duplicate(draft: Draft, parts: Iterable[Part], dx: float = 2, dy: float = 2,
     return merge(draft, extract(draft, parts), dx, dy)
 
 
-def set_zone_kind(draft: Draft, parts: Iterable[Part], kind: str) -> Draft:
-    zones = list(draft.zones)
+def with_kind(draft: Draft, parts: Iterable[Part], kind: str) -> Draft:
+    """The chosen zones (or collectables) changed to another kind, shapes and places kept."""
+    zones, items = list(draft.zones), list(draft.collectables)
     for part in parts:
         if part.kind is PartKind.ZONE and part.index < len(zones):
             zones[part.index] = Zone(kind, zones[part.index].polygon)
-    return replace(draft, zones=tuple(zones))
-
-
-def set_collectable_kind(draft: Draft, parts: Iterable[Part], kind: str) -> Draft:
-    items = list(draft.collectables)
-    for part in parts:
-        if part.kind is PartKind.COLLECTABLE and part.index < len(items):
+        elif part.kind is PartKind.COLLECTABLE and part.index < len(items):
             items[part.index] = Collectable(kind, items[part.index].at)
-    return replace(draft, collectables=tuple(items))
+    return replace(draft, zones=tuple(zones), collectables=tuple(items))
 
 
 # -- finding parts ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import shapely
 from shapely.geometry import LinearRing, LineString, MultiPolygon, Polygon
 
+from racetrack.editing.checks import places_on
 from racetrack.geometry import Coord, Line
 
 #: The narrowest and widest roads the tool draws, in squares.
@@ -168,7 +169,7 @@ def line_across(centre: Sequence[Coord], index: int, half: float,
         line = Line((float(px - nx * ends[0]), float(py - ny * ends[0])),
                     (float(px + nx * ends[1]), float(py + ny * ends[1])),
                     (float(forward[0]), float(forward[1])))
-        places = len(_inside(line, surface)) if surface is not None else 0
+        places = len(places_on(line, surface)) if surface is not None else 0
         score = (places, -skew)
         if best is None or score > best[0]:
             best = (score, line)
@@ -197,14 +198,6 @@ def _nearest_compass(x: float, y: float) -> list[tuple[int, int]]:
     low = math.floor(angle) % 8
     directions = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]
     return [directions[low], directions[(low + 1) % 8]]
-
-
-def _inside(line: Line, surface: Polygon) -> list:
-    points = line.lattice_points()
-    if not points:
-        return []
-    inside = shapely.contains_properly(surface, shapely.points([tuple(p) for p in points]))
-    return [p for p, ok in zip(points, inside, strict=True) if ok]
 
 
 def _tidy_surface(surface) -> tuple[tuple[Coord, ...], tuple[tuple[Coord, ...], ...]]:

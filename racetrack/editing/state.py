@@ -603,7 +603,7 @@ class EditorState:
         zones = self._chosen(P.PartKind.ZONE)
         sketch = self.draft.sketch
         if zones:
-            self.commit(P.set_zone_kind(self.draft, zones, kind))
+            self.commit(P.with_kind(self.draft, zones, kind))
         elif sketch is not None and sketch.tool == "zone":
             self.commit(self.draft.with_changes(sketch=replace(sketch, kind=kind)))
 
@@ -611,7 +611,7 @@ class EditorState:
         self.collectable_kind = kind
         items = self._chosen(P.PartKind.COLLECTABLE)
         if items:
-            self.commit(P.set_collectable_kind(self.draft, items, kind))
+            self.commit(P.with_kind(self.draft, items, kind))
 
     def _chosen(self, kind: P.PartKind) -> list[P.Part]:
         """The selected parts of a kind (the selection counts in the select tool only)."""
