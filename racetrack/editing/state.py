@@ -183,7 +183,7 @@ class EditorState:
     def track(self) -> Track | None:
         """The drawing as a track, when it has no problems."""
         def build(draft: Draft) -> Track | None:
-            if draft.marks():
+            if self._cached("problems", draft, lambda d: d.marks()):
                 return None
             try:
                 return draft.to_track()
@@ -397,19 +397,20 @@ class EditorState:
     # -- drawing shapes --------------------------------------------------------------------------
 
     def _polygon_click(self, at: Coord, point: Coord) -> None:
-        sketch = self.draft.sketch or Sketch(self.tool.value, (), self.zone_kind
-                                             if self.tool is Tool.ZONE else "")
-        if len(set(sketch.points)) >= 3 and (point == sketch.points[0] or
-                                             math.dist(sketch.points[0], at) <= self.reach):
-            self.close_sketch()
-        elif not sketch.points or sketch.points[-1] != point:
-            self.commit(self.draft.with_changes(sketch=sketch.adding(point)))
+        fresh = Sketch(self.tool.value, (), self.zone_kind if self.tool is Tool.ZONE else "")
+        self._sketch_click(at, point, fresh, self.close_sketch)
 
     def _road_click(self, at: Coord, point: Coord) -> None:
-        sketch = self.draft.sketch or Sketch(Tool.ROAD.value, (), width=self.road_width)
+        fresh = Sketch(Tool.ROAD.value, (), width=self.road_width)
+        self._sketch_click(at, point, fresh, lambda: self.build(closed=True))
+
+    def _sketch_click(self, at: Coord, point: Coord, fresh: Sketch, close) -> None:
+        """A point of the shape being drawn; on its first point again (three or more drawn),
+        the shape is closed."""
+        sketch = self.draft.sketch or fresh
         if len(set(sketch.points)) >= 3 and (point == sketch.points[0] or
                                              math.dist(sketch.points[0], at) <= self.reach):
-            self.build(closed=True)
+            close()
         elif not sketch.points or sketch.points[-1] != point:
             self.commit(self.draft.with_changes(sketch=sketch.adding(point)))
 
@@ -456,7 +457,8 @@ class EditorState:
         try:
             road = build_road(points, width, closed, freehand)
             draft = self.draft.with_changes(sketch=None)
-            if draft.outer:
+            joined = bool(draft.outer)
+            if joined:
                 outer, holes = join_track(draft.outer, draft.holes, road)
                 draft = draft.with_changes(outer=outer, holes=holes)
             else:
@@ -469,7 +471,8 @@ class EditorState:
         self.commit(draft)
         self.tool = Tool.SELECT
         self.selection = frozenset()
-        self.notes.append(("Circuit built" if closed else "Road built") +
+        self.notes.append("The road joins the track" if joined else
+                          ("Circuit built" if closed else "Road built") +
                           ": the start is at the first point (click its arrow to turn it)")
 
     def remove_last_point(self) -> bool:
