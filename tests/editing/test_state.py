@@ -359,3 +359,20 @@ def test_copied_shapes_paste_into_another_track(state):
     assert state.draft.holes == (tuple((x + 2, y + 2) for x, y in
                                        ((8, 8), (22, 8), (22, 12), (8, 12))),)
     assert state.selection == {Part(PartKind.HOLE, 0)}
+
+
+def test_a_new_file_named_on_the_command_line_is_where_ctrl_s_saves(tmp_path):
+    path = tmp_path / "mine.yaml"
+    state = EditorState.of_file(path, autosave=autosave_path())
+    draw_box(state)
+    assert state.save() and state.prompt is None
+    assert load_track(path).outer == state.draft.outer
+
+
+def test_a_damaged_autosave_is_reported_and_left_alone(state):
+    autosave_path().parent.mkdir(parents=True, exist_ok=True)
+    autosave_path().write_text("outer: [[0, 0], [1")
+    again = EditorState.restore(autosave=autosave_path())
+    assert again.draft == Draft() and again.notes[0].startswith(
+        "The drawing in progress could not be read")
+    assert autosave_path().read_text() == "outer: [[0, 0], [1"
