@@ -7,12 +7,12 @@ loses nothing: the menu offers to resume it. A finished race is saved under its 
 from __future__ import annotations
 
 import contextlib
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from racetrack.errors import ReplayError
+from racetrack.files import file_in, safe_name
 from racetrack.game import RaceState
 from racetrack.replay import Replay, load_replay, save_replay
 from racetrack.settings import replays_dir
@@ -32,8 +32,7 @@ def record_progress(state: RaceState) -> None:
 def save_finished(state: RaceState, when: datetime | None = None) -> Path:
     """Save a finished race under its date and track, and forget the unfinished copy."""
     when = when or datetime.now()
-    name = f"{when:%Y-%m-%d %H%M%S} {safe_file_name(state.race.track.name)}.yaml"
-    path = replays_dir() / name
+    path = file_in(replays_dir(), state.race.track.name, prefix=f"{when:%Y-%m-%d %H%M%S} ")
     save_replay(state, path)
     with contextlib.suppress(OSError):
         unfinished_path().unlink()
@@ -95,12 +94,11 @@ def saved_races() -> list[Entry]:
 
 def rename(path: Path, new_name: str) -> Path:
     """Rename a saved replay (within the replays folder); returns the new path."""
-    stem = safe_file_name(new_name)
-    if not stem:
+    if not safe_name(new_name):
         raise ValueError("a replay needs a name")
-    target = path.with_name(f"{stem}.yaml")
+    target = file_in(path.parent, new_name)
     if target.exists() and target != path:
-        raise ValueError(f"there is already a replay called {stem!r}")
+        raise ValueError(f"there is already a replay called {target.stem!r}")
     path.rename(target)
     return target
 
@@ -108,7 +106,3 @@ def rename(path: Path, new_name: str) -> Path:
 def delete(path: Path) -> None:
     path.unlink()
 
-
-def safe_file_name(name: str) -> str:
-    """A file-name-safe version of a name: letters, digits, spaces, dashes and dots."""
-    return re.sub(r"[^\w .-]+", "", name).strip(" .")[:80]

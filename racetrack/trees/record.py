@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from racetrack.errors import Problem, RacetrackError, ReplayError, RulesError
+from racetrack.files import file_in
 from racetrack.settings import data_dir
 from racetrack.trees.game import PLAYER_KINDS, Player, TreesGame, TreesState
 from racetrack.trees.model import Move
@@ -192,7 +193,7 @@ def save_finished(state: TreesState, when: datetime | None = None) -> Path:
     """Keep a finished game under its date, and forget the copy in progress."""
     when = when or datetime.now()
     names = " v ".join(p.name for p in state.game.players)
-    path = games_dir() / f"{when:%Y-%m-%d %H%M%S} {names}.yaml"
+    path = file_in(games_dir(), names, prefix=f"{when:%Y-%m-%d %H%M%S} ")
     save_game(state, path)
     with contextlib.suppress(OSError):
         unfinished_path().unlink()

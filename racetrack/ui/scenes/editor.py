@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.archive import safe_file_name
 from racetrack.course import Course
 from racetrack.draft import Draft, History, across, flipped, load_draft, save_draft
 from racetrack.errors import FileProblemError, TrackError
+from racetrack.files import file_in, safe_name
 from racetrack.geometry import Line, Vec
 from racetrack.settings import data_dir, tracks_dir
 from racetrack.track import ZONE_KINDS, Zone, bundled_track_paths
@@ -228,10 +228,10 @@ class EditorScene:
             self.commit(self.draft.with_changes(name=text))
         elif what == "description":
             self.commit(self.draft.with_changes(description=text))
-        elif what == "save as" and safe_file_name(text):
+        elif what == "save as" and safe_name(text):
             if self.draft.name in ("New track", "") or self.path is None:
                 self.commit(self.draft.with_changes(name=text))
-            self.save(tracks_dir() / f"{safe_file_name(text)}.yaml")
+            self.save(file_in(tracks_dir(), text))
 
     def choose(self, what: str) -> None:
         if what == "open":
