@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from racetrack.errors import ReplayError
-from racetrack.files import file_in, safe_name
+from racetrack.files import file_in, keep_aside, remove_stray_temp_files, safe_name
 from racetrack.game import RaceState
 from racetrack.replay import Replay, load_replay, save_replay
 from racetrack.settings import replays_dir
@@ -39,18 +39,44 @@ def save_finished(state: RaceState, when: datetime | None = None) -> Path:
     return path
 
 
-def load_unfinished() -> Replay | None:
-    """The interrupted race, if there is one that still loads and is not over."""
+@dataclass(frozen=True)
+class Unfinished:
+    """The interrupted race, if any, and what became of a damaged one."""
+
+    replay: Replay | None
+    message: str = ""  # a damaged file was kept aside (or could not be): in one line
+
+
+def read_unfinished() -> Unfinished:
+    """The interrupted race, if there is one that still loads and is not over.
+
+    A file that no longer loads or re-simulates is not dropped: it is kept aside as
+    ``unfinished-race.yaml.bad`` before the next race writes over it, and the message says
+    so.
+    """
     path = unfinished_path()
-    if not path.exists():
-        return None
+    if not path.exists() and not path.is_symlink():
+        return Unfinished(None)
     try:
         replay = load_replay(path)
         if replay.final_state().is_over:
-            return None
-    except ReplayError:
-        return None
-    return replay
+            return Unfinished(None)
+    except ReplayError as exc:
+        problem = exc.problems[0].message
+        try:
+            aside = keep_aside(path)
+        except OSError as error:
+            return Unfinished(None, f"The interrupted race cannot be read ({problem}) nor "
+                                    f"kept aside: {error.strerror or error}")
+        return Unfinished(None, f"The interrupted race cannot be read ({problem}); it is kept "
+                                f"as {aside.name}")
+    return Unfinished(replay)
+
+
+def load_unfinished() -> Replay | None:
+    """The interrupted race, if there is one that still loads and is not over (a damaged
+    file is kept aside, see ``read_unfinished``)."""
+    return read_unfinished().replay
 
 
 def discard_unfinished() -> None:
@@ -76,13 +102,16 @@ def saved_races() -> list[Entry]:
     folder = replays_dir()
     if not folder.is_dir():
         return []
+    remove_stray_temp_files(folder)
     entries = []
     for path in folder.glob("*.yaml"):
         if path.name == UNFINISHED:
             continue
-        saved = datetime.fromtimestamp(path.stat().st_mtime)
         try:
+            saved = datetime.fromtimestamp(path.lstat().st_mtime)
             replay = load_replay(path)
+        except OSError:
+            continue  # gone since it was listed
         except ReplayError as exc:
             entries.append(Entry(path, saved, "?", (), None, None, str(exc.problems[0])))
             continue

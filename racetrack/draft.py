@@ -10,14 +10,36 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import shapely
 
-from racetrack.errors import TrackError
+from racetrack.errors import Problem, TrackError
+from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader
+from racetrack.files import keep_aside
 from racetrack.geometry import Coord, Line, Vec
-from racetrack.track import Collectable, Track, Zone, track_data, track_from_data
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.track import (
+    MAX_ITEMS,
+    MAX_LAPS,
+    MAX_VERTICES,
+    TRACK_LIMITS,
+    Collectable,
+    Track,
+    Zone,
+    track_data,
+    track_from_data,
+    track_from_document,
+)
+from racetrack.track.fileformat import (
+    TOP_KEYS,
+    read_collectable,
+    read_lattice_point,
+    read_line,
+    read_point,
+    read_zone,
+)
+from racetrack.yamlio import load_yaml, write_yaml
 
 Ring = tuple[Coord, ...]
 
@@ -218,46 +240,85 @@ class History:
 
 def save_draft(draft: Draft, path: str | os.PathLike[str]) -> None:
     """Write a draft as a track file, valid or not (an invalid one is kept, not raced)."""
-    atomic_write_text(path, dump_yaml(draft.to_data()))
+    write_yaml(path, draft.to_data(), TRACK_LIMITS, TrackError)
 
 
 def load_draft(path: str | os.PathLike[str]) -> Draft:
     """A draft from a track file: a valid track exactly, or whatever a draft file holds."""
-    from racetrack.track import load_track
+    return read_draft(path)[0]
 
+
+def read_draft(path: str | os.PathLike[str]) -> tuple[Draft, list[Problem]]:
+    """A draft from a track file, and what of it had to be left out.
+
+    A valid track is taken exactly. An unfinished drawing is taken as far as it is
+    well-formed: every value is read with the track's own checks (finite coordinates on the
+    paper, printable names), and a part that fails them is left out and listed. Raises
+    ``TrackError`` for a file that is no drawing at all (not YAML, not a mapping).
+    """
+    doc = load_yaml(path, TrackError, TRACK_LIMITS)
     try:
-        return Draft.from_track(load_track(path))
+        return Draft.from_track(track_from_document(doc)), []
     except TrackError:
-        data = load_yaml(path, TrackError).data
-    return _draft_from_loose_data(data)
+        pass
+    if not isinstance(doc.data, dict):
+        raise TrackError(doc.problem((), "a track file must be a YAML mapping"))
+    reader = Reader(doc, TrackError, collect=True)
+    return _draft_from(reader.root), reader.problems
 
 
-def _draft_from_loose_data(data: Any) -> Draft:
+def _draft_from(root: Field) -> Draft:
     """Best effort for an unfinished draft: take what is well-formed, leave out the rest."""
-    if not isinstance(data, dict):
-        return Draft()
-    draft = Draft(name=str(data.get("name") or "Untitled"))
+    root.keys(TOP_KEYS, what="a track file")
 
-    def ring(value: Any) -> Ring:
-        if not isinstance(value, list):
-            return ()
-        points = [tuple(p) for p in value if isinstance(p, list) and len(p) == 2
-                  and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)]
-        return tuple(points)  # type: ignore[return-value]
+    def ring(field: Field) -> Ring:
+        points = (read_point(item) for item in field.items(MAX_VERTICES, default=[],
+                                                          item="point"))
+        return tuple(p for p in points if p is not None)
 
-    def line(value: Any) -> Line | None:
-        if not isinstance(value, dict):
-            return None
-        parts = [ring([value.get(k)]) for k in ("a", "b", "forward")]
-        return Line(parts[0][0], parts[1][0], parts[2][0]) if all(parts) else None
+    def lines(key: str) -> tuple[Line, ...]:
+        found = (read_line(item) for item in root[key].items(MAX_ITEMS, default=[]))
+        return tuple(line for line in found if line is not None)
 
-    holes = tuple(r for r in (ring(h) for h in data.get("holes") or []) if r)
-    checkpoints = tuple(c for c in (line(c) for c in data.get("checkpoints") or []) if c)
-    waypoints = tuple(Vec(int(x), int(y)) for x, y in ring(data.get("waypoints")))
-    laps = data.get("laps")
-    return replace(draft, outer=ring(data.get("outer")), holes=holes, start=line(data.get(
-        "start")), finish=line(data.get("finish")), checkpoints=checkpoints,
-        waypoints=waypoints,
-        laps=laps if isinstance(laps, int) and not isinstance(laps, bool) and 1 <= laps <= 99
-        else 1, description=str(data.get("description") or ""))
+    holes = (ring(item) for item in root["holes"].items(MAX_ITEMS, default=[], item="hole"))
+    waypoints = (read_lattice_point(item) for item in
+                 root["waypoints"].items(MAX_ITEMS, default=[], item="waypoint"))
+    zones = (read_zone(item) for item in root["zones"].items(MAX_ITEMS, default=[]))
+    collectables = (read_collectable(item) for item in
+                    root["collectables"].items(MAX_ITEMS, default=[]))
+    return Draft(
+        name=root["name"].text(MAX_NAME, default="Untitled") or "Untitled",
+        author=root["author"].text(MAX_NAME, default="") or "",
+        description=root["description"].text(MAX_TEXT, default="", empty=True,
+                                             lines=True) or "",
+        outer=ring(root["outer"]), holes=tuple(h for h in holes if h),
+        start=read_line(root["start"]) if root["start"].given else None,
+        finish=read_line(root["finish"]) if root["finish"].given else None,
+        checkpoints=lines("checkpoints"), laps=root["laps"].whole(1, MAX_LAPS, default=1) or 1,
+        zones=tuple(z for z in zones if z), waypoints=tuple(w for w in waypoints if w),
+        collectables=tuple(c for c in collectables if c))
 
+
+def restore_autosave(path: Path) -> tuple[Draft | None, str]:
+    """The drawing in progress from the editor's autosave, and what to tell the player.
+
+    A file that cannot be read, or only in part, is first kept aside as ``NAME.bad`` (the
+    next autosave would overwrite it), and the message says so; (None, "") when there is no
+    autosave.
+    """
+    if not path.exists() and not path.is_symlink():
+        return None, ""
+    try:
+        draft, problems = read_draft(path)
+    except TrackError as exc:
+        draft, problems = None, exc.problems
+    if not problems:
+        return draft, "Restored the track you were drawing"
+    try:
+        aside = keep_aside(path)
+    except OSError as exc:
+        return draft, f"The track you were drawing could not be read ({problems[0].message}) " \
+                      f"nor kept aside: {exc.strerror or exc}"
+    what = "Restored what could be read of" if draft is not None else "Could not read"
+    return draft, f"{what} the track you were drawing ({problems[0].message}); the file is " \
+                  f"kept as {aside.name}"

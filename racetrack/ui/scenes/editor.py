@@ -17,7 +17,15 @@ from pathlib import Path
 import pygame
 
 from racetrack.course import Course
-from racetrack.draft import Draft, History, across, flipped, load_draft, save_draft
+from racetrack.draft import (
+    Draft,
+    History,
+    across,
+    flipped,
+    load_draft,
+    restore_autosave,
+    save_draft,
+)
 from racetrack.errors import FileProblemError, TrackError
 from racetrack.files import file_in, safe_name
 from racetrack.geometry import Line, Vec
@@ -56,10 +64,11 @@ class EditorScene:
         self.toasts: list[hud.Toast] = []
         if path is not None:
             draft = load_draft(path)
-        elif autosave_path().exists():
-            with contextlib.suppress(FileProblemError, OSError):
-                draft = load_draft(autosave_path())
-                self.toasts.append(hud.Toast("Restored the track you were drawing"))
+        else:
+            restored, message = restore_autosave(autosave_path())
+            draft = restored or draft
+            if message:
+                self.toasts.append(hud.Toast(message))
         self.history = History([draft])
         self.tool = "outline" if not draft.outer else "select"
         self.zone_kind = ZONE_KINDS[0]
@@ -147,7 +156,7 @@ class EditorScene:
 
     def _changed(self) -> None:
         self._marks = self.draft.marks()
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, FileProblemError):
             save_draft(self.draft, autosave_path())
 
     def close_pending(self) -> None:
@@ -208,6 +217,9 @@ class EditorScene:
             save_draft(self.draft, path)
         except OSError as exc:
             self.toasts.append(hud.Toast(f"Could not save: {exc.strerror or exc}"))
+            return
+        except FileProblemError as exc:
+            self.toasts.append(hud.Toast(f"Could not save: {exc.problems[0].message}"))
             return
         self.path = path
         problems = len(self._marks)

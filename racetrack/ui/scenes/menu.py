@@ -20,11 +20,14 @@ class MenuScene:
         self.unfinished = None
         self.series: Championship | None = None  # a saved championship not yet over
         self.series_problem = ""  # why the saved championship cannot be read
+        self.notice = ""  # a damaged interrupted race, kept aside
         self._size = None
 
     def _layout(self) -> None:
         width, height = self.app.size
-        self.unfinished = archive.load_unfinished()
+        found = archive.read_unfinished()
+        self.unfinished = found.replay
+        self.notice = found.message or self.notice
         self._find_championship()
         if self.unfinished is not None and self.series is not None:
             from racetrack.ui.launch import is_next_race
@@ -159,4 +162,7 @@ class MenuScene:
             line = f"The saved championship cannot be read: {self.series_problem}"
             text = theme.font(20).render(line[:110], True, (180, 40, 40))
             surface.blit(text, text.get_rect(center=(width // 2, 200)))
+        if self.notice:
+            text = theme.font(20).render(self.notice[:120], True, (180, 40, 40))
+            surface.blit(text, text.get_rect(center=(width // 2, surface.get_height() - 14)))
         self.form.draw(surface)
