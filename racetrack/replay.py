@@ -177,10 +177,12 @@ def load_replay(path: str | os.PathLike[str]) -> Replay:
 def replay_from_document(doc: YamlDocument) -> Replay:
     """A replay from a parsed file, every field checked (the first problem is raised)."""
     root = Reader(doc, ReplayError).root
-    root.keys(_TOP_KEYS, what="a replay file")
+    if not isinstance(doc.data, dict):
+        root.fail("a replay file must be a YAML mapping")
     root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a replay of format version {FORMAT_VERSION} "
                                             f"('{FORMAT_KEY}: {FORMAT_VERSION}' missing or "
                                             "different)")
+    root.keys(_TOP_KEYS, what="a replay file")
     root.require("track")
     part = root["track"]
     part.keys(("file", "hash", "data"), what="'track'")

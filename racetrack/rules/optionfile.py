@@ -78,6 +78,10 @@ def read_option_file(doc: YamlDocument, table: OptionTable,
         reader.fail((), f"{table.what} must be a YAML mapping of options")
         reader.check()
     by_key = table.by_key
+    if any(isinstance(key, str) and key.startswith("racetrack-") for key in doc.data):
+        reader.fail((), f"not {table.what} (a mapping of rule options) but a file of another "
+                        "kind")
+        reader.check()
     values: dict[str, tuple[Any, tuple]] = {}
     for key, value in doc.data.items():
         if key in META_KEYS:

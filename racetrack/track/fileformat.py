@@ -78,6 +78,12 @@ def track_from_document(doc: YamlDocument) -> Track:
 
 def read_track(root: Field) -> Track | None:
     """A ``Track`` from a track file's mapping, or None with the problems reported."""
+    data = root.value
+    if isinstance(data, dict) and FORMAT_KEY not in data and any(k not in TOP_KEYS for k in data):
+        # A file of another kind (a replay, a rules file) given as a track: one line says so.
+        root.fail(f"not a track file ('{FORMAT_KEY}: {FORMAT_VERSION}' missing, and keys no "
+                  "track file has)")
+        return None
     if not root.keys(TOP_KEYS, what="a track file"):
         return None
     version = root[FORMAT_KEY]
