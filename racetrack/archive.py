@@ -68,8 +68,8 @@ def read_unfinished() -> Unfinished:
         except OSError as error:
             return Unfinished(None, f"The interrupted race cannot be read ({problem}) nor "
                                     f"kept aside: {error.strerror or error}")
-        return Unfinished(None, f"The interrupted race cannot be read ({problem}); it is kept "
-                                f"as {aside.name}")
+        return Unfinished(None, f"The interrupted race is kept as {aside.name}: it cannot be "
+                                f"read ({problem})")
     return Unfinished(replay)
 
 
@@ -113,7 +113,10 @@ def saved_races() -> list[Entry]:
         except OSError:
             continue  # gone since it was listed
         except ReplayError as exc:
-            entries.append(Entry(path, saved, "?", (), None, None, str(exc.problems[0])))
+            problem = exc.problems[0]
+            where = f"line {problem.line}: " if problem.line else ""
+            entries.append(Entry(path, saved, path.stem, (), None, None,
+                                 where + problem.message))
             continue
         race = replay.race
         entries.append(Entry(path, saved, race.track.name, tuple(c.name for c in race.cars),

@@ -340,8 +340,10 @@ def _load_track(name: str, locate) -> Track:
     try:
         return load_track(locate(name))
     except TrackError as exc:
+        problem = exc.problems[0]
+        where = f" (line {problem.line})" if problem.line else ""
         raise ChampionshipError(f"the track {Path(name).stem!r} cannot be raced: "
-                                f"{exc.problems[0]}") from None
+                                f"{problem.message}{where}") from None
 
 
 def set_aside(path: str | os.PathLike[str] | None = None) -> Path | None:

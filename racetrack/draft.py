@@ -319,6 +319,6 @@ def restore_autosave(path: Path) -> tuple[Draft | None, str]:
     except OSError as exc:
         return draft, f"The track you were drawing could not be read ({problems[0].message}) " \
                       f"nor kept aside: {exc.strerror or exc}"
-    what = "Restored what could be read of" if draft is not None else "Could not read"
-    return draft, f"{what} the track you were drawing ({problems[0].message}); the file is " \
-                  f"kept as {aside.name}"
+    what = "restored what could be read" if draft is not None else "it could not be read"
+    return draft, f"The damaged autosave is kept as {aside.name}; {what} " \
+                  f"({problems[0].message})"

@@ -101,7 +101,7 @@ def test_a_damaged_autosave_is_kept_aside_and_said(tmp_path):
     assert "kept as editor-autosave.yaml.bad" in message and not path.exists()
     path.write_text("name: [unclosed\n")
     draft, message = restore_autosave(path)
-    assert draft is None and "Could not read" in message
+    assert draft is None and "could not be read" in message
     assert (tmp_path / "editor-autosave.yaml.bad-2").read_text() == "name: [unclosed\n"
     save_draft(Draft(name="Fine", outer=BOX), path)
     assert restore_autosave(path) == (Draft(name="Fine", outer=BOX),

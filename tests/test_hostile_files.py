@@ -135,13 +135,21 @@ def test_nothing_is_written_outside_the_data_folder(corpus, tmp_path):
 
 
 CPU_SECONDS = 60
-MEGABYTES = 400  # a bare start of the game is about 100
+MEGABYTES = 300  # a bare command peaks at about 40; the 16 MiB replay at about 130
 
+#: The child runs the command and reports its exit code and its peak resident memory: Linux's
+#: VmHWM, the high-water mark of this program alone (ru_maxrss would carry over the peak of
+#: the test process that started it).
 CHILD = """
 import json, resource, sys
 from racetrack.cli import main
 code = main(sys.argv[1:])
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+try:
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) // 1024
+except (OSError, StopIteration):
+    pass
 print(json.dumps({"code": code, "megabytes": peak}), file=sys.stderr)
 """
 
@@ -157,10 +165,8 @@ def big(tmp_path_factory):
 
 @pytest.mark.parametrize("kind, command", [
     ("tiny points", ("validate", "{file}")),
-    ("tiny points", ("race", "{file}")),
     ("many moves", ("replay", "{file}", "--verify")),
-    ("over the limit", ("replay", "{file}", "--verify")),
-    ("many moves", ("trees-replay", "{file}", "--verify")),
+    ("over the limit", ("trees-replay", "{file}", "--verify")),
 ])
 def test_a_big_file_is_refused_in_bounded_time_and_memory(big, tmp_path, kind, command):
     argv = [part.format(file=big[kind]) for part in command]

@@ -8,6 +8,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -133,6 +134,19 @@ def test_libyaml_and_the_pure_python_parser_read_alike(path):
 #: line separators it writes raw, NEL, U+2028 and U+2029; no name can hold them).
 SHOWN = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Cf", "Co", "Cn")),
                 max_size=5)
+def test_libyaml_and_pyyaml_write_alike():
+    if yamlio._Writer is yamlio._Dumper:
+        pytest.skip("PyYAML was built without libyaml")
+    for path in FILES:
+        try:
+            data = load_yaml(path).data
+        except FileProblemError:
+            continue
+        pure = yaml.dump(data, Dumper=yamlio._Dumper, sort_keys=False, allow_unicode=True,
+                         width=100)
+        assert yamlio.dump_yaml(data) == pure, path.name
+
+
 PLAIN = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**6) | SHOWN,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(SHOWN, inner, max_size=4),
@@ -171,10 +185,12 @@ def test_the_longest_race_fits_in_a_replay_the_game_reads_back(tmp_path):
     from racetrack.track import MAX_COORD, TRACK_LIMITS
 
     assert MAX_CARS * (OPTIONS_BY_KEY["max-rounds"].high + 1) <= MAX_MOVES
-    longest = {"moves": [[11, -MAX_COORD, MAX_COORD, "missile"]] * MAX_MOVES}
+    widest = [11, -MAX_COORD, MAX_COORD, "missile"]
+    longest = {"moves": [widest] * MAX_MOVES}
     # The rest of a replay (rules, twelve cars with their kits, the result) is a few hundred.
     assert count_nodes(longest) + TRACK_LIMITS.nodes + 5_000 <= REPLAY_LIMITS.nodes
-    assert len(yamlio.dump_yaml(longest).encode()) + TRACK_LIMITS.bytes < REPLAY_LIMITS.bytes
+    line = len(yamlio.dump_yaml({"moves": [widest]}).encode()) - len("moves:\n")
+    assert line * MAX_MOVES + TRACK_LIMITS.bytes < REPLAY_LIMITS.bytes
     text = (ROOT / "tests/hostile/reference-to-licence-text.yaml").read_text()
     data = yamlio.parse_yaml(text, "r.yaml").data
     data["moves"] = data["moves"] * (60_000 // len(data["moves"]) + 1)

@@ -109,6 +109,7 @@ class TreesMenuScene:
             return
         self.message = f"Deleted {entry.path.stem}"
         self.listing.items = [e for e in self.listing.items if e.path != entry.path]
+        self.listing.refresh()  # a reading begun before the delete must not bring it back
         self._size = None
 
     def back(self) -> None:
