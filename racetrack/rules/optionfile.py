@@ -120,6 +120,25 @@ def read_option_file(doc: YamlDocument, table: OptionTable,
                       description or "", source or "", base)
 
 
+def read_rules(doc: YamlDocument, table: OptionTable, path: Path | None,
+               chain: tuple[Path, ...], bundled: Path,
+               embedded: bool = False) -> tuple[OptionFile, dict[str, Any]]:
+    """A rules file read and checked, and the value of every option: the file's own, else
+    its base's (down the chain of bases, each read and checked alike), else the default.
+
+    ``path`` is the file's (None for text), ``chain`` the files already on the way here
+    (to refuse a circle), ``bundled`` the folder of the bundled rule sets.
+    """
+    read = read_option_file(doc, table, embedded)
+    if read.base:
+        base_file = base_path(read.base, doc, path, bundled, table)
+        base_doc, base_chain = load_base(base_file, doc, table, chain)
+        options = read_rules(base_doc, table, base_file, base_chain, bundled)[1]
+    else:
+        options = {o.key: o.default for o in table.options}
+    return read, {**options, **read.values}
+
+
 def base_path(base: str, doc: YamlDocument, relative_to: Path | None, bundled: Path,
               table: OptionTable) -> Path:
     """The file a ``base`` names: a bundled rule set by its name, or a ``.yaml`` file (a

@@ -16,14 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from racetrack.errors import Problem, RulesError
-from racetrack.rules.optionfile import (
-    RULES_LIMITS,
-    OptionTable,
-    base_path,
-    load_base,
-    read_option_file,
-    refuse_base,
-)
+from racetrack.rules.optionfile import RULES_LIMITS, OptionTable, read_rules, refuse_base
 from racetrack.rules.options import OPTIONS, OPTIONS_BY_KEY, SECTIONS
 from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 
@@ -172,14 +165,7 @@ def _resolved(path: Path) -> Path:
 
 def _build(doc: YamlDocument, path: Path | None, chain: tuple[Path, ...],
            embedded: bool = False) -> RuleSet:
-    read = read_option_file(doc, TABLE, embedded)
-    if read.base:
-        base_file = base_path(read.base, doc, path, bundled_rules_folder(), TABLE)
-        base_doc, base_chain = load_base(base_file, doc, TABLE, chain)
-        options = _build(base_doc, base_file, base_chain).options()
-    else:
-        options = {o.key: o.default for o in OPTIONS}
-    options.update(read.values)
+    read, options = read_rules(doc, TABLE, path, chain, bundled_rules_folder(), embedded)
     default_name = path.stem if path is not None else "custom"
     return RuleSet.from_options(name=read.name or default_name, options=options,
                                 description=read.description, source=read.source)

@@ -19,13 +19,7 @@ from racetrack.errors import Problem, RulesError
 from racetrack.fields import describe
 from racetrack.geometry import Vec
 from racetrack.rules.moves import CHANGES
-from racetrack.rules.optionfile import (
-    RULES_LIMITS,
-    OptionTable,
-    base_path,
-    load_base,
-    read_option_file,
-)
+from racetrack.rules.optionfile import RULES_LIMITS, OptionTable, read_rules
 from racetrack.rules.options import Option
 from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 
@@ -150,15 +144,7 @@ TABLE = OptionTable(OPTIONS, SECTIONS, "a Graph Trees rules file", _check, "Grap
 
 def _build(doc: YamlDocument, path: Path | None, chain: tuple[Path, ...],
            embedded: bool = False) -> TreeRules:
-    read = read_option_file(doc, TABLE, embedded)
-    if read.base:
-        base_file = base_path(read.base, doc, path, bundled_folder(), TABLE)
-        base_doc, base_chain = load_base(base_file, doc, TABLE, chain)
-        options = _build(base_doc, base_file, base_chain).options()
-    else:
-        options = {o.key: (int(o.default) if o.key == "players" else o.default)
-                   for o in OPTIONS}
-    options.update(read.values)
+    read, options = read_rules(doc, TABLE, path, chain, bundled_folder(), embedded)
     return TreeRules(name=read.name or (path.stem if path else "custom"),
                      movement=options["movement.choices"], players=options["players"],
                      width=options["board.width"], height=options["board.height"],
