@@ -17,7 +17,7 @@ from typing import Any
 import platformdirs
 
 from racetrack.errors import FileProblemError
-from racetrack.fields import MAX_NAME, Field, Reader
+from racetrack.fields import MAX_NAME, Field, Reader, unprintable
 from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 log = logging.getLogger(__name__)
@@ -193,5 +193,8 @@ def parse_players(spec: str) -> tuple[PlayerChoice, ...]:
             humans += 1
             players.append(PlayerChoice(f"Player {humans}", colour, "human", reverse))
         else:
-            players.append(PlayerChoice(word[:20], colour, "human", reverse))
+            name = word[:20]
+            if unprintable(name) is not None:  # it would be drawn, printed and saved
+                raise ValueError(f"a player's name must be printable text, not {name!r}")
+            players.append(PlayerChoice(name, colour, "human", reverse))
     return tuple(players)
