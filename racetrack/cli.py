@@ -488,6 +488,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
         try:
             save_race_sheet(state, args.png)
+        except OSError as exc:
+            raise RacetrackError(f"cannot write {args.png}: {exc.strerror or exc}") from None
         except Exception as exc:  # pygame raises its own error type for unwritable files
             raise RacetrackError(f"cannot write {args.png}: {exc}") from None
         say(f"race sheet saved to {args.png}")

@@ -76,14 +76,20 @@ def file_in(folder: Path, text: str, suffix: str = ".yaml", prefix: str = "",
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, make_parents: bool = True) -> None:
-    """Write ``text`` to ``path`` so that the file is either the old one or the new one, whole
-    (its folder created if missing, unless ``make_parents`` is false).
+    """Write ``text`` (as UTF-8) to ``path`` so that the file is either the old one or the new
+    one, whole (its folder created if missing, unless ``make_parents`` is false).
 
     Only an ordinary file is replaced: a symbolic link, a pipe, a device or a folder where the
     file should be is refused (``OSError``), never turned into a file. A new file gets the
     permissions the user's umask gives; a replaced one keeps its own. Every ``OSError`` names
     ``path``, not the temporary file beside it.
     """
+    atomic_write_bytes(path, text.encode("utf-8"), make_parents)
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes,
+                       make_parents: bool = True) -> None:
+    """``atomic_write_text`` for bytes (a picture)."""
     target = Path(path)
     try:
         if make_parents:
@@ -94,8 +100,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, make_parents: boo
     except OSError as exc:
         raise _naming(exc, target) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)

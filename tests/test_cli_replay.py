@@ -76,3 +76,20 @@ def test_a_tampered_replay_fails_naming_the_move(tmp_path, capsys):
     assert main(["replay", str(replay), "--verify"]) == 1
     err = capsys.readouterr().err
     assert "move 3" in err and "illegal" in err and "Traceback" not in err
+
+
+def test_the_race_sheet_is_saved_whole_and_never_into_a_pipe_or_a_link(tmp_path, capsys):
+    import os
+
+    replay = tmp_path / "race.yaml"
+    assert main(["race", "oval", "--driver", "easy", "--save", str(replay)]) == 0
+    pipe, link = tmp_path / "pipe.png", tmp_path / "link.png"
+    os.mkfifo(pipe)
+    link.symlink_to(tmp_path / "elsewhere.png")
+    capsys.readouterr()
+    for target in (pipe, link):
+        assert main(["replay", str(replay), "--png", str(target)]) == 1
+        assert "refusing to replace it" in capsys.readouterr().err
+    assert not (tmp_path / "elsewhere.png").exists()
+    assert main(["replay", str(replay), "--png", str(tmp_path / "sheet.png")]) == 0
+    assert (tmp_path / "sheet.png").read_bytes().startswith(b"\x89PNG")
