@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 FORMAT_KEY = "racetrack-records"
 FORMAT_VERSION = 1
 MAX_RECORDS_BYTES = 8 * 1024 * 1024
-MAX_RECORDS = 1_000
+MAX_RECORDS = 10_000
 #: No run can be longer: ``max-rounds`` stops every race by 10 000 rounds.
 MAX_TURNS = 10_000
 MAX_RUNS = 1_000_000_000
