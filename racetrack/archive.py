@@ -7,12 +7,12 @@ loses nothing: the menu offers to resume it. A finished race is saved under its 
 from __future__ import annotations
 
 import contextlib
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from racetrack.errors import ReplayError
+from racetrack.files import file_in, keep_aside, remove_stray_temp_files, safe_name
 from racetrack.game import RaceState
 from racetrack.replay import Replay, load_replay, save_replay
 from racetrack.settings import replays_dir
@@ -32,26 +32,51 @@ def record_progress(state: RaceState) -> None:
 def save_finished(state: RaceState, when: datetime | None = None) -> Path:
     """Save a finished race under its date and track, and forget the unfinished copy."""
     when = when or datetime.now()
-    name = f"{when:%Y-%m-%d %H%M%S} {safe_file_name(state.race.track.name)}.yaml"
-    path = replays_dir() / name
+    path = file_in(replays_dir(), state.race.track.name, prefix=f"{when:%Y-%m-%d %H%M%S} ")
     save_replay(state, path)
     with contextlib.suppress(OSError):
         unfinished_path().unlink()
     return path
 
 
-def load_unfinished() -> Replay | None:
-    """The interrupted race, if there is one that still loads and is not over."""
+@dataclass(frozen=True)
+class Unfinished:
+    """The interrupted race, if any, and what became of a damaged one."""
+
+    replay: Replay | None
+    message: str = ""  # a damaged file was kept aside (or could not be): in one line
+
+
+def read_unfinished() -> Unfinished:
+    """The interrupted race, if there is one that still loads and is not over.
+
+    A file that no longer loads or re-simulates is not dropped: it is kept aside as
+    ``unfinished-race.yaml.bad`` before the next race writes over it, and the message says
+    so.
+    """
     path = unfinished_path()
-    if not path.exists():
-        return None
+    if not path.exists() and not path.is_symlink():
+        return Unfinished(None)
     try:
         replay = load_replay(path)
         if replay.final_state().is_over:
-            return None
-    except ReplayError:
-        return None
-    return replay
+            return Unfinished(None)
+    except ReplayError as exc:
+        problem = exc.problems[0].message
+        try:
+            aside = keep_aside(path)
+        except OSError as error:
+            return Unfinished(None, f"The interrupted race cannot be read ({problem}) nor "
+                                    f"kept aside: {error.strerror or error}")
+        return Unfinished(None, f"The interrupted race is kept as {aside.name}: it cannot be "
+                                f"read ({problem})")
+    return Unfinished(replay)
+
+
+def load_unfinished() -> Replay | None:
+    """The interrupted race, if there is one that still loads and is not over (a damaged
+    file is kept aside, see ``read_unfinished``)."""
+    return read_unfinished().replay
 
 
 def discard_unfinished() -> None:
@@ -77,15 +102,21 @@ def saved_races() -> list[Entry]:
     folder = replays_dir()
     if not folder.is_dir():
         return []
+    remove_stray_temp_files(folder)
     entries = []
     for path in folder.glob("*.yaml"):
         if path.name == UNFINISHED:
             continue
-        saved = datetime.fromtimestamp(path.stat().st_mtime)
         try:
+            saved = datetime.fromtimestamp(path.lstat().st_mtime)
             replay = load_replay(path)
+        except OSError:
+            continue  # gone since it was listed
         except ReplayError as exc:
-            entries.append(Entry(path, saved, "?", (), None, None, str(exc.problems[0])))
+            problem = exc.problems[0]
+            where = f"line {problem.line}: " if problem.line else ""
+            entries.append(Entry(path, saved, path.stem, (), None, None,
+                                 where + problem.message))
             continue
         race = replay.race
         entries.append(Entry(path, saved, race.track.name, tuple(c.name for c in race.cars),
@@ -95,12 +126,11 @@ def saved_races() -> list[Entry]:
 
 def rename(path: Path, new_name: str) -> Path:
     """Rename a saved replay (within the replays folder); returns the new path."""
-    stem = safe_file_name(new_name)
-    if not stem:
+    if not safe_name(new_name):
         raise ValueError("a replay needs a name")
-    target = path.with_name(f"{stem}.yaml")
+    target = file_in(path.parent, new_name)
     if target.exists() and target != path:
-        raise ValueError(f"there is already a replay called {stem!r}")
+        raise ValueError(f"there is already a replay called {target.stem!r}")
     path.rename(target)
     return target
 
@@ -108,7 +138,3 @@ def rename(path: Path, new_name: str) -> Path:
 def delete(path: Path) -> None:
     path.unlink()
 
-
-def safe_file_name(name: str) -> str:
-    """A file-name-safe version of a name: letters, digits, spaces, dashes and dots."""
-    return re.sub(r"[^\w .-]+", "", name).strip(" .")[:80]

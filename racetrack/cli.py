@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from racetrack.ai import LEVELS
 from racetrack.errors import FileProblemError, RacetrackError
+from racetrack.fields import printable
 from racetrack.track import find_track, load_track
 
 #: Names and pencil colours given to computer cars in headless races, in order.
@@ -22,6 +23,18 @@ CAR_COLOURS = ("red", "blue", "green", "orange", "purple", "black", "brown", "pi
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print one line for the user, every control character in it escaped: names and file
+    names come from files and arguments, and an escape sequence must not reach the terminal
+    (nor a lone surrogate stop the printing)."""
+    print(printable(text), file=sys.stderr if err else sys.stdout)
+
+
+def one_line(text: str) -> str:
+    """A description written over several lines, as one."""
+    return " ".join(text.split())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,14 +46,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except FileProblemError as exc:
         for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            say(f"error: {problem}", err=True)
         return EXIT_FAILED
     except RacetrackError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(f"error: {exc}", err=True)
         return EXIT_FAILED
     except OSError as exc:  # a file the player named cannot be written (or read)
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        say(f"error: {where}{exc.strerror or exc}", err=True)
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
@@ -66,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help='who races, e.g. "human,ai" or "Ann,Bob,ai:expert": "human" or a '
                            'name is a human player, "ai" or "ai:LEVEL" a computer driver '
                            "(easy, medium, hard, expert)")
-    play.add_argument("--seed", type=int, default=None, metavar="N",
+    play.add_argument("--seed", type=seed_number, default=None, metavar="N",
                       help="seed for the turn order by lot and the computer drivers")
     add_overrides(play)
     play.set_defaults(run=run_window)
@@ -94,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--reverse", action="append", type=int, default=[], metavar="K",
                       help="car number K (from 1) races the circuit the other way round "
                            "(rules with start.direction: either); repeatable")
-    race.add_argument("--seed", type=int, default=0, metavar="N",
+    race.add_argument("--seed", type=seed_number, default=0, metavar="N",
                       help="seed for the turn order by lot and the drivers (default: 0)")
     race.add_argument("--save", metavar="FILE", help="save the race as a replay file")
     race.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -108,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rule variant name or rules file (default: baker-bond)")
     series.add_argument("--driver", action="append", metavar="D", choices=LEVELS,
                         help=f"add a computer driver: {', '.join(LEVELS)} (default: two medium)")
-    series.add_argument("--seed", type=int, default=0, metavar="N",
+    series.add_argument("--seed", type=seed_number, default=0, metavar="N",
                         help="seed for the races and drivers (default 0)")
     series.add_argument("--save", metavar="FILE", help="save the standings to a file")
     series.add_argument("--json", action="store_true", help="print the standings as JSON")
@@ -177,7 +190,7 @@ def add_trees_setup(command: argparse.ArgumentParser, players: str) -> None:
                               '"greedy" (the computer) for each (default: as many as the '
                               f'rules seat, like "{players}")')
     command.set_defaults(default_players=players.split(","))
-    command.add_argument("--seed", type=int, default=None, metavar="N",
+    command.add_argument("--seed", type=seed_number, default=None, metavar="N",
                          help="seed for the computer players' tie-breaks (default: 0 "
                               "headless, random in the window)")
 
@@ -217,6 +230,22 @@ def chosen_rules(args: argparse.Namespace):
     return apply_overrides(load_rules(args.rules), dict(args.overrides), where="--set")
 
 
+#: The largest seed taken on the command line (a championship numbers its races' seeds from
+#: it; every seed the game writes must stay within what its files may hold).
+MAX_SEED = 10**12
+
+
+def seed_number(text: str) -> int:
+    """A whole-number seed for ``--seed``, from -10^12 to 10^12."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not -MAX_SEED <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is from -{MAX_SEED} to {MAX_SEED}")
+    return value
+
+
 def parse_point(text: str):
     """``"3,-4"`` -> ``Vec(3, -4)``, for command-line options."""
     from racetrack.geometry import Vec
@@ -238,7 +267,7 @@ def run_validate(args: argparse.Namespace) -> int:
             track = load_track(find_track(name))
         except FileProblemError as exc:
             for problem in exc.problems:
-                print(f"error: {problem}", file=sys.stderr)
+                say(f"error: {problem}", err=True)
             status = EXIT_FAILED
             continue
         course = Course(track)
@@ -256,7 +285,7 @@ def run_validate(args: argparse.Namespace) -> int:
             extras.append("zones: " + ", ".join(course.zone_kinds))
         extra = "; " + "; ".join(extras) if extras else ""
         spots = len(course.start_positions)
-        print(f"{name}: ok: {track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, "
+        say(f"{name}: ok: {track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, "
               f"{on_track} lattice points on the track, {spots} start "
               f"position{'s' if spots != 1 else ''}, {laps}{extra}")
     return status
@@ -270,24 +299,25 @@ def run_rules(args: argparse.Namespace) -> int:
         names = bundled_variant_names()
         width = max(len(n) for n in names)
         for name in names:
-            print(f"{name:<{width}}  {load_rules(name).description}")
+            say(f"{name:<{width}}  {one_line(load_rules(name).description)}")
         return EXIT_OK
     rules = load_rules(args.name)
-    print(f"{rules.name}: {rules.description}")
+    say(f"{rules.name}: {one_line(rules.description)}")
     if rules.source:
-        print(f"source: {rules.source}")
+        say(f"source: {one_line(rules.source)}")
     for option in OPTIONS:
         value = rules.option(option.key)
         shown = "null" if value is None else str(value).lower() if isinstance(value, bool) \
             else str(value)
-        print(f"\n{option.key}: {shown}")
-        print(f"    {option.doc}")
+        say("")
+        say(f"{option.key}: {shown}")
+        say(f"    {option.doc}")
         if option.choices:
-            print(f"    {shown}: {option.choices.get(shown, '')}")
+            say(f"    {shown}: {option.choices.get(shown, '')}")
             others = [k for k in option.choices if k != shown]
-            print(f"    other values: {', '.join(others)}")
+            say(f"    other values: {', '.join(others)}")
         else:
-            print(f"    allowed: {option.allowed()}")
+            say(f"    allowed: {option.allowed()}")
     return EXIT_OK
 
 
@@ -324,7 +354,7 @@ def run_race(args: argparse.Namespace) -> int:
     outcome = state.outcome
     names = [car.name for car in cars]
     if args.json:
-        print(json.dumps({
+        say(json.dumps({
             "winner": names[outcome.winner] if outcome.winner is not None else None,
             "ranking": [names[i] for i in outcome.ranking],
             "turns": outcome.rounds,
@@ -338,15 +368,15 @@ def run_race(args: argparse.Namespace) -> int:
                      for i, car in enumerate(state.cars)],
         }))
         return EXIT_OK
-    print(f"{track.name}, {rules.name} rules, seed {args.seed}: {outcome.reason}")
+    say(f"{track.name}, {rules.name} rules, seed {args.seed}: {outcome.reason}")
     for place, index in enumerate(outcome.ranking, start=1):
         car = state.cars[index]
         status = (f"finished in turn {car.finish.round}" if car.finish
                   else car.status.value)
-        print(f"{place}. {names[index]} ({levels[index]}): {status}, {car.moves} moves, "
+        say(f"{place}. {names[index]} ({levels[index]}): {status}, {car.moves} moves, "
               f"damage {car.damage}")
     winner = names[outcome.winner] if outcome.winner is not None else "nobody"
-    print(f"Winner: {winner} after {outcome.rounds} turns")
+    say(f"Winner: {winner} after {outcome.rounds} turns")
     return EXIT_OK
 
 
@@ -378,16 +408,16 @@ def run_championship(args: argparse.Namespace) -> int:
             raise RacetrackError(f"cannot save the championship to {args.save}: "
                                  f"{exc.strerror or exc}") from None
     if args.json:
-        print(json.dumps({"rules": args.rules, "tracks": tracks, "seed": args.seed,
+        say(json.dumps({"rules": args.rules, "tracks": tracks, "seed": args.seed,
                           "races": series.results,
                           "standings": [{"name": n, "points": pts, "money": money}
                                         for n, pts, money in series.standings()]}))
         return EXIT_OK
     for number, result in enumerate(series.results, start=1):
-        print(f"Race {number}, {result['track']}: " + ", ".join(result["ranking"]))
-    print("Standings:")
+        say(f"Race {number}, {result['track']}: " + ", ".join(result["ranking"]))
+    say("Standings:")
     for place, (name, points, money) in enumerate(series.standings(), start=1):
-        print(f"{place}. {name}: {points} points, ${money} for the next shop")
+        say(f"{place}. {name}: {points} points, ${money} for the next shop")
     return EXIT_OK
 
 
@@ -417,10 +447,10 @@ def run_records(args: argparse.Namespace) -> int:
              "player": r.player, "date": r.date, "runs": r.runs, "track_hash": r.track_hash}
             for r in table.entries]
     if args.json:
-        print(json.dumps({"file": str(path), "records": rows}))
+        say(json.dumps({"file": str(path), "records": rows}))
         return EXIT_OK
     if not rows:
-        print(f"no time-trial records yet (race alone to set one; they are kept in {path})")
+        say(f"no time-trial records yet (race alone to set one; they are kept in {path})")
         return EXIT_OK
     heads = ("track", "rules", "best", "par", "player", "date", "runs")
     cells = [[str(row[h]) if row[h] is not None else "-" for h in heads] for row in rows]
@@ -431,9 +461,9 @@ def run_records(args: argparse.Namespace) -> int:
         return "  ".join(v.rjust(w) if h in numeric else v.ljust(w)
                          for h, v, w in zip(heads, values, widths, strict=True)).rstrip()
 
-    print(line(heads))
+    say(line(heads))
     for row in cells:
-        print(line(row))
+        say(line(row))
     return EXIT_OK
 
 
@@ -451,17 +481,18 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.verify:
         note = "" if not replay.track_changed else " (the track file has changed since: " \
             "the copy in the replay was used)"
-        verdict = ("no result recorded to compare" if not replay.result
-                   else "result matches" if state.is_over else "race unfinished")
-        print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, {verdict}{note}")
+        verdict = "result matches" if state.is_over else "race unfinished"
+        say(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, {verdict}{note}")
     if args.png:
         from racetrack.ui.render.poster import save_race_sheet
 
         try:
             save_race_sheet(state, args.png)
+        except OSError as exc:
+            raise RacetrackError(f"cannot write {args.png}: {exc.strerror or exc}") from None
         except Exception as exc:  # pygame raises its own error type for unwritable files
             raise RacetrackError(f"cannot write {args.png}: {exc}") from None
-        print(f"race sheet saved to {args.png}")
+        say(f"race sheet saved to {args.png}")
     return EXIT_OK
 
 
@@ -479,16 +510,16 @@ def run_solve(args: argparse.Namespace) -> int:
         found = solve_each_start(course, rules)
         solved = [v for v in found.values() if v is not None]
         if args.json:
-            print(json.dumps({"starts": [{"start": list(p), "moves": v}
+            say(json.dumps({"starts": [{"start": list(p), "moves": v}
                                          for p, v in found.items()],
                               "best": min(solved) if solved else None,
                               "spread": max(solved) - min(solved) if solved else None}))
         else:
-            print(f"{track.name} ({rules.name} rules): the optimum from each start point")
+            say(f"{track.name} ({rules.name} rules): the optimum from each start point")
             for point, value in found.items():
-                print(f"  {tuple(point)}: {value if value is not None else 'cannot finish'}")
+                say(f"  {tuple(point)}: {value if value is not None else 'cannot finish'}")
             if solved:
-                print(f"spread: {max(solved) - min(solved)} moves")
+                say(f"spread: {max(solved) - min(solved)} moves")
         return EXIT_OK if solved else EXIT_FAILED
     if args.start is not None and args.start not in course.start_positions:
         spots = " ".join(f"{p.x},{p.y}" for p in course.start_positions)
@@ -497,17 +528,17 @@ def run_solve(args: argparse.Namespace) -> int:
     solution = solve(course, rules, start=args.start)
     if solution is None:
         if args.json:
-            print(json.dumps({"moves": None, "start": None, "path": []}))
+            say(json.dumps({"moves": None, "start": None, "path": []}))
         else:
-            print(f"{track.name} ({rules.name} rules): no way to the finish")
+            say(f"{track.name} ({rules.name} rules): no way to the finish")
         return EXIT_FAILED
     if args.json:
-        print(json.dumps(solution.to_json()))
+        say(json.dumps(solution.to_json()))
         return EXIT_OK
-    print(f"{track.name} ({rules.name} rules): {solution.moves} "
+    say(f"{track.name} ({rules.name} rules): {solution.moves} "
           f"move{'s' if solution.moves != 1 else ''} from "
           f"{tuple(solution.start)}")
-    print("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
+    say("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
     return EXIT_OK
 
 
@@ -597,16 +628,16 @@ def run_trees_play(args: argparse.Namespace) -> int:
         save_game(state, args.save)
     result = result_data(state)
     if args.json:
-        print(json.dumps({**result, "rules": game.rules.name, "seed": game.seed,
+        say(json.dumps({**result, "rules": game.rules.name, "seed": game.seed,
                           "moves": len(state.history),
                           "tracks": [len(state.track_ids(p)) for p in range(len(players))]}))
         return EXIT_OK
-    print(f"Graph Trees, {game.rules.name} rules, seed {game.seed}: {result['reason']} after "
+    say(f"Graph Trees, {game.rules.name} rules, seed {game.seed}: {result['reason']} after "
           f"{len(state.history)} moves")
     for place, name in enumerate(result["ranking"], start=1):
         index = [p.name for p in game.players].index(name)
-        print(f"{place}. {name}: territory {result['scores'][index]}")
-    print(f"Winner: {result['winner'] or 'nobody (a draw)'}")
+        say(f"{place}. {name}: territory {result['scores'][index]}")
+    say(f"Winner: {result['winner'] or 'nobody (a draw)'}")
     return EXIT_OK
 
 
@@ -618,7 +649,7 @@ def run_trees_replay(args: argparse.Namespace) -> int:
     if args.verify:
         state = saved.verify()
         verdict = "result matches" if state.is_over else "game unfinished"
-        print(f"{args.file}: ok: {len(saved.moves)} moves re-simulated, {verdict}")
+        say(f"{args.file}: ok: {len(saved.moves)} moves re-simulated, {verdict}")
         return EXIT_OK
     states = list(saved.states())
     from racetrack.ui.scenes.trees_viewer import TreesViewerScene

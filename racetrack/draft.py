@@ -15,15 +15,21 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 import shapely
 
-from racetrack.errors import TrackError
+from racetrack.errors import Problem, TrackError
+from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader
+from racetrack.files import keep_aside
 from racetrack.geometry import Coord, Line, Vec
 from racetrack.track import (
-    COLLECTABLE_KINDS,
     MAX_COORD,
+    MAX_ITEMS,
+    MAX_LAPS,
+    MAX_VERTICES,
+    TRACK_LIMITS,
     ZONE_KINDS,
     Collectable,
     Track,
@@ -32,7 +38,15 @@ from racetrack.track import (
     track_from_data,
     track_from_document,
 )
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.track.fileformat import (
+    TOP_KEYS,
+    read_collectable,
+    read_lattice_point,
+    read_line,
+    read_point,
+    read_zone,
+)
+from racetrack.yamlio import load_yaml, write_yaml
 
 Ring = tuple[Coord, ...]
 
@@ -295,7 +309,7 @@ def save_draft(draft: Draft, path: str | os.PathLike[str], keep_editing: bool = 
                                **({"kind": sketch.kind} if sketch.kind else {}),
                                **({"width": sketch.width} if sketch.width else {})}
         data[EDITOR_KEY] = notes
-    atomic_write_text(path, dump_yaml(data))
+    write_yaml(path, data, TRACK_LIMITS, TrackError)
 
 
 def load_draft(path: str | os.PathLike[str]) -> Draft:
@@ -304,20 +318,34 @@ def load_draft(path: str | os.PathLike[str]) -> Draft:
     A file the editor autosaved also gives back the shape being drawn and the file the drawing
     belongs to (``source``); any other file belongs to itself.
     """
-    doc = load_yaml(path, TrackError)
-    data = doc.data
-    notes = data.pop(EDITOR_KEY, None) if isinstance(data, dict) else None
+    return read_draft(path)[0]
+
+
+def read_draft(path: str | os.PathLike[str]) -> tuple[Draft, list[Problem]]:
+    """A draft from a track file, and what of it had to be left out.
+
+    A valid track is taken exactly. An unfinished drawing is taken as far as it is
+    well-formed: every value is read with the track's own checks (finite coordinates on the
+    paper, printable names), and a part that fails them is left out and listed. Raises
+    ``TrackError`` for a file that is no drawing at all (not YAML, not a mapping).
+    """
+    doc = load_yaml(path, TrackError, TRACK_LIMITS)
+    if not isinstance(doc.data, dict):
+        raise TrackError(doc.problem((), "a track file must be a YAML mapping"))
+    notes = doc.data.pop(EDITOR_KEY, None)
     try:
-        draft = Draft.from_track(track_from_document(doc))
+        draft, problems = Draft.from_track(track_from_document(doc)), []
     except TrackError:
-        draft = _draft_from_loose_data(data)
+        reader = Reader(doc, TrackError, collect=True)
+        draft, problems = _draft_from(reader.root), reader.problems
     if notes is None:
-        return replace(draft, source=str(path))
-    return _with_notes(draft, notes)
+        return replace(draft, source=str(path)), problems
+    return _with_notes(draft, notes), problems
 
 
 def _with_notes(draft: Draft, notes: Any) -> Draft:
-    """The editor's own part of an autosave, read as leniently as a loose draft."""
+    """The editor's own part of an autosave, read leniently: what is not well-formed is
+    dropped (a sketch is only ever a few clicks, easily made again)."""
     if not isinstance(notes, dict):
         return draft
     file = notes.get("file")
@@ -329,7 +357,8 @@ def _with_notes(draft: Draft, notes: Any) -> Draft:
         found = Sketch(sketch["tool"], _ring(sketch.get("points")),
                        kind if kind in ZONE_KINDS else "",
                        width if width is not None and 0 < width <= 100 else 0.0)
-    return replace(draft, sketch=found, source=file if isinstance(file, str) else "")
+    source = file if isinstance(file, str) and file.isprintable() and len(file) < 4096 else ""
+    return replace(draft, sketch=found, source=source)
 
 
 def _number(value: Any) -> float | None:
@@ -345,7 +374,7 @@ def _ring(value: Any) -> Ring:
     if not isinstance(value, list):
         return ()
     points = []
-    for item in value:
+    for item in value[:MAX_VERTICES]:
         if isinstance(item, list) and len(item) == 2:
             x, y = _number(item[0]), _number(item[1])
             if x is not None and y is not None:
@@ -353,51 +382,58 @@ def _ring(value: Any) -> Ring:
     return tuple(points)
 
 
-def _line(value: Any) -> Line | None:
-    if not isinstance(value, dict):
-        return None
-    parts = [_ring([value.get(k)]) for k in ("a", "b", "forward")]
-    return Line(parts[0][0], parts[1][0], parts[2][0]) if all(parts) else None
-
-
-def _draft_from_loose_data(data: Any) -> Draft:
+def _draft_from(root: Field) -> Draft:
     """Best effort for an unfinished draft: take what is well-formed, leave out the rest."""
-    if not isinstance(data, dict):
-        return Draft()
+    root.keys(TOP_KEYS, what="a track file")
 
-    def text(key: str, default: str = "") -> str:
-        value = data.get(key)
-        return value[:2000] if isinstance(value, str) else default
+    def ring(field: Field) -> Ring:
+        points = (read_point(item) for item in field.items(MAX_VERTICES, default=[],
+                                                          item="point"))
+        return tuple(p for p in points if p is not None)
 
-    def items(key: str) -> list[Any]:
-        value = data.get(key)
-        return value if isinstance(value, list) else []
+    def lines(key: str) -> tuple[Line, ...]:
+        found = (read_line(item) for item in root[key].items(MAX_ITEMS, default=[]))
+        return tuple(line for line in found if line is not None)
 
-    holes = tuple(r for r in (_ring(h) for h in items("holes")) if r)
-    checkpoints = tuple(c for c in (_line(c) for c in items("checkpoints")) if c)
-    waypoints = tuple(Vec(round(x), round(y)) for x, y in _ring(items("waypoints")))
-    zones = []
-    for zone in items("zones"):
-        if isinstance(zone, dict) and zone.get("kind") in ZONE_KINDS:
-            ring = _ring(zone.get("polygon"))
-            if ring:
-                zones.append(Zone(zone["kind"], ring))
-    collectables = []
-    for item in items("collectables"):
-        if isinstance(item, dict) and item.get("kind") in COLLECTABLE_KINDS:
-            at = _ring([item.get("at")])
-            value = item.get("value")
-            if at:
-                collectables.append(Collectable(item["kind"], Vec(round(at[0][0]),
-                                                                  round(at[0][1])),
-                                                value if isinstance(value, int)
-                                                and not isinstance(value, bool)
-                                                and 0 < value <= 1000 else None))
-    laps = data.get("laps")
-    return Draft(name=text("name", "Untitled") or "Untitled", author=text("author"),
-                 description=text("description"), outer=_ring(data.get("outer")), holes=holes,
-                 start=_line(data.get("start")), finish=_line(data.get("finish")),
-                 checkpoints=checkpoints, waypoints=waypoints,
-                 laps=laps if isinstance(laps, int) and not isinstance(laps, bool)
-                 and 1 <= laps <= 99 else 1, zones=tuple(zones),
-                 collectables=tuple(collectables))
+    holes = (ring(item) for item in root["holes"].items(MAX_ITEMS, default=[], item="hole"))
+    waypoints = (read_lattice_point(item) for item in
+                 root["waypoints"].items(MAX_ITEMS, default=[], item="waypoint"))
+    zones = (read_zone(item) for item in root["zones"].items(MAX_ITEMS, default=[]))
+    collectables = (read_collectable(item) for item in
+                    root["collectables"].items(MAX_ITEMS, default=[]))
+    return Draft(
+        name=root["name"].text(MAX_NAME, default="Untitled") or "Untitled",
+        author=root["author"].text(MAX_NAME, default="") or "",
+        description=root["description"].text(MAX_TEXT, default="", empty=True,
+                                             lines=True) or "",
+        outer=ring(root["outer"]), holes=tuple(h for h in holes if h),
+        start=read_line(root["start"]) if root["start"].given else None,
+        finish=read_line(root["finish"]) if root["finish"].given else None,
+        checkpoints=lines("checkpoints"), laps=root["laps"].whole(1, MAX_LAPS, default=1) or 1,
+        zones=tuple(z for z in zones if z), waypoints=tuple(w for w in waypoints if w),
+        collectables=tuple(c for c in collectables if c))
+
+
+def restore_autosave(path: Path) -> tuple[Draft | None, str]:
+    """The drawing in progress from the editor's autosave, and what to tell the player.
+
+    A file that cannot be read, or only in part, is first kept aside as ``NAME.bad`` (the
+    next autosave would overwrite it), and the message says so; (None, "") when there is no
+    autosave.
+    """
+    if not path.exists() and not path.is_symlink():
+        return None, ""
+    try:
+        draft, problems = read_draft(path)
+    except TrackError as exc:
+        draft, problems = None, exc.problems
+    if not problems:
+        return draft, "Restored the track you were drawing"
+    try:
+        aside = keep_aside(path)
+    except OSError as exc:
+        return draft, f"The track you were drawing could not be read ({problems[0].message}) " \
+                      f"nor kept aside: {exc.strerror or exc}"
+    what = "restored what could be read" if draft is not None else "it could not be read"
+    return draft, f"The damaged autosave is kept as {aside.name}; {what} " \
+                  f"({problems[0].message})"

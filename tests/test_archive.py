@@ -69,3 +69,14 @@ def test_a_broken_file_is_listed_with_its_problem():
 def test_a_race_that_is_already_over_is_not_offered_for_resuming():
     archive.record_progress(a_race())
     assert archive.load_unfinished() is None
+
+
+def test_a_damaged_interrupted_race_is_kept_aside_and_said():
+    archive.record_progress(a_race(moves=3))
+    path = archive.unfinished_path()
+    path.write_text(path.read_text().replace("driver: expert", "driver: godlike"))
+    found = archive.read_unfinished()
+    assert found.replay is None and "unknown driver 'godlike'" in found.message
+    assert "kept as unfinished-race.yaml.bad" in found.message
+    assert not path.exists() and path.with_name("unfinished-race.yaml.bad").exists()
+    assert archive.read_unfinished() == archive.Unfinished(None)

@@ -10,6 +10,8 @@ tables: building the drivers' moves-to-go table for every bundled track and thre
 frames: the race screen's frame time through a whole six-car race.
 editor: the editor's live checks and road tool on big drawings, and its frame time, still and
 while a corner is dragged.
+files: refusing the biggest hostile files, and reading the longest replay the game writes, each
+in a fresh process (CPU time and peak memory).
 """
 
 from __future__ import annotations
@@ -195,8 +197,57 @@ def bench_editor() -> None:
           f"checked and drawn again every frame); thread CPU time")
 
 
+
+FILE_CHILD = """
+import json, resource, sys
+from racetrack.{module} import {function} as read
+before = resource.getrusage(resource.RUSAGE_SELF)
+try:
+    read(sys.argv[1])
+    outcome = "read"
+except ValueError as exc:
+    outcome = "refused"
+after = resource.getrusage(resource.RUSAGE_SELF)
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+print(json.dumps([outcome, cpu, peak // 1024]))
+"""
+
+
+def bench_files() -> None:
+    """The hostile files that once took minutes and gigabytes, and the longest replay."""
+    import json
+    import subprocess
+    import tempfile
+
+    from racetrack.errors import ReplayError
+    from racetrack.replay import MAX_MOVES, REPLAY_LIMITS
+    from racetrack.yamlio import load_yaml, write_yaml
+    from tests.hostile_corpus import CORPUS, large_files
+
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-"))
+    made = large_files(folder)
+    data = load_yaml(CORPUS / "reference-to-licence-text.yaml").data
+    data["moves"] = (data["moves"] * (MAX_MOVES // len(data["moves"]) + 1))[:MAX_MOVES]
+    longest = folder / "longest.yaml"
+    _, writing = timed(write_yaml, longest, data, REPLAY_LIMITS, ReplayError)
+    cases = [("a 4 MiB track of half a million points", "track", "load_track",
+              made["tiny points"]),
+             ("a 16 MiB replay of moves", "replay", "load_replay", made["many moves"]),
+             (f"the longest replay the game writes ({longest.stat().st_size / 1e6:.1f} MB, "
+              f"{MAX_MOVES:,} moves; writing it took {writing:.1f} s)", "replay",
+              "load_replay", longest)]
+    for what, module, function, path in cases:
+        child = FILE_CHILD.format(module=module, function=function)
+        done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True,
+                              text=True, check=True)
+        outcome, cpu, peak = json.loads(done.stdout)
+        print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
+
+
 BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables,
-           "frames": bench_frames, "editor": bench_editor}
+           "frames": bench_frames, "editor": bench_editor, "files": bench_files}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

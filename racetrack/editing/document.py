@@ -14,7 +14,7 @@ import logging
 from dataclasses import replace
 from pathlib import Path
 
-from racetrack.draft import Draft, History, load_draft, save_draft
+from racetrack.draft import Draft, History, load_draft, restore_autosave, save_draft
 from racetrack.errors import FileProblemError
 from racetrack.settings import data_dir
 
@@ -37,19 +37,17 @@ class Document:
     @classmethod
     def restore(cls, autosave: Path) -> tuple[Document, str]:
         """The drawing in progress from the autosave, or an empty one, and what to tell the
-        designer about it. A damaged autosave is reported and left where it is, not used."""
-        if not autosave.exists():
-            return cls(autosave=autosave), ""
-        try:
-            draft = load_draft(autosave)
-        except (FileProblemError, OSError) as exc:
-            return cls(autosave=autosave), f"The drawing in progress could not be read: {exc}"
+        designer about it. A damaged autosave is kept aside as ``NAME.bad`` (the next autosave
+        would overwrite it) and what could be read of it is used."""
+        draft, message = restore_autosave(autosave)
+        if draft is None:
+            return cls(autosave=autosave), message
         path = Path(draft.source) if draft.source else None
         saved = Draft()
         if path is not None and path.exists():
             with contextlib.suppress(FileProblemError, OSError):
                 saved = load_draft(path)
-        return cls(draft, path, saved, autosave), "Restored the track you were drawing"
+        return cls(draft, path, saved, autosave), message
 
     @classmethod
     def of_file(cls, path: Path, autosave: Path) -> Document:
@@ -92,7 +90,7 @@ class Document:
         try:
             save_draft(replace(self.draft, source=str(self.path or "")), self.autosave_to,
                        keep_editing=True)
-        except OSError as exc:
+        except (OSError, FileProblemError) as exc:
             log.warning("autosave failed: %s", exc)
 
     def write(self, target: Path) -> None:

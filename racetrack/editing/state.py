@@ -15,7 +15,6 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from racetrack.archive import safe_file_name
 from racetrack.draft import Draft, Mark, Severity, Sketch, flipped, load_draft
 from racetrack.editing import parts as P
 from racetrack.editing.analysis import Analysis, Analyst
@@ -43,6 +42,7 @@ from racetrack.editing.road import (
 )
 from racetrack.editing.tools import TOOL_KEYS, Tool
 from racetrack.errors import FileProblemError, TrackError
+from racetrack.files import file_in, safe_name
 from racetrack.geometry import Coord, Vec
 from racetrack.rules import RuleSet, load_rules
 from racetrack.settings import tracks_dir
@@ -729,14 +729,13 @@ class EditorState:
         return self._write(self.path)
 
     def save_as(self, name: str, then: Leave | None = None) -> None:
-        stem = safe_file_name(name)
-        if not stem:
+        if not safe_name(name):
             self.notes.append("A file name needs letters or digits")
             self.ask_file_name(then)
             return
         if self.draft.name in ("New track", "", "Untitled") or self.path is None:
             self.commit(self.draft.with_changes(name=name.strip()))
-        target = tracks_dir() / f"{stem}.yaml"
+        target = file_in(tracks_dir(), name)
         if target.exists() and target != self.path:
             self.question = Question(f"There is already a track file {target.name}. "
                                      "Replace it?", (Choice.REPLACE, Choice.CANCEL), then,
@@ -750,6 +749,9 @@ class EditorState:
             self.document.write(target)
         except OSError as exc:
             self.notes.append(f"Could not save: {exc.strerror or exc}")
+            return False
+        except FileProblemError as exc:
+            self.notes.append(f"Could not save: {exc.problems[0].message}")
             return False
         problems = [m for m in self.problems() if m.severity is Severity.PROBLEM]
         self.notes.append(f"Saved {target.name}" + (

@@ -20,17 +20,23 @@ from pathlib import Path
 from typing import Any
 
 from racetrack.errors import Problem, RacetrackError, ReplayError, RulesError
+from racetrack.fields import MAX_NAME, Field, Reader
+from racetrack.files import file_in, keep_aside, remove_stray_temp_files
 from racetrack.settings import data_dir
 from racetrack.trees.game import PLAYER_KINDS, Player, TreesGame, TreesState
-from racetrack.trees.model import Move
-from racetrack.trees.rules import tree_rules_from_data
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.trees.model import Move, Termination
+from racetrack.trees.rules import OPTIONS_BY_KEY, tree_rules_from_document
+from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 FORMAT_KEY = "racetrack-trees"
 FORMAT_VERSION = 1
 GAME_MARKER = "graph-trees"
 MAX_BYTES = 4 * 1024 * 1024
-MAX_MOVES = 20_000  # the largest turn limit: no game is longer
+#: The largest turn limit: no game is longer.
+MAX_MOVES = OPTIONS_BY_KEY["turn-limit"].high
+#: A move is a list of two values; the rest (rules, players, result) is small. ``save_game``
+#: writes with the same limits.
+GAME_LIMITS = Limits(bytes=MAX_BYTES, nodes=3 * MAX_MOVES + 2_000)
 UNFINISHED = "unfinished-game.yaml"
 
 
@@ -58,7 +64,7 @@ def game_data(state: TreesState) -> dict[str, Any]:
 
 def save_game(state: TreesState, path: str | os.PathLike[str]) -> None:
     """Write the game atomically (the file is the old one or the new one, whole)."""
-    atomic_write_text(path, dump_yaml(game_data(state)))
+    write_yaml(path, game_data(state), GAME_LIMITS, ReplayError)
 
 
 @dataclass(frozen=True)
@@ -112,65 +118,73 @@ class SavedGame:
 
 def load_game(path: str | os.PathLike[str]) -> SavedGame:
     """Read a saved game; every problem is a ``ReplayError`` naming the file (and line)."""
-    doc = load_yaml(path, ReplayError, MAX_BYTES)
-    data, file = doc.data, str(path)
+    return game_from_document(load_yaml(path, ReplayError, GAME_LIMITS))
 
-    def fail(where: tuple, message: str) -> ReplayError:
-        return ReplayError(doc.problem(where, message))
 
-    if not isinstance(data, dict):
-        raise fail((), "a saved game must be a YAML mapping")
-    if data.get(FORMAT_KEY) != FORMAT_VERSION or data.get("game") != GAME_MARKER:
-        raise fail((FORMAT_KEY,), f"not a saved Graph Trees game ('{FORMAT_KEY}: "
-                                  f"{FORMAT_VERSION}' and 'game: {GAME_MARKER}' expected)")
-    known = {FORMAT_KEY, "game", "rules", "seed", "players", "moves", "result"}
-    for key in data:
-        if key not in known:
-            raise fail((key,), f"unknown key {key!r}; valid keys: {', '.join(sorted(known))}")
-    for key in ("rules", "players", "moves"):
-        if key not in data:
-            raise fail((), f"missing '{key}'")
+def game_from_document(doc: YamlDocument) -> SavedGame:
+    """A saved game from a parsed file, every field checked (the first problem is raised)."""
+    root = Reader(doc, ReplayError).root
+    if not isinstance(doc.data, dict):
+        root.fail("a saved game must be a YAML mapping")
+    marker = f"not a saved Graph Trees game ('{FORMAT_KEY}: {FORMAT_VERSION}' and " \
+             f"'game: {GAME_MARKER}' expected)"
+    root[FORMAT_KEY].equals(FORMAT_VERSION, marker)
+    root["game"].equals(GAME_MARKER, marker)
+    root.keys(_TOP_KEYS, what="a saved game")
+    root.require("rules", "players", "moves")
     try:
-        rules = tree_rules_from_data(data["rules"], f"{file} (embedded rules)")
+        rules = tree_rules_from_document(doc.sub(("rules",)))
     except RulesError as exc:
-        raise ReplayError(exc.problems) from None
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise fail(("seed",), "'seed' must be a whole number")
-    players_data = data["players"]
-    if not isinstance(players_data, list):
-        raise fail(("players",), "'players' must be a list")
+        raise ReplayError([Problem(p.file, p.line, f"embedded rules: {p.message}")
+                           for p in exc.problems]) from None
+    seed = root["seed"].whole(-MAX_SEED, MAX_SEED, default=0)
     players = []
-    for index, item in enumerate(players_data):
-        if (not isinstance(item, dict) or not isinstance(item.get("name"), str)
-                or item.get("kind", "human") not in PLAYER_KINDS):
-            raise fail(("players", index), "each player needs a 'name' and a 'kind' ("
-                                           + ", ".join(PLAYER_KINDS) + ")")
-        players.append(Player(item["name"][:40], str(item.get("colour", "red")),
-                              item.get("kind", "human")))
+    for item in root["players"].items(4, item="player"):
+        item.keys(("name", "colour", "kind"), what="a player")
+        players.append(Player(item["name"].text(MAX_NAME),
+                              item["colour"].text(MAX_NAME, default="red"),
+                              item["kind"].choice(PLAYER_KINDS, default="human",
+                                                  unknown="player kind", valid="kinds")))
     try:
         game = TreesGame(rules, tuple(players), seed)
     except ValueError as exc:
-        raise fail(("players",), str(exc)) from None
-    moves_data = data["moves"]
-    if not isinstance(moves_data, list) or len(moves_data) > MAX_MOVES:
-        raise fail(("moves",), f"'moves' must be a list of at most {MAX_MOVES} moves")
-    if len(moves_data) > rules.turn_limit:
-        raise fail(("moves",), f"{len(moves_data)} moves, but the game stops after "
-                               f"{rules.turn_limit} turns")
+        raise ReplayError(doc.problem(("players",), str(exc))) from None
+    moves_field = root["moves"]
+    entries = moves_field.items(min(MAX_MOVES, rules.turn_limit), item="move")
     moves = []
-    for number, entry in enumerate(moves_data, start=1):
-        if (not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int
-                or not isinstance(entry[1], str)):
-            raise fail(("moves", number - 1), f"move {number} must be [player, \"move\"]")
+    for entry in entries:
+        value = entry.value
+        if (not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int
+                or not 0 <= value[0] < len(players) or not isinstance(value[1], str)
+                or len(value[1]) > 100):
+            entry.fail(f"{entry.label} must be [player, \"move\"], the player from 0 to "
+                       f"{len(players) - 1}")
         try:
-            moves.append((entry[0], Move.parse(entry[1])))
+            moves.append((value[0], Move.parse(value[1])))
         except RacetrackError as exc:
-            raise fail(("moves", number - 1), f"move {number}: {exc}") from None
-    result = data.get("result") or {}
-    if not isinstance(result, dict):
-        raise fail(("result",), "'result' must be a mapping")
-    return SavedGame(game, tuple(moves), result, file)
+            entry.fail(f"{entry.label}: {exc}")
+    root.require("result")
+    return SavedGame(game, tuple(moves), _result(root["result"], len(players)), doc.file)
+
+
+_TOP_KEYS = (FORMAT_KEY, "game", "rules", "seed", "players", "moves", "result")
+MAX_SEED = 10**18
+
+
+def _result(field: Field, players: int) -> dict[str, Any]:
+    """The recorded result, as ``result_data`` writes it; what is shown of it is checked."""
+    field.keys(("finished", "winner", "scores", "ranking", "reason"), what="'result'")
+    result: dict[str, Any] = {
+        "finished": field["finished"].flag(),
+        "scores": [item.whole(0, 10**9) for item in
+                   field["scores"].items(players, item="score", low=players)]}
+    if result["finished"]:
+        result["winner"] = field["winner"].text(MAX_NAME, nullable=True)
+        result["ranking"] = [item.text(MAX_NAME) for item in
+                             field["ranking"].items(players, item="ranked player")]
+        result["reason"] = field["reason"].choice(Termination)
+        result["reason"] = result["reason"].value
+    return result
 
 
 # -- the folder of saved games ---------------------------------------------------------------
@@ -192,7 +206,7 @@ def save_finished(state: TreesState, when: datetime | None = None) -> Path:
     """Keep a finished game under its date, and forget the copy in progress."""
     when = when or datetime.now()
     names = " v ".join(p.name for p in state.game.players)
-    path = games_dir() / f"{when:%Y-%m-%d %H%M%S} {names}.yaml"
+    path = file_in(games_dir(), names, prefix=f"{when:%Y-%m-%d %H%M%S} ")
     save_game(state, path)
     with contextlib.suppress(OSError):
         unfinished_path().unlink()
@@ -213,11 +227,20 @@ def saved_games() -> list[Entry]:
     folder = games_dir()
     if not folder.is_dir():
         return []
+    remove_stray_temp_files(folder)
     entries = []
     for path in folder.glob("*.yaml"):
-        saved = datetime.fromtimestamp(path.stat().st_mtime)
         try:
+            saved = datetime.fromtimestamp(path.lstat().st_mtime)
             entries.append(Entry(path, saved, load_game(path)))
+        except OSError:
+            continue  # gone since it was listed
         except ReplayError as exc:
-            entries.append(Entry(path, saved, None, str(exc.problems[0])))
+            problem = exc.problems[0].message
+            if path.name == UNFINISHED:
+                # The next game would write over it: keep it, and say where.
+                with contextlib.suppress(OSError):
+                    path = keep_aside(path)
+                    problem = f"{problem} (kept as {path.name})"
+            entries.append(Entry(path, saved, None, problem))
     return sorted(entries, key=lambda e: (e.path.name == UNFINISHED, e.saved), reverse=True)

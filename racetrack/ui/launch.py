@@ -11,7 +11,8 @@ from typing import Any
 
 from racetrack import archive
 from racetrack.ai import make_driver
-from racetrack.championship import Championship
+from racetrack.championship import Championship, ChampionshipError
+from racetrack.errors import FileProblemError
 from racetrack.game import Race, RaceState
 from racetrack.model import CarSetup
 from racetrack.records import is_time_trial, record_run, run_turns
@@ -19,7 +20,7 @@ from racetrack.rules import load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import PlayerChoice
 from racetrack.shop import shop_items
-from racetrack.track import find_track, load_track
+from racetrack.track import load_track
 
 
 def start_race(app, track_path: Path, rules_name: str, players: tuple[PlayerChoice, ...],
@@ -88,7 +89,7 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
 
     def over(final: RaceState) -> None:
         saved = None
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, FileProblemError):
             saved = archive.save_finished(final)
         if results is not None:
             app.replace(results(final, saved))
@@ -109,7 +110,9 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
 def championship_race(app, series: Championship, path: Path | None = None,
                       animation_seconds: float = 0.35, replace: bool = True) -> None:
     """The next race of a championship: the shop (where the rules have one and a human car
-    shops, with the money carried), the race, its results, then the standings."""
+    shops, with the money carried), the race, its results, then the standings.
+
+    Raises ``ChampionshipError`` (nothing started) if the next track no longer loads."""
     from racetrack.ui.scenes.shop import ShopScene
 
     rules = series.ruleset()
@@ -124,7 +127,7 @@ def championship_race(app, series: Championship, path: Path | None = None,
     if not (shop_items(rules) and any(car.is_human for car in cars)):
         race_with(cars, replace)
         return
-    track = load_track(find_track(series.next_track)).name
+    track = series.load_next_track().name
     heading = f"Race {series.race_number} of {len(series.tracks)}, {track}"
     shop = ShopScene(app, rules, cars, race_with, heading=heading)
     if replace and app.scenes:
@@ -155,9 +158,13 @@ def is_next_race(series: Championship, race: Race) -> bool:
     """Whether ``race`` is the championship's next race (one interrupted by a quit), its cars
     set up as the championship would: the same drivers and budgets, and the computer cars'
     kits the ones they buy (a human car's kit is checked against its budget by the race)."""
+    try:
+        next_track = series.load_next_track()
+    except ChampionshipError:
+        return False
     if not (race.seed == series.next_seed and race.rules == series.ruleset()
             and [car.name for car in race.cars] == [e.name for e in series.entrants]
-            and race.track.name == load_track(find_track(series.next_track)).name):
+            and race.track.name == next_track.name):
         return False
     for car, expected in zip(race.cars, series.next_cars(), strict=True):
         if (car.driver != expected.driver or car.team != expected.team
@@ -200,10 +207,12 @@ def trial_results(app, final: RaceState, rematch, saved: Path | None):
             result = record_run(final)
         except OSError as exc:
             problem = f"Could not save the record: {exc.strerror or exc}"
+        except FileProblemError as exc:  # the table has grown past what the game reads
+            problem = f"Could not save the record: {exc.problems[0].message}"
     return TrialResultsScene(app, final, rematch, saved, result, problem)
 
 
 def _recorder(state: RaceState) -> None:
     """Keep the race in progress on disk; a failure to write must not stop the race."""
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, FileProblemError):
         archive.record_progress(state)

@@ -369,10 +369,11 @@ def test_a_new_file_named_on_the_command_line_is_where_ctrl_s_saves(tmp_path):
     assert load_track(path).outer == state.draft.outer
 
 
-def test_a_damaged_autosave_is_reported_and_left_alone(state):
+def test_a_damaged_autosave_is_reported_and_kept_aside(state):
     autosave_path().parent.mkdir(parents=True, exist_ok=True)
     autosave_path().write_text("outer: [[0, 0], [1")
     again = EditorState.restore(autosave=autosave_path())
     assert again.draft == Draft() and again.notes[0].startswith(
-        "The drawing in progress could not be read")
-    assert autosave_path().read_text() == "outer: [[0, 0], [1"
+        "The damaged autosave is kept as editor-autosave.yaml.bad")
+    kept = autosave_path().with_name("editor-autosave.yaml.bad")
+    assert kept.read_text() == "outer: [[0, 0], [1"

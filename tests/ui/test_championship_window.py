@@ -173,3 +173,25 @@ def test_a_race_interrupted_mid_championship_resumes_within_it(app):
     resumed = app.scenes[-1]
     assert isinstance(resumed, RaceScene) and len(resumed.state.history) == moves
     resumed.close()
+
+
+def test_next_race_on_a_track_edited_into_a_draft_says_so_and_starts_nothing(app):
+    import shutil
+
+    from racetrack.championship import Championship, Entrant
+    from racetrack.settings import tracks_dir
+    from racetrack.track import find_track
+
+    tracks_dir().mkdir(parents=True)
+    mine = tracks_dir() / "mine.yaml"
+    shutil.copy(find_track("oval"), mine)
+    series = Championship("gardner", [str(mine)], [Entrant("Ann", "red", "easy"),
+                                                   Entrant("Bob", "blue", "easy")])
+    app.push(MenuScene(app))
+    standings = StandingsScene(app, series)
+    app.push(standings)
+    run(app, 1)
+    mine.write_text("racetrack-track: 1\nname: Half drawn\nouter: [[0, 0], [9, 0], [9, 9]]\n")
+    click(app, button(standings, "Next race").rect.center)
+    assert app.scenes[-1] is standings and "cannot be raced" in standings.problem
+    standings.draw(app.screen)

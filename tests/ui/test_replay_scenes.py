@@ -75,6 +75,7 @@ def test_replays_menu_lists_opens_renames_and_deletes(app):
     app.push(MenuScene(app))
     scene = ReplaysScene(app)
     app.push(scene)
+    scene.listing.wait(10)  # the list is read off the window's thread
     run(app, 1)
     assert len(scene.entries) == 1 and scene.entries[0].winner
     scene.start_rename()

@@ -102,6 +102,7 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
     press(app, pygame.K_ESCAPE)
     menu = app.scenes[-1]
     assert isinstance(menu, TreesMenuScene)
+    menu.listing.wait(10)  # the saved games are read off the window's thread
     run(app, 1)
     button(menu, entries[0].path.stem[:44]).press()
     viewer = app.scenes[-1]

@@ -81,13 +81,34 @@ def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool) -> None:
             break
 
 
+def _wrapped(message: str, width: int) -> pygame.Surface:
+    """A toast's text, over as many lines (at most three) as the window's width needs."""
+    font = theme.font(28)
+    lines: list[str] = []
+    for word in message.split():
+        if lines and font.size(f"{lines[-1]} {word}")[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > 3:
+        lines = [*lines[:2], lines[2] + " …"]
+    rendered = [font.render(line, True, theme.TEXT) for line in lines or [""]]
+    text = pygame.Surface((max(r.get_width() for r in rendered),
+                           sum(r.get_height() for r in rendered)), pygame.SRCALPHA)
+    y = 0
+    for line in rendered:
+        text.blit(line, line.get_rect(midtop=(text.get_width() // 2, y)))
+        y += line.get_height()
+    return text
+
+
 def draw_toasts(surface: pygame.Surface, toasts: list[Toast]) -> None:
     """Short messages, newest at the bottom, fading out."""
     y = surface.get_height() - 16
     for toast in reversed(toasts[-5:]):
         alpha = 255 if toast.age < toast.life - 0.6 else int(255 * max(0.0, toast.life -
                                                                         toast.age) / 0.6)
-        text = theme.font(28).render(toast.text, True, theme.TEXT)
+        text = _wrapped(toast.text, surface.get_width() - 48)
         box = text.get_rect(midbottom=(surface.get_width() // 2, y)).inflate(24, 12)
         card = pygame.Surface(box.size, pygame.SRCALPHA)
         card.fill((255, 252, 235, min(alpha, 235)))

@@ -47,8 +47,12 @@ def race_sheet(state: RaceState, scale: float = 24.0) -> pygame.Surface:
 
 
 def save_race_sheet(state: RaceState, path: str) -> None:
-    """Save the race sheet as a PNG without opening a window."""
+    """Save the race sheet as a PNG without opening a window (atomically, like every file the
+    game writes: a link, pipe or device named as the picture is refused, not written into)."""
+    import io
     import os
+
+    from racetrack.files import atomic_write_bytes
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     started = pygame.font.get_init()
@@ -56,7 +60,9 @@ def save_race_sheet(state: RaceState, path: str) -> None:
         pygame.font.init()
         theme.font.cache_clear()
     try:
-        pygame.image.save(race_sheet(state), path)
+        picture = io.BytesIO()
+        pygame.image.save(race_sheet(state), picture, "png")
+        atomic_write_bytes(path, picture.getvalue(), make_parents=False)
     finally:
         if not started:
             pygame.font.quit()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.championship import Championship, Entrant, set_aside
+from racetrack.championship import Championship, ChampionshipError, Entrant, set_aside
 from racetrack.model import CarSetup
 from racetrack.settings import save_settings
 from racetrack.track import bundled_track_paths, find_track, load_track
@@ -168,7 +168,10 @@ class StandingsScene:
         self._size = (width, height)
 
     def next_race(self) -> None:
-        championship_race(self.app, self.series, self.path, self.animation_seconds)
+        try:
+            championship_race(self.app, self.series, self.path, self.animation_seconds)
+        except ChampionshipError as exc:  # its track was edited or removed since: say so
+            self.problem = exc.problems[0].message
 
     def to_menu(self) -> None:
         from racetrack.ui.scenes.menu import MenuScene

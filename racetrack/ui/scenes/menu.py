@@ -10,7 +10,7 @@ from racetrack.championship import Championship, ChampionshipError, load_champio
 from racetrack.championship import default_path as championship_path
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
-from racetrack.ui.widgets import Button, Form, paper_background, title
+from racetrack.ui.widgets import Button, Form, paper_background, title, wrap
 
 
 class MenuScene:
@@ -20,11 +20,14 @@ class MenuScene:
         self.unfinished = None
         self.series: Championship | None = None  # a saved championship not yet over
         self.series_problem = ""  # why the saved championship cannot be read
+        self.notice = ""  # a damaged interrupted race, kept aside
         self._size = None
 
     def _layout(self) -> None:
         width, height = self.app.size
-        self.unfinished = archive.load_unfinished()
+        found = archive.read_unfinished()
+        self.unfinished = found.replay
+        self.notice = found.message or self.notice
         self._find_championship()
         if self.unfinished is not None and self.series is not None:
             from racetrack.ui.launch import is_next_race
@@ -155,8 +158,13 @@ class MenuScene:
         sub = theme.font(28).render("the graph-paper car race of Gardner, Baker and Nystrom",
                                     True, theme.MUTED)
         surface.blit(sub, sub.get_rect(center=(width // 2, 170)))
-        if self.series_problem:
-            line = f"The saved championship cannot be read: {self.series_problem}"
-            text = theme.font(20).render(line[:110], True, (180, 40, 40))
-            surface.blit(text, text.get_rect(center=(width // 2, 200)))
+        notes = [f"The saved championship cannot be read: {self.series_problem}"
+                 if self.series_problem else "", self.notice]
+        lines = [line for note in notes if note for line in wrap(note, width // 8)]
+        if len(lines) > 2:  # two lines fit between the title and the buttons
+            lines = [lines[0], lines[1][:-1] + "…"] if len(notes) == 1 or not all(notes) \
+                else [wrap(note, width // 8)[0] + "…" for note in notes]
+        for i, line in enumerate(lines):
+            text = theme.font(19).render(line, True, (180, 40, 40))
+            surface.blit(text, text.get_rect(center=(width // 2, 193 + i * 17)))
         self.form.draw(surface)

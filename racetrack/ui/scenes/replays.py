@@ -1,13 +1,16 @@
 """The replays menu: saved races with date, track thumbnail, players and winner; open, rename
-and delete them."""
+and delete them. The list is read off the window's thread (each file is loaded and checked)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pygame
 
 from racetrack import archive
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Wheel
+from racetrack.ui.listing import Listing
 from racetrack.ui.scenes.setup import thumbnail
 from racetrack.ui.widgets import Button, Form, TextField, paper_background, title
 
@@ -17,7 +20,8 @@ ROW = 96
 class ReplaysScene:
     def __init__(self, app):
         self.app = app
-        self.entries = archive.saved_races()
+        self.listing = Listing(archive.saved_races, "replays")
+        self.entries: list[archive.Entry] = []
         self.thumbnails: dict[str, pygame.Surface] = {}
         self.selected = 0
         self.scroll = 0
@@ -30,7 +34,7 @@ class ReplaysScene:
         width, height = self.app.size
         y = height - 76
         actions = [("Open", self.open), ("Rename", self.start_rename), ("Delete", self.delete),
-                   ("Back", self.app.pop)]
+                   ("Back", self.back)]
         self.form.widgets = [Button(pygame.Rect(24 + i * 170, y, 156, 52), text=text,
                                     action=action, enabled=bool(self.entries) or text == "Back")
                              for i, (text, action) in enumerate(actions)]
@@ -67,8 +71,9 @@ class ReplaysScene:
         if field is None or self.entry is None:
             return
         try:
-            archive.rename(self.entry.path, field.text)
-            self.message = f"Renamed to {field.text}"
+            renamed = archive.rename(self.entry.path, field.text)
+            self.message = f"Renamed to {renamed.stem}"
+            self.entries[self.selected] = replace(self.entry, path=renamed)
         except (ValueError, OSError) as exc:
             self.message = str(exc)
         self.reload()
@@ -78,14 +83,23 @@ class ReplaysScene:
             try:
                 archive.delete(self.entry.path)
                 self.message = f"Deleted {self.entry.path.stem}"
+                del self.entries[self.selected]
             except OSError as exc:
                 self.message = str(exc)
+            self._took_in()
             self.reload()
 
     def reload(self) -> None:
-        self.entries = archive.saved_races()
+        """Read the folder again; the list shown meanwhile is the one just changed."""
+        self.listing.refresh()
+
+    def _took_in(self) -> None:
         self.selected = min(self.selected, max(0, len(self.entries) - 1))
         self._size = None
+
+    def back(self) -> None:
+        self.listing.close()
+        self.app.pop()
 
     # -- the scene ------------------------------------------------------------------------
 
@@ -102,7 +116,7 @@ class ReplaysScene:
             return
         if isinstance(intent, Key):
             if intent.name == "escape":
-                self.app.pop()
+                self.back()
                 return
             if intent.name in ("up", "down") and self.entries:
                 step = 1 if intent.name == "down" else -1
@@ -134,6 +148,9 @@ class ReplaysScene:
                 for i in range(len(self.entries))]
 
     def update(self, dt: float) -> None:
+        if self.listing.poll():
+            self.entries = list(self.listing.items)
+            self._took_in()
         if self._size != self.app.size:
             self._layout()
 
@@ -141,8 +158,10 @@ class ReplaysScene:
         paper_background(surface)
         title(surface, "Replays", (surface.get_width() // 2, 56))
         if not self.entries:
-            empty = theme.font(30).render("No saved races yet: finish a race and it is kept "
-                                          "here.", True, theme.MUTED)
+            words = ("Reading the saved races…" if self.listing.loading else
+                     self.listing.problem or "No saved races yet: finish a race and it is "
+                                             "kept here.")
+            empty = theme.font(30).render(words[:90], True, theme.MUTED)
             surface.blit(empty, empty.get_rect(center=(surface.get_width() // 2, 220)))
         clip = surface.get_clip()
         surface.set_clip(pygame.Rect(0, 100, surface.get_width(), surface.get_height() - 190))

@@ -43,6 +43,8 @@ class ResultsScene:
             self.saved_to = f"Replay saved to {self.saved}"
         except OSError as exc:
             self.saved_to = f"Could not save: {exc.strerror or exc}"
+        except ValueError as exc:  # too large to be read back: refused
+            self.saved_to = f"Could not save: {exc}"
 
     def to_menu(self) -> None:
         from racetrack.ui.scenes.menu import MenuScene

@@ -37,11 +37,11 @@ def start_trees(app, game: TreesGame, state: TreesState | None = None, replace: 
                  for i, p in enumerate(game.players) if not p.is_human}
 
     def record(current: TreesState) -> None:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):  # a failed save must not stop play
             saved_games.record_progress(current)
 
     def over(final: TreesState) -> None:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             saved_games.save_finished(final)
 
     scene = TreesScene(app, game, computers, state, record=record, on_over=over)

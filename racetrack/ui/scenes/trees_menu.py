@@ -1,5 +1,5 @@
 """The Graph Trees menu: choose a rule set and who plays each side, start or resume a game,
-and open saved games to watch them."""
+and open saved games to watch them (the list read off the window's thread)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from racetrack.trees import record as saved_games
 from racetrack.trees.game import PLAYER_KINDS
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
+from racetrack.ui.listing import Listing
 from racetrack.ui.widgets import Button, Cycler, Form, paper_background, title, wrap
 
 SIDES = {2: ("bottom", "top"), 4: ("bottom", "left", "top", "right")}
@@ -26,13 +27,14 @@ class TreesMenuScene:
         self.chosen = "levi" if "levi" in self.names else self.names[0]
         self.kinds = ["human", "greedy", "greedy", "greedy"]
         self.form = Form()
+        self.listing = Listing(saved_games.saved_games, "saved-games")
         self.entries: list[saved_games.Entry] = []
         self.message = ""
         self._size = None
 
     def _layout(self) -> None:
         width, height = self.app.size
-        self.entries = saved_games.saved_games()[:SHOWN_GAMES]
+        self.entries = self.listing.items[:SHOWN_GAMES]
         left = 40
         rules = Cycler(pygame.Rect(left, 150, 420, 48), label="Rules", choices=self.names,
                        on_change=self._rules_changed)
@@ -49,7 +51,7 @@ class TreesMenuScene:
         widgets.append(Button(pygame.Rect(left, y, 200, 54), text="Start game",
                               action=self.start))
         widgets.append(Button(pygame.Rect(left + 220, y, 200, 54), text="Back",
-                              action=self.app.pop))
+                              action=self.back))
         x = width // 2 + 20
         for row, entry in enumerate(self.entries):
             text = entry.path.stem if entry.game is not None else f"{entry.path.stem} (broken)"
@@ -106,20 +108,29 @@ class TreesMenuScene:
             self.message = f"Could not delete {entry.path.name}: {exc.strerror or exc}"
             return
         self.message = f"Deleted {entry.path.stem}"
+        self.listing.items = [e for e in self.listing.items if e.path != entry.path]
+        self.listing.refresh()  # a reading begun before the delete must not bring it back
         self._size = None
 
+    def back(self) -> None:
+        self.listing.close()
+        self.app.pop()
+
     def on_show(self) -> None:
+        self.listing.refresh()
         self._size = None
 
     def handle(self, intent: Intent) -> None:
         if self._size != self.app.size:
             self._layout()
         if isinstance(intent, Key) and intent.name == "escape":
-            self.app.pop()
+            self.back()
             return
         self.form.handle(intent)
 
     def update(self, dt: float) -> None:
+        if self.listing.poll():
+            self._size = None
         if self._size != self.app.size:
             self._layout()
 
