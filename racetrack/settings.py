@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,10 @@ TEAMS = ("", "A", "B", "C")
 #: The setup screen's movement override: "" keeps the rule set's own, else a
 #: ``movement.choices`` value applied on top of any variant.
 MOVES = ("", "plus", "square", "square-24")
+#: The UI scale: "auto" follows the window's size, the rest are fixed.
+UI_SCALES = {"auto": None, "80%": 0.8, "100%": 1.0, "125%": 1.25, "150%": 1.5, "200%": 2.0}
+#: The largest window or zoom a settings file may ask for (a sanity bound for the file).
+MAX_WINDOW = (16384, 16384)
 
 
 def home() -> Path | None:
@@ -81,6 +85,14 @@ class Settings:
         PlayerChoice("Player 1", "red", "human"), PlayerChoice("Computer", "blue", "medium")))
     animation_seconds: float = 0.35
     moves: str = ""  # a movement.choices override, "" for the rule set's own (see MOVES)
+    window: tuple[int, int] | None = None  # the last window size (None: fit the screen)
+    fullscreen: bool = False
+    ui_scale: str = "auto"  # one of UI_SCALES
+    colour_blind: bool = False  # colour-blind-safe pencils
+    volume: int = 70  # percent
+    muted: bool = False
+    zoom: float | None = None  # the race camera's zoom, kept from race to race
+    tutorial_done: bool = False  # the tutorial race was finished (or skipped)
 
     def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...],
                   moves: str | None = None) -> Settings:
@@ -117,8 +129,23 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
     if data.get("moves") in MOVES:
         values["moves"] = data["moves"]
     seconds = data.get("animation_seconds")
-    if isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 <= seconds <= 3:
+    if _number(seconds) and 0 <= seconds <= 3:
         values["animation_seconds"] = float(seconds)
+    window = data.get("window")
+    if (isinstance(window, list) and len(window) == 2 and all(_number(v) for v in window)
+            and all(100 <= v <= limit for v, limit in zip(window, MAX_WINDOW, strict=True))):
+        values["window"] = (int(window[0]), int(window[1]))
+    for key in ("fullscreen", "colour_blind", "muted", "tutorial_done"):
+        if isinstance(data.get(key), bool):
+            values[key] = data[key]
+    if data.get("ui_scale") in UI_SCALES:
+        values["ui_scale"] = data["ui_scale"]
+    volume = data.get("volume")
+    if _number(volume) and 0 <= volume <= 100:
+        values["volume"] = int(volume)
+    zoom = data.get("zoom")
+    if _number(zoom) and 1 <= zoom <= 200:
+        values["zoom"] = float(zoom)
     players = data.get("players")
     if isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS:
         chosen = []
@@ -131,15 +158,20 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
                                            team if team in TEAMS else ""))
         if len(chosen) == len(players):
             values["players"] = tuple(chosen)
-    unknown = set(data) - {"track", "rules", "animation_seconds", "players", "moves"}
+    unknown = set(data) - {field.name for field in fields(Settings)}
     if unknown:
         log.warning("settings: unknown keys ignored in %s: %s", where, ", ".join(map(str, unknown)))
     return replace(defaults, **values)
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     data = asdict(settings)
     data["players"] = [asdict(p) for p in settings.players]
+    data["window"] = list(settings.window) if settings.window else None
     atomic_write_text(path or settings_path(), dump_yaml(data))
 
 

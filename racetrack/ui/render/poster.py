@@ -54,7 +54,7 @@ def save_race_sheet(state: RaceState, path: str) -> None:
     started = pygame.font.get_init()
     if not started:
         pygame.font.init()
-        theme.font.cache_clear()
+        theme.clear_fonts()
     try:
         pygame.image.save(race_sheet(state), path)
     finally:

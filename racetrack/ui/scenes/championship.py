@@ -173,8 +173,7 @@ class StandingsScene:
     def to_menu(self) -> None:
         from racetrack.ui.scenes.menu import MenuScene
 
-        self.app.scenes.clear()
-        self.app.push(MenuScene(self.app))
+        self.app.reset(MenuScene(self.app))
 
     def handle(self, intent: Intent) -> None:
         if self._size != self.app.size:

@@ -41,8 +41,7 @@ class PauseScene:
         from racetrack.ui.scenes.menu import MenuScene
 
         self.race_scene.close()
-        self.app.scenes.clear()
-        self.app.push(MenuScene(self.app))
+        self.app.reset(MenuScene(self.app))
 
     def handle(self, intent: Intent) -> None:
         if isinstance(intent, Key) and intent.name == "escape":

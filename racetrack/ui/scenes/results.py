@@ -47,8 +47,7 @@ class ResultsScene:
     def to_menu(self) -> None:
         from racetrack.ui.scenes.menu import MenuScene
 
-        self.app.scenes.clear()
-        self.app.push(MenuScene(self.app))
+        self.app.reset(MenuScene(self.app))
 
     def handle(self, intent: Intent) -> None:
         if isinstance(intent, Key) and intent.name == "escape":
