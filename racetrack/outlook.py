@@ -185,6 +185,16 @@ def outlook(state: RaceState, candidate: Candidate,
     return Outlook(**{**result.__dict__, "no_way_on": no_way_on, "doomed": doomed})
 
 
+def quick(candidate: Candidate) -> Outlook:
+    """A candidate's look from its kind alone, without playing it: what the window draws at
+    once, until ``outlooks`` has told the whole story."""
+    if not candidate.legal:
+        return Outlook(candidate, Look.ILLEGAL)
+    if candidate.kind is MoveKind.PLACE:
+        return Outlook(candidate, Look.START)
+    return Outlook(candidate, _look(candidate, finished=False))
+
+
 def _look(candidate: Candidate, finished: bool) -> Look:
     kind = candidate.kind
     if kind is MoveKind.CRASH:

@@ -143,7 +143,7 @@ class App:
         self.screen = self._open()
         self._resized()
         if not self.fixed:
-            self._remember(fullscreen=self.fullscreen)
+            self.remember(fullscreen=self.fullscreen)
 
     def _resized(self) -> None:
         self.gui.resize(self.size)
@@ -175,7 +175,7 @@ class App:
         with contextlib.suppress(OSError):  # an unwritable folder costs only the memory
             save_settings(settings)
 
-    def _remember(self, **change) -> None:
+    def remember(self, **change) -> None:
         """Keep a window choice in the settings file (read fresh: a scene may have saved)."""
         self.settings = replace(load_settings(), **change)
         with contextlib.suppress(OSError):
@@ -222,7 +222,7 @@ class App:
             if flush:
                 flush()
         if not self.fixed and not self.fullscreen and self.settings.window != self.size:
-            self._remember(window=self.size)
+            self.remember(window=self.size)
 
     # -- a frame --------------------------------------------------------------------------
 

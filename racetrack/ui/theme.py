@@ -98,6 +98,12 @@ def palette() -> Palette:
                    pencils("pencils-colour-blind", SAFE_PENCILS))
 
 
+def pale(colour: Colour, amount: float = 0.5) -> Colour:
+    """A colour mixed with the paper, like a pencil pressed lightly."""
+    paper = palette().paper
+    return tuple(round(c + (p - c) * amount) for c, p in zip(colour, paper, strict=True))
+
+
 PENCIL_ORDER = ("red", "blue", "green", "orange", "purple", "black", "brown", "pink")
 
 

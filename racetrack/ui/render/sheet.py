@@ -29,7 +29,6 @@ class SheetCache:
         self.course = course
         self.scale = 0.0
         self.surface: pygame.Surface | None = None
-        self._tile: tuple[float, pygame.Surface] | None = None
         x0, y0, x1, y1 = course.sheet
         self.origin = (x0, y0)
         self.size = (x1 - x0, y1 - y0)
@@ -47,28 +46,39 @@ class SheetCache:
         sx, sy = camera.to_screen(*self.origin)
         placed = self.surface.get_rect(topleft=(round(sx), round(sy)))
         if not placed.contains(target.get_clip()):
-            self._paper_beyond(target, camera)  # the paper goes on past the cached sheet
+            self._paper_beyond(target, camera.scale, placed)
         target.blit(self.surface, placed)
 
-    def _paper_beyond(self, target: pygame.Surface, camera: Camera) -> None:
-        """Off-track paper with its grid over the whole view: a tile of whole tens of squares,
-        drawn once per scale, laid edge to edge in world-aligned steps (a few blits a frame,
-        not a line per square, so the frame leaves time for the computer drivers' thread)."""
-        squares = 10 * max(1, math.ceil(200 / (10 * camera.scale)))
-        if self._tile is None or self._tile[0] != camera.scale:
-            size = max(1, round(squares * camera.scale))
-            tile = pygame.Surface((size, size))
-            tile.fill(OUTSIDE_TINT)
-            _grid(tile, camera.scale, (0, 0), theme.palette())
-            self._tile = (camera.scale, tile)
-        tile = self._tile[1]
-        width, height = target.get_size()
-        x0, y0 = camera.to_world(0, 0)
-        x1, y1 = camera.to_world(width, height)
-        for wx in range(math.floor(x0 / squares) * squares, math.ceil(x1) + 1, squares):
-            for wy in range(math.floor(y0 / squares) * squares, math.ceil(y1) + 1, squares):
-                sx, sy = camera.to_screen(wx, wy)
-                target.blit(tile, (round(sx), round(sy)))
+    def _paper_beyond(self, target: pygame.Surface, scale: float, placed: pygame.Rect) -> None:
+        """The paper goes on past the cached sheet: off-track tint with the grid, its lines
+        placed by the same rounding as the sheet's own (``grid_lines``), so they run on
+        across the sheet's edge without a seam or a step at any zoom. Only the strips outside
+        the sheet are drawn (a few hundred short lines at the smallest zoom)."""
+        view = target.get_clip()
+        strips = [pygame.Rect(view.x, view.y, view.w, max(0, placed.top - view.y)),
+                  pygame.Rect(view.x, placed.bottom, view.w, max(0, view.bottom - placed.bottom)),
+                  pygame.Rect(view.x, placed.top, max(0, placed.left - view.x), placed.h),
+                  pygame.Rect(placed.right, placed.top, max(0, view.right - placed.right),
+                              placed.h)]
+        colours = theme.palette()
+        for strip in strips:
+            strip = strip.clip(view)
+            if not strip.w or not strip.h:
+                continue
+            target.set_clip(strip)
+            target.fill(OUTSIDE_TINT, strip)
+            ox, oy = self.origin
+            for offset, major in grid_lines(ox, scale, strip.left - placed.x,
+                                            strip.right - placed.x):
+                x = placed.x + offset
+                target.fill(colours.grid_major if major else colours.grid,
+                            (x, strip.top, 1, strip.h))
+            for offset, major in grid_lines(oy, scale, strip.top - placed.y,
+                                            strip.bottom - placed.y):
+                y = placed.y + offset
+                target.fill(colours.grid_major if major else colours.grid,
+                            (strip.left, y, strip.w, 1))
+        target.set_clip(view)
 
     def _render(self, scale: float) -> None:
         self.scale = scale
@@ -137,23 +147,31 @@ def _waypoint(surface, centre: tuple[float, float], scale: float, number: int,
     surface.blit(text, text.get_rect(midbottom=(centre[0] + radius, centre[1] - radius * 0.6)))
 
 
+def grid_lines(origin: float, scale: float, first: float, last: float,
+               ) -> list[tuple[int, bool]]:
+    """Where the grid's lines fall along one axis of a sheet whose corner is at lattice
+    coordinate ``origin``: (pixel offset from the corner, major?) for every line between the
+    pixel offsets ``first`` and ``last``. Lines are whole lattice coordinates (every fifth
+    one when the squares are tiny), major every tenth; offsets are rounded one way
+    everywhere, so the sheet and the paper beyond it agree to the pixel."""
+    step = 1 if scale >= 5 else 5
+    start = math.ceil((origin + first / scale) / step) * step
+    found = []
+    coordinate = start
+    while (coordinate - origin) * scale <= last:
+        found.append((round((coordinate - origin) * scale), coordinate % 10 == 0))
+        coordinate += step
+    return found
+
+
 def _grid(surface: pygame.Surface, scale: float, origin: tuple[float, float],
           colours: theme.Palette) -> None:
     width, height = surface.get_size()
     ox, oy = origin
-    step = 1 if scale >= 5 else 5
-    x = math.ceil(ox)
-    while (x - ox) * scale <= width:
-        major = x % 10 == 0
-        pygame.draw.line(surface, colours.grid_major if major else colours.grid,
-                         ((x - ox) * scale, 0), ((x - ox) * scale, height))
-        x += step
-    y = math.ceil(oy)
-    while (y - oy) * scale <= height:
-        major = y % 10 == 0
-        pygame.draw.line(surface, colours.grid_major if major else colours.grid,
-                         (0, (y - oy) * scale), (width, (y - oy) * scale))
-        y += step
+    for offset, major in grid_lines(ox, scale, 0, width):
+        surface.fill(colours.grid_major if major else colours.grid, (offset, 0, 1, height))
+    for offset, major in grid_lines(oy, scale, 0, height):
+        surface.fill(colours.grid_major if major else colours.grid, (0, offset, width, 1))
 
 
 def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],

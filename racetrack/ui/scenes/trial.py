@@ -26,7 +26,7 @@ from racetrack.ui.input import Intent, Key
 from racetrack.ui.par import ParWorker
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render.camera import Camera
-from racetrack.ui.render.ghost import OPTIMAL, draw_ghost, pale
+from racetrack.ui.render.ghost import OPTIMAL, draw_ghost
 from racetrack.ui.render.sheet import SheetCache
 from racetrack.ui.scenes.results import ResultsScene
 from racetrack.ui.widgets import Button, title
@@ -146,7 +146,7 @@ class TrialResultsScene(ResultsScene):
             if len(self.best_path) > 1:
                 setup = self.state.race.cars[0]
                 draw_ghost(surface, self.camera, self.best_path,
-                           pale(colours.pencil(self._best_colour(setup.colour))), dash=5.0)
+                           theme.pale(colours.pencil(self._best_colour(setup.colour))), dash=5.0)
         draw_cars.draw_trails(surface, self.state, self.camera)
         draw_cars.draw_cars(surface, self.state, self.camera)
         surface.set_clip(clip)

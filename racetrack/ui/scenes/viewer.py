@@ -44,8 +44,8 @@ class ViewerScene:
 
     def _layout(self) -> None:
         width, height = self.app.size
-        self.camera.width, self.camera.height = width, height - hud.BAR_HEIGHT - CONTROLS_HEIGHT
-        self.camera.offset_y = hud.BAR_HEIGHT
+        self.camera.width, self.camera.height = width, height - hud.bar_height() - CONTROLS_HEIGHT
+        self.camera.offset_y = hud.bar_height()
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
         y = height - CONTROLS_HEIGHT + 44
         buttons = [("|<", self.to_start), ("<", lambda: self.go(self.index - 1)),
