@@ -65,7 +65,7 @@ def window_size(screen: tuple[int, int], wanted: tuple[int, int] | None,
 def auto_scale(size: tuple[int, int]) -> float:
     """The UI scale for a window: 1 at 1280 x 800, growing more slowly than the window."""
     ratio = min(size[0] / DEFAULT_SIZE[0], size[1] / DEFAULT_SIZE[1])
-    return round(max(0.8, min(2.0, ratio ** 0.6)), 2)
+    return round(max(0.85, min(2.0, ratio ** 0.6)), 2)
 
 
 class App:
@@ -77,6 +77,8 @@ class App:
     def __init__(self, size: tuple[int, int] | None = None, title: str = "Racetrack",
                  settings: Settings | None = None):
         os.environ.setdefault("SDL_VIDEO_CENTERED", "1")
+        # The window's class (pygame sets it to the script's name on import): "racetrack".
+        os.environ["SDL_VIDEO_X11_WMCLASS"] = "racetrack"
         pygame.display.init()
         pygame.font.init()
         theme.clear_fonts()  # fonts from an earlier pygame session are dead
@@ -88,7 +90,8 @@ class App:
             size, maximise = window_size(self.screen_size(), self.settings.window)
         self.windowed = size
         self.screen = self._open(maximise)
-        pygame.display.set_caption(title)
+        self.title = title
+        self._title_shown = ""  # the title is set with the first frame: the window is ready
         pygame.key.set_repeat(350, 40)
         self.clock = pygame.time.Clock()
         self.scenes: list[Scene] = []
@@ -137,6 +140,15 @@ class App:
     def ui_scale(self) -> float:
         fixed = UI_SCALES.get(self.settings.ui_scale)
         return fixed if fixed is not None else auto_scale(self.size)
+
+    def set_window_size(self, size: tuple[int, int] | None) -> None:
+        """A window size chosen in the settings (None: fit the screen), kept inside the
+        screen; applied now unless the window is fullscreen."""
+        fitted, _ = window_size(self.screen_size(), size)
+        self.windowed = fitted
+        if not self.fullscreen and not self.fixed and fitted != self.size:
+            self.screen = self._open()
+            self._resized()
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
@@ -251,10 +263,19 @@ class App:
             return
         self.gui.arrange(self.scenes)
         self.gui.update(min(elapsed, 0.1))
+        self._caption()
         self.draw()
         pygame.display.flip()
         self.frame_times.append((pygame.time.get_ticks() - start) / 1000.0)
         del self.frame_times[:-240]
+
+    def _caption(self) -> None:
+        """The window's title says where the player is ("Racetrack · New race")."""
+        where = getattr(self.scenes[-1], "caption", "")
+        title = f"{self.title} · {where}" if where else self.title
+        if title != self._title_shown:
+            pygame.display.set_caption(title)
+            self._title_shown = title
 
     def dispatch(self, intent: Intent) -> None:
         if isinstance(intent, Quit):

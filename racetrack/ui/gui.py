@@ -354,11 +354,18 @@ class Page:
     def button(self, rect, text: str, action: Callable[[], None] | None, tooltip: str = "",
                enabled: bool = True, style: str | None = None, container=None,
                focusable: bool = True) -> Button:
+        control: Button | None = None
+
+        def pressed() -> None:
+            self.app.sound.play("click")
+            if control is not None:
+                control.press()
+
         element = UIButton(pygame.Rect(rect), text, self.gui.manager,
                            container=container or self.root, tool_tip_text=tooltip or None,
-                           object_id=ObjectID(class_id=f"@{style}") if style else None)
+                           object_id=ObjectID(class_id=f"@{style}") if style else None,
+                           command=pressed)
         control = Button(element, action, tooltip)
-        element.command = control.press
         if not enabled:
             element.disable()
         if focusable:

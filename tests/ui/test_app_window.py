@@ -33,7 +33,7 @@ def test_a_small_screen_gets_all_of_it_and_a_large_one_keeps_the_players_size():
 
 def test_the_ui_scale_grows_with_the_window_but_stays_readable():
     assert auto_scale((1280, 800)) == 1.0
-    assert auto_scale((800, 600)) == 0.8
+    assert auto_scale((800, 600)) == 0.85
     assert 1.1 < auto_scale((1920, 1080)) < 1.3
     assert auto_scale((3840, 2160)) <= 2.0
 

@@ -91,6 +91,7 @@ class RaceScene:
                  record=None, intro: bool = True):
         self.app = app
         self.record = record  # called with the state after every move (autosave)
+        self.progress = None  # the file the race in progress is kept in (set by launch)
         self.race = race
         self.drivers = drivers
         self.animation_seconds = animation_seconds
@@ -115,10 +116,13 @@ class RaceScene:
         # What each candidate does is worked out here, off the frame, once per turn.
         self.lookout = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outlook")
         self.outlook_job: tuple[tuple, Future] | None = None
+        self._own_race: Race | None = None  # the outlook thread's (see _work_out)
+        self._drivers_race: Race | None = None  # the drivers' thread's (see _drivers_copy)
         # The race in progress is written after every move, off the frame, in order.
         self.saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         self.thinking: Future | None = None
-        self.preparing: Future | None = self.workers.submit(self._prepare)
+        self.preparing: Future | None = self.workers.submit(self._prepare,
+                                                            self._drivers_copy())
         self.press: tuple[int, int] | None = None
         self.dragged = False
         self.over_for = 0.0
@@ -130,12 +134,22 @@ class RaceScene:
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _prepare(self) -> None:
-        """Build the computer drivers' tables off the frame."""
+    def _prepare(self, state: RaceState) -> None:
+        """Build the computer drivers' tables off the frame (from a copy made on the frame)."""
         for index, driver in self.drivers.items():
             prepare = getattr(driver, "prepare", None)
             if prepare:
-                prepare(self.state.clone(), index)
+                prepare(state.clone(), index)
+
+    def _drivers_copy(self) -> RaceState:
+        """A copy of the state for the drivers' thread, on a course of its own (shapely's
+        prepared geometry may not be asked questions from two threads at once)."""
+        if self._drivers_race is None:
+            race = self.race
+            self._drivers_race = Race(race.track, race.rules, race.cars, seed=race.seed)
+        copy = self.state.clone()
+        copy.race = self._drivers_race
+        return copy
 
     def _resize(self, size: tuple[int, int]) -> None:
         width, height = size
@@ -188,6 +202,10 @@ class RaceScene:
         self.zoomed = True
 
     @property
+    def caption(self) -> str:
+        return f"race on {self.race.track.name}"
+
+    @property
     def human_turn(self) -> bool:
         index = self.state.current_car
         return index is not None and index not in self.drivers and self.glide is None
@@ -206,9 +224,16 @@ class RaceScene:
             return job.result()
         return [quick(candidate) for candidate in self.state.candidates()]
 
-    @staticmethod
-    def _work_out(state: RaceState) -> list[Outlook]:
-        """The outlooks, with the car's moves-to-go table where it tells the whole truth."""
+    def _work_out(self, state: RaceState) -> list[Outlook]:
+        """The outlooks, with the car's moves-to-go table where it tells the whole truth.
+
+        Runs on the outlook thread with a race of its own: shapely's prepared geometry may not
+        be asked questions from two threads at once, so this thread's copy of the state plays
+        its moves on its own course."""
+        if self._own_race is None:
+            race = self.race
+            self._own_race = Race(race.track, race.rules, race.cars, seed=race.seed)
+        state.race = self._own_race
         table = None
         index = state.current_car
         if index is not None and tables_apply(state) and not state.placing:
@@ -387,7 +412,7 @@ class RaceScene:
         index = self.state.current_car
         if index in self.drivers:
             if self.thinking is None:
-                driver, copy = self.drivers[index], self.state.clone()
+                driver, copy = self.drivers[index], self._drivers_copy()
                 self.thinking = self.workers.submit(driver.choose, copy)
             elif self.thinking.done():
                 future, self.thinking = self.thinking, None

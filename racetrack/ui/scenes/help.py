@@ -1,0 +1,184 @@
+"""How to play, for the chosen rules: the movement rule drawn on graph paper (the last move, the
+ring where repeating it leads, the points to choose from), every mark a point can carry, and the
+rules in words, read from the rule set's own options table so each variant explains itself.
+
+Reachable from the menu, the New race screen and the pause menu.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pygame
+
+from racetrack.geometry import Vec
+from racetrack.outlook import Look
+from racetrack.rules import RuleSet, load_rules
+from racetrack.rules.moves import CHANGES
+from racetrack.rules.options import OPTIONS
+from racetrack.ui import theme
+from racetrack.ui.gui import Page
+from racetrack.ui.render import marks
+from racetrack.ui.scenes.form import FormScene, heading
+
+#: Options whose value only matters when it is not the quiet default, and the words for it.
+QUIET = {"zones.oil": "none", "zones.jump": "none", "zones.slopes": "none", "pit-stop": "none",
+         "equipment.shop": "none", "collectables": "ignored", "teams.scoring": "none",
+         "start.grid": "spread", "start.direction": "forward", "checkpoints": "in-order"}
+SKIPPED = {"max-rounds", "equipment.budget", "laps", "crash.miss-turns", "damage-limit",
+           "equipment.brakes", "equipment.turbo", "movement.skid-speed"}
+
+
+def rules_words(rules: RuleSet) -> list[str]:
+    """The rules in short sentences, one per option that says something about play."""
+    lines = []
+    for option in OPTIONS:
+        value = rules.option(option.key)
+        if option.key in SKIPPED or QUIET.get(option.key) == value:
+            continue
+        if option.is_bool:
+            if value:
+                lines.append(option.doc.replace("When true ", "").capitalize())
+            continue
+        if option.choices and value in option.choices:
+            lines.append(option.choices[value][0].upper() + option.choices[value][1:])
+    if rules.damage_limit is not None:
+        lines.append(f"More than {rules.damage_limit} damage and the car is out.")
+    if rules.crash_miss_turns:
+        lines.append(f"A crashed car misses {rules.crash_miss_turns} turn(s).")
+    if rules.movement_skid_speed is not None:
+        lines.append(f"At speed {rules.movement_skid_speed} or more a car cannot brake and "
+                     "turn in the same move.")
+    if rules.equipment_brakes or rules.equipment_turbo:
+        lines.append(f"Each car has {rules.equipment_brakes} good-brakes uses and "
+                     f"{rules.equipment_turbo} turbo boosts (hollow diamonds).")
+    if rules.laps:
+        lines.append(f"{rules.laps} laps.")
+    return lines
+
+
+class HelpScene(FormScene):
+    caption = "How to play"
+    def __init__(self, app, rules: str | RuleSet = "gardner", track: str = ""):
+        super().__init__(app)
+        try:
+            self.rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
+        except ValueError:
+            self.rules = load_rules("gardner")
+        self.track = track
+        self.diagram = pygame.Rect(0, 0, 0, 0)
+
+    def layout(self, page: Page, width: int, height: int) -> None:
+        top = theme.px(96)
+        bottom = height - theme.px(76)
+        left_width = max(theme.px(300), min(width // 2 - theme.px(30), theme.px(560)))
+        self.diagram = pygame.Rect(theme.px(24), top, left_width, bottom - top)
+        text_x = self.diagram.right + theme.px(24)
+        page.text_box((text_x, top, width - text_x - theme.px(24), bottom - top),
+                      self.text())
+        page.button((theme.px(24), height - theme.px(64), theme.px(160), theme.px(50)),
+                    "Back", self.back)
+        page.button((theme.px(200), height - theme.px(64), theme.px(220), theme.px(50)),
+                    "Tutorial race", self.tutorial,
+                    tooltip="A short race on the oval that walks you through the first turns")
+
+    def text(self) -> str:
+        rules = self.rules
+        out = [f"<b>{html.escape(rules.name)} rules</b>"]
+        if rules.description:
+            out.append(f"<i>{html.escape(rules.description)}</i>")
+        out.append("")
+        out.append("<b>A turn.</b> Each car repeats its last move, changed a little: the "
+                   "ring marks where the same move again leads, and the dots around it are "
+                   "where the car may go. Click one (or use the numeric keypad, laid out "
+                   "like the grid round the ring: 5 is the ring). The line from the car to "
+                   "the point must stay on the track. Speed is easy to gain and hard to lose: "
+                   "brake for the bends in time.")
+        out.append("")
+        out.append("<b>Before you click.</b> Point at any dot to read what it does, in "
+                   "numbers: the damage a wall costs and whether the car is out, how far "
+                   "past the line a finish ends. A small warning triangle means the car "
+                   "would be too fast to go on safely next turn.")
+        out.append("")
+        out.append("<b>These rules.</b>")
+        out += [f"• {html.escape(line)}" for line in rules_words(rules)]
+        out.append("")
+        out.append("<b>Keys.</b> Wheel or +/- zoom, drag or the arrows pan, F follows the "
+                   "cars again, Esc pauses, F11 fullscreen, F12 a screenshot.")
+        return "<br>".join(out)
+
+    def tutorial(self) -> None:
+        from racetrack.ui.scenes.tutorial import start_tutorial
+
+        start_tutorial(self.app)
+
+    def draw_paper(self, surface: pygame.Surface) -> None:
+        title = f"How to play{': ' + self.track if self.track else ''}"
+        heading(surface, title, (theme.px(24), theme.px(26)), 46)
+        self.draw_movement(surface, self.diagram)
+
+    def draw_movement(self, surface: pygame.Surface, box: pygame.Rect) -> None:
+        """The movement rule on a piece of paper: a car's last two points, its velocity
+        repeated to the ring, and the points the rules let it choose from; then every mark
+        a candidate can carry."""
+        if box.w <= 0 or box.h <= 0:
+            return
+        colours = theme.palette()
+        legend_rows = len(marks.WORDS) + 2
+        legend_height = legend_rows * theme.px(24) + theme.px(10)
+        paper = pygame.Rect(box.x, box.y, box.w, max(theme.px(160), box.h - legend_height
+                                                     - theme.px(12)))
+        pygame.draw.rect(surface, colours.paper, paper)
+        cell = max(12, min(paper.w // 12, paper.h // 8))
+        origin = (paper.x + cell, paper.y + paper.h - cell * 2)
+        clip = surface.get_clip()
+        surface.set_clip(paper)
+        for x in range(paper.x, paper.right, cell):
+            pygame.draw.line(surface, colours.grid, (x, paper.y), (x, paper.bottom))
+        for y in range(paper.bottom - cell * 2, paper.y - 1, -cell):
+            pygame.draw.line(surface, colours.grid, (paper.x, y), (paper.right, y))
+        for y in range(paper.bottom - cell * 2, paper.bottom, cell):
+            pygame.draw.line(surface, colours.grid, (paper.x, y), (paper.right, y))
+
+        def at(point: Vec) -> tuple[int, int]:
+            return origin[0] + point.x * cell, origin[1] - point.y * cell
+
+        pencil = colours.pencil("red")
+        velocity = Vec(3, 2)
+        start, here = Vec(0, 1), Vec(3, 3)
+        before = Vec(0, 0)
+        ring = here + velocity
+        pygame.draw.line(surface, pencil, at(before), at(start), 3)
+        pygame.draw.line(surface, pencil, at(start), at(here), 3)
+        for point in (before, start):
+            pygame.draw.circle(surface, pencil, at(point), 4)
+        ghost = theme.pale(pencil, 0.45)
+        pygame.draw.line(surface, ghost, at(here), at(ring), 2)
+        marks.arrow_head(surface, ghost, at(here), at(ring), cell * 0.45)
+        radius = max(5, cell // 5)
+        pygame.draw.circle(surface, colours.ink, at(ring), radius * 2, 2)
+        for change in CHANGES[self.rules.movement_choices]:
+            point = ring + change
+            look = Look.ILLEGAL if (change.is_zero and self.rules.movement_must_change) \
+                else Look.SAFE
+            marks.draw(surface, look, at(point), radius, pencil)
+        pygame.draw.circle(surface, pencil, at(here), radius * 1.6)
+        pygame.draw.circle(surface, colours.ink, at(here), radius * 1.6, 2)
+        surface.set_clip(clip)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, paper, 1)
+        notes = theme.hand(max(16, cell * 0.55), bold=True)
+        for text, where, offset in (("last move", at(start), (-cell * 0.2, cell * 0.5)),
+                                    ("same move again", at(ring), (cell * 0.3, -cell * 1.6)),
+                                    ("you", at(here), (-cell * 1.2, cell * 0.3))):
+            label = notes.render(text, True, colours.ink)
+            surface.blit(label, (where[0] + offset[0], where[1] + offset[1]))
+        words = {"plus": "5 choices: same move, or one square more or less N, S, E or W",
+                 "square": "9 choices: each part of the move changes by at most one",
+                 "square-24": "25 choices: each part changes by at most two"}
+        caption = theme.ui_font(18).render(words[self.rules.movement_choices], True,
+                                           theme.MUTED)
+        surface.blit(caption, (paper.x + theme.px(6), paper.y + theme.px(4)))
+        marks.draw_legend(surface, set(marks.WORDS), pencil,
+                          (box.x + box.w, paper.bottom + theme.px(12)), warning=True)
+        key = theme.ui_font(18).render("Every mark a point can carry:", True, theme.MUTED)
+        surface.blit(key, (box.x, paper.bottom + theme.px(16)))
