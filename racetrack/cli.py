@@ -455,10 +455,13 @@ def run_replay(args: argparse.Namespace) -> int:
                    else "result matches" if state.is_over else "race unfinished")
         print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, {verdict}{note}")
     if args.png:
+        from datetime import datetime
+
         from racetrack.ui.render.poster import save_race_sheet
 
+        when = datetime.fromtimestamp(os.path.getmtime(args.file))  # when it was saved
         try:
-            save_race_sheet(state, args.png)
+            save_race_sheet(state, args.png, when)
         except Exception as exc:  # pygame raises its own error type for unwritable files
             raise RacetrackError(f"cannot write {args.png}: {exc}") from None
         print(f"race sheet saved to {args.png}")

@@ -69,3 +69,26 @@ def test_a_broken_file_is_listed_with_its_problem():
 def test_a_race_that_is_already_over_is_not_offered_for_resuming():
     archive.record_progress(a_race())
     assert archive.load_unfinished() is None
+
+
+def test_several_interrupted_races_are_kept_side_by_side_and_discarded_one_by_one():
+    first, second = a_race(moves=2), a_race(moves=4)
+    paths = [archive.new_progress_path(first), None]
+    archive.record_progress(first, paths[0])
+    paths[1] = archive.new_progress_path(second)
+    assert paths[1] != paths[0]  # never the same file, even in the same second
+    archive.record_progress(second, paths[1])
+    races = archive.unfinished_races()
+    assert sorted(len(r.replay.moves) for r in races) == [2, 4]
+    assert {r.path for r in races} == set(paths)
+    archive.discard_unfinished(paths[0])
+    assert [len(r.replay.moves) for r in archive.unfinished_races()] == [4]
+    finished = a_race()
+    archive.save_finished(finished, progress=paths[1])
+    assert archive.unfinished_races() == []
+
+
+def test_the_single_file_of_earlier_versions_is_still_offered():
+    archive.record_progress(a_race(moves=3))
+    races = archive.unfinished_races()
+    assert [r.path.name for r in races] == [archive.UNFINISHED]

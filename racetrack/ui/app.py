@@ -258,7 +258,10 @@ class App:
         if not self.running or not self.scenes:
             return
         elapsed = dt if dt is not None else self.clock.get_time() / 1000.0
-        self.scenes[-1].update(min(elapsed, 0.1))
+        top = self.scenes[-1]
+        top.update(min(elapsed, 0.1))
+        if self.running and self.scenes and self.scenes[-1] is not top:
+            self.scenes[-1].update(0.0)  # a new scene lays itself out before it is drawn
         if not self.running or not self.scenes:
             return
         self.gui.arrange(self.scenes)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -86,8 +87,15 @@ class Gui:
 
     def __init__(self, size: tuple[int, int], scale: float = 1.0):
         self.scale = scale
-        self.manager = pygame_gui.UIManager(size, theme_data(scale),
-                                            enable_live_theme_updates=False)
+        data = theme_data(scale)
+        self.manager = pygame_gui.UIManager(size, data, enable_live_theme_updates=False)
+        # Bold text in the help's HTML asks for faces the theme names but never loads.
+        sizes = sorted({int(block["font"]["size"]) for block in data.values()
+                        if isinstance(block, dict) and "font" in block})
+        with warnings.catch_warnings():  # some are loaded already: no matter
+            warnings.simplefilter("ignore", UserWarning)
+            self.manager.preload_fonts([{"name": "inter", "point_size": size, "style": style}
+                                        for size in sizes for style in ("regular", "bold")])
         self.pages: list[Page] = []
         self.handlers: dict[tuple[int, int], Callable[[pygame.event.Event], None]] = {}
 
@@ -255,11 +263,21 @@ class SelectAllEntry(UITextEntryLine):
     """A text field that selects all of its text when it gets the focus, so typing replaces
     a default name at once."""
 
+    _selecting = False  # just focused: the click that did it still selects all
+
+    def focus(self) -> None:
+        super().focus()
+        self.select_all()
+        self._selecting = True
+
     def process_event(self, event: pygame.event.Event) -> bool:
-        had_focus = self.is_focused
         used = super().process_event(event)
-        if self.is_focused and not had_focus:
+        if self._selecting and event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP,
+                                              pygame.MOUSEMOTION):
             self.select_all()
+            self._selecting = event.type != pygame.MOUSEBUTTONUP
+        elif event.type in (pygame.KEYDOWN, pygame.TEXTINPUT):
+            self._selecting = False
         return used
 
     def select_all(self) -> None:
@@ -381,7 +399,8 @@ class Page:
         return control
 
     def entry(self, rect, text: str, on_change: Callable[[str], None] | None = None,
-              max_length: int = 20, tooltip: str = "") -> Entry:
+              max_length: int = 20, tooltip: str = "",
+              on_finish: Callable[[str], None] | None = None) -> Entry:
         element = SelectAllEntry(pygame.Rect(rect), self.gui.manager, container=self.root,
                                  initial_text=text)
         element.set_text_length_limit(max_length)
@@ -389,6 +408,9 @@ class Page:
         if on_change is not None:
             self.gui.on(pygame_gui.UI_TEXT_ENTRY_CHANGED, element,
                         lambda event: on_change(element.get_text()))
+        if on_finish is not None:  # Enter in the field
+            self.gui.on(pygame_gui.UI_TEXT_ENTRY_FINISHED, element,
+                        lambda event: on_finish(element.get_text()))
         self.widgets.append(control)
         return control
 
@@ -438,7 +460,8 @@ class Page:
                 ) -> UIConfirmationDialog:
         """A modal question ("Delete this replay?") with the action's word and Cancel."""
         width, height = self.app.size
-        size = (min(width - 40, theme.px(460)), min(height - 40, theme.px(220)))
+        size = (max(300, min(width - 40, theme.px(460))), max(210, min(height - 40,
+                                                                        theme.px(220))))
         rect = pygame.Rect((0, 0), size)
         rect.center = (width // 2, height // 2)
         dialog = UIConfirmationDialog(rect, question, self.gui.manager, window_title=title,

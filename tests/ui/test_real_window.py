@@ -51,6 +51,16 @@ HELPERS = textwrap.dedent("""
         done
         echo "no file $1" >&2; return 1
     }
+    press_until() {                         # press_until WINDOW KEY WORDS: KEY until the
+        for _ in $(seq 8); do               # title says WORDS (a key sent while the window
+            xdotool key --window "$1" "$2"  # is still busy may be lost; one taken twice
+            for _ in $(seq 20); do          # only moves the title on further)
+                if xdotool getwindowname "$1" 2>/dev/null | grep -q "$3"; then return 0; fi
+                sleep 0.25
+            done
+        done
+        echo "the window's title never said $3" >&2; return 1
+    }
     screenshot() {                          # screenshot WINDOW: F12 until the file is there
         for _ in $(seq 8); do
             xdotool key --window "$1" F12
@@ -64,19 +74,16 @@ HELPERS = textwrap.dedent("""
     trap 'kill "$game" 2>/dev/null || true' EXIT   # never leave the game running
 """)
 
-DRIVE = HELPERS + textwrap.dedent("""
+DRIVE = HELPERS + textwrap.dedent(r"""
     "$PYTHON" -m racetrack &
     game=$!
     window=$(wait_window)
     wait_title "$window" '^Racetrack$'
     xdotool getwindowgeometry --shell "$window" > "$OUT/geometry"
     xdotool mousemove 2 2                    # off the buttons: the keyboard's focus stays
-    sleep 0.5
-    xdotool key --window "$window" Return    # New race has the focus
-    wait_title "$window" 'New race'
-    sleep 0.5
-    xdotool key --window "$window" Return    # Start race has the focus
-    wait_title "$window" 'race on'
+    xdotool windowfocus --sync "$window" 2>/dev/null || true
+    press_until "$window" Return 'New race\|race on'   # New race has the focus
+    press_until "$window" Return 'race on'              # then Start race has it
     wait_file "$HOME_DIR/config/settings.yaml"
     sleep 4                                  # the start's announcement ends by itself
     xdotool key --window "$window" KP_6      # a move, if it is our turn

@@ -84,9 +84,9 @@ class HelpScene(FormScene):
 
     def text(self) -> str:
         rules = self.rules
-        out = [f"<b>{html.escape(rules.name)} rules</b>"]
+        out = [f"<b>The {html.escape(rules.name)} rules</b>"]
         if rules.description:
-            out.append(f"<i>{html.escape(rules.description)}</i>")
+            out.append(html.escape(rules.description))
         out.append("")
         out.append("<b>A turn.</b> Each car repeats its last move, changed a little: the "
                    "ring marks where the same move again leads, and the dots around it are "
@@ -129,25 +129,23 @@ class HelpScene(FormScene):
         paper = pygame.Rect(box.x, box.y, box.w, max(theme.px(160), box.h - legend_height
                                                      - theme.px(12)))
         pygame.draw.rect(surface, colours.paper, paper)
-        cell = max(12, min(paper.w // 12, paper.h // 8))
-        origin = (paper.x + cell, paper.y + paper.h - cell * 2)
+        # The lattice: 11 squares across, 8 up, points counted from the bottom left.
+        cell = max(10, min(paper.w // 11, paper.h // 8))
+        origin = (paper.x + (paper.w - cell * 10) // 2, paper.bottom - cell)
         clip = surface.get_clip()
         surface.set_clip(paper)
-        for x in range(paper.x, paper.right, cell):
+        for k in range(-1, 12):
+            x = origin[0] + k * cell
             pygame.draw.line(surface, colours.grid, (x, paper.y), (x, paper.bottom))
-        for y in range(paper.bottom - cell * 2, paper.y - 1, -cell):
-            pygame.draw.line(surface, colours.grid, (paper.x, y), (paper.right, y))
-        for y in range(paper.bottom - cell * 2, paper.bottom, cell):
+            y = origin[1] - k * cell
             pygame.draw.line(surface, colours.grid, (paper.x, y), (paper.right, y))
 
         def at(point: Vec) -> tuple[int, int]:
             return origin[0] + point.x * cell, origin[1] - point.y * cell
 
         pencil = colours.pencil("red")
-        velocity = Vec(3, 2)
-        start, here = Vec(0, 1), Vec(3, 3)
-        before = Vec(0, 0)
-        ring = here + velocity
+        before, start, here = Vec(1, 0), Vec(3, 1), Vec(5, 2)
+        ring = here + (here - start)
         pygame.draw.line(surface, pencil, at(before), at(start), 3)
         pygame.draw.line(surface, pencil, at(start), at(here), 3)
         for point in (before, start):
@@ -164,14 +162,16 @@ class HelpScene(FormScene):
             marks.draw(surface, look, at(point), radius, pencil)
         pygame.draw.circle(surface, pencil, at(here), radius * 1.6)
         pygame.draw.circle(surface, colours.ink, at(here), radius * 1.6, 2)
-        surface.set_clip(clip)
-        pygame.draw.rect(surface, theme.PANEL_EDGE, paper, 1)
-        notes = theme.hand(max(16, cell * 0.55), bold=True)
-        for text, where, offset in (("last move", at(start), (-cell * 0.2, cell * 0.5)),
-                                    ("same move again", at(ring), (cell * 0.3, -cell * 1.6)),
-                                    ("you", at(here), (-cell * 1.2, cell * 0.3))):
+        notes = theme.hand(max(16, round(cell * 0.6)), bold=True)
+        reach = 2.6 if self.rules.movement_choices == "square-24" else 1.6
+        for text, where, offset in (
+                ("last move", at(Vec(4, 1)), (cell * 0.3, cell * 0.1)),
+                ("your car", at(here), (-cell * 2.6, -cell * 0.9)),
+                ("same move again", at(ring), (-cell * 1.5, -cell * (reach + 0.6)))):
             label = notes.render(text, True, colours.ink)
             surface.blit(label, (where[0] + offset[0], where[1] + offset[1]))
+        surface.set_clip(clip)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, paper, 1)
         words = {"plus": "5 choices: same move, or one square more or less N, S, E or W",
                  "square": "9 choices: each part of the move changes by at most one",
                  "square-24": "25 choices: each part changes by at most two"}
