@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -76,6 +77,9 @@ class App:
 
     def __init__(self, size: tuple[int, int] | None = None, title: str = "Racetrack",
                  settings: Settings | None = None):
+        # The drivers and the table builder think on threads: a short switch interval lets the
+        # frame take the interpreter back within a millisecond rather than five.
+        sys.setswitchinterval(0.001)
         os.environ.setdefault("SDL_VIDEO_CENTERED", "1")
         # The window's class (pygame sets it to the script's name on import): "racetrack".
         os.environ["SDL_VIDEO_X11_WMCLASS"] = "racetrack"

@@ -39,7 +39,7 @@ def baker_race(app, seed=5, intro=False):
 
 def settle_outlooks(app, scene):
     run(app, 1)
-    scene.outlook_job[1].result(timeout=30)
+    scene.finish_outlooks()
     run(app, 1)
     return scene.current_outlooks()
 
@@ -47,7 +47,6 @@ def settle_outlooks(app, scene):
 def test_a_point_into_the_wall_is_marked_and_says_so_before_the_click(app):
     scene = baker_race(app)
     scene.state.place(0, Vec(30, 22), Vec(6, 0), damage=1)
-    scene.outlook_job = None
     found = {tuple(o.target): o for o in settle_outlooks(app, scene)}
     assert found[(36, 22)].look is Look.WALL and found[(35, 22)].warning
     point = tuple(round(v) for v in scene.camera.to_screen(36, 22))

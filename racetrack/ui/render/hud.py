@@ -30,6 +30,23 @@ class Toast:
     text: str
     age: float = 0.0
     life: float = 3.5
+    card: pygame.Surface | None = None  # drawn once, faded as it ages
+
+
+class Cards:
+    """Drawn panels kept until what they show changes: a panel's words and glyphs are drawn
+    once onto a card and blitted each frame, not rendered again sixty times a second."""
+
+    def __init__(self):
+        self._cards: dict[str, tuple[object, pygame.Surface]] = {}
+
+    def get(self, name: str, key, make) -> pygame.Surface:
+        key = (key, theme.LOOKS.scale, theme.LOOKS.colour_blind)
+        found = self._cards.get(name)
+        if found is None or found[0] != key:
+            found = (key, make())
+            self._cards[name] = found
+        return found[1]
 
 
 def bar_height() -> int:
@@ -57,10 +74,18 @@ def car_numbers(state: RaceState, index: int) -> list[str]:
 
 
 def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool,
-             note: str = "") -> None:
+             note: str = "", cards: Cards | None = None) -> None:
     """The bar across the top: the current car's name, the turn and its numbers."""
     width = surface.get_width()
+    key = (width, tuple(state.cars), state.current_car, state.round, state.placing,
+           state.is_over, thinking, note)
+    card = (cards or Cards()).get("bar", key, lambda: _bar(width, state, thinking, note))
+    surface.blit(card, (0, 0))
+
+
+def _bar(width: int, state: RaceState, thinking: bool, note: str) -> pygame.Surface:
     height = bar_height()
+    surface = pygame.Surface((width, height + 2))
     pygame.draw.rect(surface, theme.PANEL, (0, 0, width, height))
     pygame.draw.line(surface, theme.PANEL_EDGE, (0, height), (width, height), 2)
     colours = theme.palette()
@@ -72,7 +97,7 @@ def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool,
         text = "The race is over" + (f": {outcome.reason}" if outcome else "")
         label = theme.ui_font(30, bold=True).render(text, True, theme.TEXT)
         surface.blit(label, label.get_rect(midleft=(x, height // 2)))
-        return
+        return surface
     setup, car = race.cars[index], state.cars[index]
     dot = theme.px(12)
     pygame.draw.circle(surface, colours.pencil(setup.colour), (x + dot, height // 2), dot)
@@ -98,6 +123,7 @@ def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool,
         bits.append(note)
     details = fit_words(bits, theme.ui_font(20), width - x - theme.px(14))
     surface.blit(details, (x, theme.px(35)))
+    return surface
 
 
 def fit_words(bits: list[str], font: pygame.font.Font, room: int) -> pygame.Surface:
@@ -109,9 +135,17 @@ def fit_words(bits: list[str], font: pygame.font.Font, room: int) -> pygame.Surf
 
 
 def draw_car_list(surface: pygame.Surface, state: RaceState, top_right: tuple[int, int],
-                  ) -> pygame.Rect:
+                  cards: Cards | None = None) -> pygame.Rect:
     """Every car in a side list: its pencil, name, a small arrow of its velocity, speed,
     damage and lap, and finished or out; the car to move is marked. Returns the card."""
+    key = (tuple(state.cars), state.current_car)
+    card = (cards or Cards()).get("cars", key, lambda: _car_list(state))
+    box = card.get_rect(topright=top_right)
+    surface.blit(card, box)
+    return box
+
+
+def _car_list(state: RaceState) -> pygame.Surface:
     race = state.race
     colours = theme.palette()
     font = theme.ui_font(19)
@@ -129,7 +163,7 @@ def draw_car_list(surface: pygame.Surface, state: RaceState, top_right: tuple[in
     pad = theme.px(8)
     width = pad + theme.px(16) + name_width + pad + arrow + pad + numbers_width + pad
     box = pygame.Rect(0, 0, width, line * len(rows) + pad)
-    box.topright = top_right
+    surface = pygame.Surface(box.size, pygame.SRCALPHA)
     marks.card(surface, box)
     current = state.current_car
     for number, (index, name, numbers) in enumerate(rows):
@@ -152,7 +186,7 @@ def draw_car_list(surface: pygame.Surface, state: RaceState, top_right: tuple[in
         x += arrow + pad
         text = font.render(numbers, True, theme.TEXT if car.racing else theme.MUTED)
         surface.blit(text, text.get_rect(midleft=(x, y)))
-    return box
+    return surface
 
 
 def velocity_glyph(surface: pygame.Surface, velocity: Vec, centre: tuple[int, int],
@@ -230,12 +264,14 @@ def draw_toasts(surface: pygame.Surface, toasts: list[Toast]) -> None:
     for toast in reversed(toasts[-5:]):
         alpha = 255 if toast.age < toast.life - 0.6 else int(255 * max(0.0, toast.life -
                                                                         toast.age) / 0.6)
-        text = theme.ui_font(26).render(toast.text, True, theme.TEXT)
-        box = text.get_rect(midbottom=(surface.get_width() // 2, y)).inflate(24, 12)
-        card = pygame.Surface(box.size, pygame.SRCALPHA)
-        card.fill((255, 252, 235, min(alpha, 235)))
-        pygame.draw.rect(card, (*theme.PANEL_EDGE, alpha), card.get_rect(), 1, border_radius=6)
-        text.set_alpha(alpha)
-        card.blit(text, text.get_rect(center=(box.w // 2, box.h // 2)))
-        surface.blit(card, box)
+        if toast.card is None:
+            text = theme.ui_font(26).render(toast.text, True, theme.TEXT)
+            toast.card = pygame.Surface(text.get_rect().inflate(24, 12).size)
+            toast.card.fill((255, 252, 235))
+            pygame.draw.rect(toast.card, theme.PANEL_EDGE, toast.card.get_rect(), 1,
+                             border_radius=6)
+            toast.card.blit(text, text.get_rect(center=toast.card.get_rect().center))
+        box = toast.card.get_rect(midbottom=(surface.get_width() // 2, y))
+        toast.card.set_alpha(alpha)
+        surface.blit(toast.card, box)
         y -= box.h + 6

@@ -137,9 +137,18 @@ def arrow_head(surface: pygame.Surface, colour, start: Point, end: Point, size: 
 
 
 def draw_legend(surface: pygame.Surface, looks: set[Look], colour: Colour, top_right: Point,
-                warning: bool = False, ring: bool = True) -> pygame.Rect:
+                warning: bool = False, ring: bool = True, cards=None) -> pygame.Rect:
     """A card naming the marks on screen now (and the ring, and the warning if shown);
-    returns where it was drawn."""
+    returns where it was drawn. ``cards`` (``hud.Cards``) keeps it drawn between frames."""
+    key = (frozenset(looks), colour, warning, ring)
+    card = cards.get("legend", key, lambda: _legend(looks, colour, warning, ring)) \
+        if cards is not None else _legend(looks, colour, warning, ring)
+    box = card.get_rect(topright=(round(top_right[0]), round(top_right[1])))
+    surface.blit(card, box)
+    return box
+
+
+def _legend(looks: set[Look], colour: Colour, warning: bool, ring: bool) -> pygame.Surface:
     rows: list[tuple[str, object]] = [(WORDS[look], look) for look in WORDS if look in looks]
     if warning:
         rows.append(("too fast for the bend", "warning"))
@@ -150,7 +159,7 @@ def draw_legend(surface: pygame.Surface, looks: set[Look], colour: Colour, top_r
     icon = theme.px(30)
     width = icon + max(font.size(text)[0] for text, _ in rows) + theme.px(16)
     box = pygame.Rect(0, 0, width, line * len(rows) + theme.px(10))
-    box.topright = (round(top_right[0]), round(top_right[1]))
+    surface = pygame.Surface(box.size, pygame.SRCALPHA)
     card(surface, box)
     r = theme.px(6)
     for number, (text, what) in enumerate(rows):
@@ -165,11 +174,16 @@ def draw_legend(surface: pygame.Surface, looks: set[Look], colour: Colour, top_r
             draw(surface, what, at, r, colour)
         label = font.render(text, True, theme.TEXT)
         surface.blit(label, label.get_rect(midleft=(box.x + icon + theme.px(4), y)))
-    return box
+    return surface
 
 
 def card(surface: pygame.Surface, box: pygame.Rect, alpha: int = 232) -> None:
-    """A pale see-through card to write on over the paper."""
+    """A pale see-through card to write on over the paper (at ``box``, or filling a card
+    surface of the box's size)."""
+    if surface.get_size() == box.size and surface.get_flags() & pygame.SRCALPHA:
+        surface.fill((*theme.PANEL, alpha))
+        pygame.draw.rect(surface, theme.PANEL_EDGE, surface.get_rect(), 1, border_radius=5)
+        return
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
     shade.fill((*theme.PANEL, alpha))
     surface.blit(shade, box)

@@ -86,27 +86,27 @@ class SheetCache:
         pixels = (max(1, round(width * scale)) + 1, max(1, round(height * scale)) + 1)
         surface = pygame.Surface(pixels)
         draw_sheet(surface, self.course, scale, self.origin)
-        self.surface = surface
+        # In the window's own pixel format each frame's blit is a plain copy.
+        self.surface = surface.convert() if pygame.display.get_surface() is not None \
+            else surface
 
 
 def draw_sheet(surface: pygame.Surface, course: Course, scale: float,
                origin: tuple[float, float]) -> None:
     """Paper, grid, the off-track tint, zones, walls in ink, and the lines."""
     colours = theme.palette()
-    surface.fill(colours.paper)
     track = course.track
     ox, oy = origin
 
     def at(x: float, y: float) -> tuple[float, float]:
         return ((x - ox) * scale, (y - oy) * scale)
 
-    # Off the track: a soft tint outside the outline and inside the holes.
-    tint = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    tint.fill((*OUTSIDE_TINT, 255))
-    pygame.draw.polygon(tint, (0, 0, 0, 0), [at(*p) for p in track.outer])
+    # Off the track: a soft tint outside the outline and inside the holes (drawn straight
+    # onto the sheet: no layer the size of the sheet to blend).
+    surface.fill(OUTSIDE_TINT)
+    pygame.draw.polygon(surface, colours.paper, [at(*p) for p in track.outer])
     for hole in track.holes:
-        pygame.draw.polygon(tint, (*OUTSIDE_TINT, 255), [at(*p) for p in hole])
-    surface.blit(tint, (0, 0))
+        pygame.draw.polygon(surface, OUTSIDE_TINT, [at(*p) for p in hole])
     _grid(surface, scale, origin, colours)
     for zone in track.zones:
         _zone(surface, zone.kind, [at(*p) for p in zone.polygon], scale)
@@ -142,7 +142,7 @@ def _waypoint(surface, centre: tuple[float, float], scale: float, number: int,
             pygame.draw.arc(surface, (30, 30, 30) if i % 2 else (250, 250, 250), rect, start,
                             start + math.pi / 4, max(3, width * 2))
     pygame.draw.circle(surface, theme.CHECKPOINT_COLOUR, centre, radius, width)
-    text = theme.font(max(14, round(scale * 0.8)), bold=True).render(
+    text = theme.hand(max(16, round(scale * 0.9)), bold=True).render(
         str(number), True, theme.CHECKPOINT_COLOUR)
     surface.blit(text, text.get_rect(midbottom=(centre[0] + radius, centre[1] - radius * 0.6)))
 
@@ -176,16 +176,22 @@ def _grid(surface: pygame.Surface, scale: float, origin: tuple[float, float],
 
 def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
           scale: float) -> None:
+    """A zone: its colour, a texture of its kind (waves, chevrons, blots, hatching), its edge
+    and its name. The layers are only as large as the zone, not the sheet."""
     fill, edge = theme.ZONE_COLOURS.get(kind, ((200, 200, 200), (100, 100, 100)))
-    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    alpha = 170 if kind == "oil" else 140
-    pygame.draw.polygon(layer, (*fill, alpha), points)
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
-    left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
-    mask = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    pygame.draw.polygon(mask, (255, 255, 255, 255), points)
-    texture = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    box = pygame.Rect(math.floor(min(xs)) - 2, math.floor(min(ys)) - 2, 0, 0)
+    box.w, box.h = math.ceil(max(xs)) + 3 - box.x, math.ceil(max(ys)) + 3 - box.y
+    local = [(x - box.x, y - box.y) for x, y in points]
+    left, top = min(xs) - box.x, min(ys) - box.y
+    right, bottom = max(xs) - box.x, max(ys) - box.y
+    layer = pygame.Surface(box.size, pygame.SRCALPHA)
+    alpha = 170 if kind == "oil" else 140
+    pygame.draw.polygon(layer, (*fill, alpha), local)
+    mask = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.polygon(mask, (255, 255, 255, 255), local)
+    texture = pygame.Surface(box.size, pygame.SRCALPHA)
     gap = max(6, round(scale / 2.5))
     if kind == "water":
         y = top + gap / 2
@@ -203,7 +209,7 @@ def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
                               [(x, mid - gap), (x + gap / 2, mid), (x, mid + gap)], 2)
             x += gap
     elif kind == "oil":
-        for i, (px, py) in enumerate(points[:: max(1, len(points) // 6)]):
+        for i, (px, py) in enumerate(local[:: max(1, len(local) // 6)]):
             cx, cy = (px * 2 + (left + right) / 2) / 3, (py * 2 + (top + bottom) / 2) / 3
             pygame.draw.circle(texture, (*edge, 200), (cx, cy), max(2, gap / 3 + i % 3))
     else:
@@ -213,10 +219,11 @@ def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
             x += gap
     texture.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
     layer.blit(texture, (0, 0))
-    surface.blit(layer, (0, 0))
+    surface.blit(layer, box.topleft)
     pygame.draw.aalines(surface, edge, True, points)
-    label = theme.font(max(14, round(scale * 0.7)), bold=True).render(kind, True, edge)
-    surface.blit(label, label.get_rect(center=((left + right) / 2, (top + bottom) / 2)))
+    label = theme.hand(max(16, round(scale * 0.8)), bold=True).render(kind, True, edge)
+    surface.blit(label, label.get_rect(center=((min(xs) + max(xs)) / 2,
+                                               (min(ys) + max(ys)) / 2)))
 
 
 def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
@@ -229,7 +236,7 @@ def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
         pygame.draw.line(surface, colour, a, b, width)
     _arrow(surface, line, at, scale, colour)
     if label:
-        text = theme.font(max(14, round(scale * 0.8)), bold=True).render(label, True, colour)
+        text = theme.hand(max(16, round(scale * 0.9)), bold=True).render(label, True, colour)
         fx, fy = _unit(line.forward)
         centre = ((a[0] + b[0]) / 2 - fx * scale * 0.9, (a[1] + b[1]) / 2 - fy * scale * 0.9)
         surface.blit(text, text.get_rect(center=centre))

@@ -69,9 +69,10 @@ class ChampionshipSetupScene(SetupScene):
         return theme.px(140)  # room for the series' order above the list
 
     def extra_widgets(self, page) -> None:
-        width = theme.px(140)
-        page.button((self.panel_x - width - theme.px(8), theme.px(18), width, theme.px(38)),
-                    "Remove last", self.undo, enabled=bool(self.series),
+        left, room = theme.px(16), self.panel_x - theme.px(24)
+        page.button((left + min(theme.px(200), room // 2 - theme.px(6)) + theme.px(12),
+                     self.app.size[1] - theme.px(66), min(theme.px(160), room // 2 - theme.px(6)),
+                     theme.px(50)), "Remove last track", self.undo, enabled=bool(self.series),
                     tooltip="Take the last track out of the series")
 
     def badge(self, index: int) -> str:

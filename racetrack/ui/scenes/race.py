@@ -7,8 +7,9 @@ the next turn, so the window never freezes and never teleports a car.
 
 Every candidate says what it does before the click: its mark (safe, into the wall, off the
 track, into a car, over the finish, special, refused) and, under the mouse, a line with the
-numbers. The core works those out (``racetrack.outlook``) on another thread at the start of the
-human's turn; until they arrive the marks come from the candidates' kinds alone.
+numbers. The core works those out (``racetrack.outlook``) a slice of each frame from the start
+of the human's turn (``ui.lookout``); until they arrive the marks come from the candidates' kinds
+alone.
 
 The race opens on the whole track with the draw for the order of play, then follows the cars at
 the zoom the player last chose (kept from race to race).
@@ -23,16 +24,14 @@ from dataclasses import dataclass
 import pygame
 
 from racetrack.ai import Driver
-from racetrack.ai.tables import value_table
-from racetrack.errors import RacetrackError
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Event, EventKind, Move
-from racetrack.outlook import Outlook, outlooks, quick, tables_apply
-from racetrack.rules.moves import swims
+from racetrack.outlook import Outlook
 from racetrack.settings import load_settings
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
+from racetrack.ui.lookout import Lookout
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render import gadgets, hud, marks
 from racetrack.ui.render.camera import MAX_SCALE, Camera
@@ -100,6 +99,7 @@ class RaceScene:
         self.camera = Camera()
         self.sheet = SheetCache(race.course)
         self.trail_cache = draw_cars.TrailCache()
+        self.cards = hud.Cards()
         self._resize(app.size)
         self.camera.fit(race.track.bounds)
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
@@ -113,10 +113,8 @@ class RaceScene:
         self.toasts: list[hud.Toast] = []
         self.glide: Glide | None = None
         self.workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="driver")
-        # What each candidate does is worked out here, off the frame, once per turn.
-        self.lookout = ThreadPoolExecutor(max_workers=1, thread_name_prefix="outlook")
-        self.outlook_job: tuple[tuple, Future] | None = None
-        self._own_race: Race | None = None  # the outlook thread's (see _work_out)
+        # What each candidate does, worked out in a slice of each frame.
+        self.lookout = Lookout(race)
         self._drivers_race: Race | None = None  # the drivers' thread's (see _drivers_copy)
         # The race in progress is written after every move, off the frame, in order.
         self.saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
@@ -211,39 +209,13 @@ class RaceScene:
         return index is not None and index not in self.drivers and self.glide is None
 
     def current_outlooks(self) -> list[Outlook]:
-        """What each of the human car's candidates does: worked out off the frame once a
-        turn; until then, each candidate's look from its kind alone."""
-        if not self.human_turn:
-            return []
-        key = (len(self.state.history), self.state.current_car, self.state.round,
-               len(self.state.oil))
-        if self.outlook_job is None or self.outlook_job[0] != key:
-            self.outlook_job = (key, self.lookout.submit(self._work_out, self.state.clone()))
-        job = self.outlook_job[1]
-        if job.done() and job.exception() is None:
-            return job.result()
-        return [quick(candidate) for candidate in self.state.candidates()]
+        """What each of the human car's candidates does, as far as worked out this turn (the
+        rest by their kinds alone; ``Lookout`` fills them in a slice of each frame)."""
+        return self.lookout.outlooks(self.state) if self.human_turn else []
 
-    def _work_out(self, state: RaceState) -> list[Outlook]:
-        """The outlooks, with the car's moves-to-go table where it tells the whole truth.
-
-        Runs on the outlook thread with a race of its own: shapely's prepared geometry may not
-        be asked questions from two threads at once, so this thread's copy of the state plays
-        its moves on its own course."""
-        if self._own_race is None:
-            race = self.race
-            self._own_race = Race(race.track, race.rules, race.cars, seed=race.seed)
-        state.race = self._own_race
-        table = None
-        index = state.current_car
-        if index is not None and tables_apply(state) and not state.placing:
-            race = state.race
-            try:
-                table = value_table(race.course_of(index), race.rules,
-                                    swims(race.cars[index], state.cars[index]))
-            except RacetrackError:  # too large a track for a table: the one-turn look
-                table = None
-        return outlooks(state, table)
+    def finish_outlooks(self) -> list[Outlook]:
+        """Every outlook of the turn now (tests and pictures wait for them)."""
+        return self.lookout.finish(self.state) if self.human_turn else []
 
     def outlook_at(self, target: Vec | None) -> Outlook | None:
         if target is None:
@@ -408,7 +380,7 @@ class RaceScene:
                 callback(self.state)
             return
         if self.human_turn:
-            self.current_outlooks()  # start working them out as the turn begins
+            self.lookout.work(self.state)
         index = self.state.current_car
         if index in self.drivers:
             if self.thinking is None:
@@ -441,25 +413,26 @@ class RaceScene:
         self.camera.follow(x, y, ease=min(1.0, dt * 4))
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.fill(theme.palette().paper)
-        self.sheet.draw(surface, self.camera)
+        self.sheet.draw(surface, self.camera)  # the sheet and the paper beyond: every pixel
         gadgets.draw_paper_items(surface, self.state, self.camera)
         moving = (self.glide.car, self.glide.where()) if self.glide is not None else None
         draw_cars.draw_trails(surface, self.state, self.camera, moving, self.trail_cache)
         draw_cars.draw_velocities(surface, self.state, self.camera,
                                   moving[0] if moving else None)
         found = self.current_outlooks() if not self.intro else []
-        draw_cars.draw_candidates(surface, self.state, self.camera, found, self.hover)
         draw_cars.draw_cars(surface, self.state, self.camera, moving)
-        hud.draw_bar(surface, self.state, self.thinking is not None)
+        # Over the cars: a point another car stands on shows what driving there does.
+        draw_cars.draw_candidates(surface, self.state, self.camera, found, self.hover)
+        hud.draw_bar(surface, self.state, self.thinking is not None, cards=self.cards)
         top = hud.bar_height() + theme.px(8)
         gadgets.draw_kit_panel(surface, self.state, hud.bar_height(), self.armed)
-        listed = hud.draw_car_list(surface, self.state, (surface.get_width() - theme.px(8), top))
+        listed = hud.draw_car_list(surface, self.state, (surface.get_width() - theme.px(8), top),
+                                   self.cards)
         if found and not self.state.placing:
             colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour)
             marks.draw_legend(surface, {o.look for o in found}, colour,
                               (listed.right, listed.bottom + theme.px(8)),
-                              warning=any(o.warning for o in found))
+                              warning=any(o.warning for o in found), cards=self.cards)
         self._draw_actions(surface)
         hud.draw_toasts(surface, self.toasts)
         hovered = self.outlook_at(self.hover) if found else None
@@ -481,7 +454,7 @@ class RaceScene:
     def _leave(self) -> None:
         """Stop the threads, let the last autosave land, and keep the zoom for next time."""
         self.workers.shutdown(wait=False, cancel_futures=True)
-        self.lookout.shutdown(wait=False, cancel_futures=True)
+        self.lookout.close()
         self.saver.shutdown(wait=True)  # the last autosave lands before the result
         if self.zoomed:
             self.app.remember(zoom=round(self.follow_scale or self.camera.scale, 2))

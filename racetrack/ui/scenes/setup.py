@@ -216,7 +216,7 @@ class SetupScene(FormScene):
                                container=self.picker)
             self.cells.append((index, image))
         self.scroll_to(self.selected)
-        page.button((left, bottom, min(theme.px(220), room), theme.px(50)),
+        page.button((left, bottom, min(theme.px(200), room // 2 - theme.px(6)), theme.px(50)),
                     "Open a track file…", self.open_track,
                     tooltip="Race on a track file from anywhere")
 
