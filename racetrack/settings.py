@@ -128,9 +128,10 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
             values[key] = data[key]
     if data.get("moves") in MOVES:
         values["moves"] = data["moves"]
-    seconds = data.get("animation_seconds")
-    if _number(seconds) and 0 <= seconds <= 3:
-        values["animation_seconds"] = float(seconds)
+    for key, low, high, kind in (("animation_seconds", 0, 3, float), ("volume", 0, 100, int),
+                                 ("zoom", 1, 200, float)):
+        if _number(data.get(key)) and low <= data[key] <= high:
+            values[key] = kind(data[key])
     window = data.get("window")
     if (isinstance(window, list) and len(window) == 2 and all(_number(v) for v in window)
             and all(100 <= v <= limit for v, limit in zip(window, MAX_WINDOW, strict=True))):
@@ -140,12 +141,6 @@ def settings_from_data(data: Any, where: str = "settings") -> Settings:
             values[key] = data[key]
     if data.get("ui_scale") in UI_SCALES:
         values["ui_scale"] = data["ui_scale"]
-    volume = data.get("volume")
-    if _number(volume) and 0 <= volume <= 100:
-        values["volume"] = int(volume)
-    zoom = data.get("zoom")
-    if _number(zoom) and 1 <= zoom <= 200:
-        values["zoom"] = float(zoom)
     players = data.get("players")
     if isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS:
         chosen = []

@@ -3,8 +3,11 @@ whenever the window's size or the UI scale changes, with Esc to go back."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 
+from racetrack.errors import FileProblemError
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Intent, Key
@@ -81,6 +84,17 @@ class FormScene:
 
     def draw_paper(self, surface: pygame.Surface) -> None:
         """Whatever the screen draws itself, under the widgets."""
+
+
+def read_file(load, path: Path) -> tuple[object | None, str]:
+    """A player's file read by ``load`` (a track, a replay): the result, or ``None`` and the
+    problem in one line (the file's first problem, or why it could not be read)."""
+    try:
+        return load(path), ""
+    except FileProblemError as exc:
+        return None, str(exc.problems[0])
+    except OSError as exc:
+        return None, f"{path.name}: {exc.strerror or exc}"
 
 
 def heading(surface: pygame.Surface, text: str, at: tuple[int, int], size: int = 44,

@@ -42,44 +42,39 @@ class OptionsScene(FormScene):
         tall = row - theme.px(12)
         y = theme.px(130)
         self.rows = []
-
-        def label(text: str) -> None:
-            self.rows.append((text, pygame.Rect(left, y, label_width, tall)))
-
-        label("Window")
-        current = next((name for name, size in WINDOWS.items() if size == settings.window),
-                       "fit the screen")
-        page.choice((x, y, field, tall), list(WINDOWS), current,
-                    lambda value: self._window(WINDOWS[value]),
-                    tooltip="The window's size (it never reaches past the screen)")
-        y += row
-        label("Fullscreen (F11)")
-        page.toggle((x, y + tall // 2 - theme.px(12), theme.px(24), theme.px(24)), "",
-                    settings.fullscreen, lambda on: self.change(fullscreen=on))
-        y += row
-        label("UI scale")
-        page.choice((x, y, field, tall), list(UI_SCALES), settings.ui_scale,
-                    lambda value: self.change(ui_scale=value),
-                    tooltip="auto: grows with the window")
-        y += row
-        label("Colour-blind pencils")
-        page.toggle((x, y + tall // 2 - theme.px(12), theme.px(24), theme.px(24)), "",
-                    settings.colour_blind, lambda on: self.change(colour_blind=on))
-        y += row
-        label("Sound volume")
-        page.slider((x, y, field, tall), settings.volume, 0, 100,
-                    lambda value: self.change(volume=value), step=10)
-        y += row
-        label("Mute")
-        page.toggle((x, y + tall // 2 - theme.px(12), theme.px(24), theme.px(24)), "",
-                    settings.muted, lambda on: self.change(muted=on))
-        y += row
-        label("Computer moves")
         speed = min(SPEEDS, key=lambda k: abs(SPEEDS[k] - settings.animation_seconds))
-        page.choice((x, y, field, tall), list(SPEEDS), speed,
-                    lambda value: self.change(animation_seconds=SPEEDS[value]),
-                    tooltip="How long a computer car takes to glide to its point")
-        y += row + theme.px(10)
+        window = next((name for name, size in WINDOWS.items() if size == settings.window),
+                      "fit the screen")
+        rows = [("Window", "choice", (list(WINDOWS), window,
+                                      lambda value: self._window(WINDOWS[value]),
+                                      "The window's size (it never reaches past the screen)")),
+                ("Fullscreen (F11)", "toggle", "fullscreen"),
+                ("UI scale", "choice", (list(UI_SCALES), settings.ui_scale,
+                                        lambda value: self.change(ui_scale=value),
+                                        "auto: grows with the window")),
+                ("Colour-blind pencils", "toggle", "colour_blind"),
+                ("Sound volume", "slider", "volume"),
+                ("Mute", "toggle", "muted"),
+                ("Computer moves", "choice", (list(SPEEDS), speed,
+                                              lambda value: self.change(
+                                                  animation_seconds=SPEEDS[value]),
+                                              "How long a computer car takes to glide to its "
+                                              "point"))]
+        box = theme.px(24)
+        for text, kind, what in rows:
+            self.rows.append((text, pygame.Rect(left, y, label_width, tall)))
+            if kind == "choice":
+                choices, value, on_change, tip = what
+                page.choice((x, y, field, tall), choices, value, on_change, tooltip=tip)
+            elif kind == "toggle":
+                page.toggle((x, y + tall // 2 - box // 2, box, box), "",
+                            getattr(settings, what),
+                            lambda on, key=what: self.change(**{key: on}))
+            else:
+                page.slider((x, y, field, tall), settings.volume, 0, 100,
+                            lambda value: self.change(volume=value), step=10)
+            y += row
+        y += theme.px(10)
         page.button((width // 2 - theme.px(110), min(y, height - theme.px(70)), theme.px(220),
                      theme.px(50)), "Done", self.back, style="primary")
 

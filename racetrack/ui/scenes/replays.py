@@ -9,14 +9,14 @@ from pathlib import Path
 import pygame
 
 from racetrack import archive
-from racetrack.errors import ReplayError
 from racetrack.replay import Replay, load_replay
 from racetrack.settings import replays_dir
 from racetrack.ui import theme
 from racetrack.ui.gui import Entry, Page
 from racetrack.ui.input import Click, Intent, Key
-from racetrack.ui.scenes.form import FormScene, heading
+from racetrack.ui.scenes.form import FormScene, heading, read_file
 from racetrack.ui.scenes.setup import thumbnail
+from racetrack.ui.widgets import chosen_card, shorten
 
 ROW = 96
 
@@ -72,13 +72,7 @@ class ReplaysScene(FormScene):
     def row_picture(self, index: int, size: tuple[int, int]) -> pygame.Surface:
         """One saved race: its track's thumbnail, date, players and winner."""
         entry = self.entries[index]
-        chosen = index == self.selected
-        picture = pygame.Surface(size, pygame.SRCALPHA)
-        frame = picture.get_rect().inflate(-2, -2)
-        pygame.draw.rect(picture, theme.HIGHLIGHT if chosen else theme.PANEL, frame,
-                         border_radius=8)
-        pygame.draw.rect(picture, theme.TEXT if chosen else theme.PANEL_EDGE, frame, 2,
-                         border_radius=8)
+        picture = chosen_card(size, index == self.selected)
         x = theme.px(12)
         if entry.replay is not None:
             key = f"{entry.path}:{size[1]}"
@@ -98,8 +92,7 @@ class ReplaysScene(FormScene):
         else:
             detail = f"cannot be opened: {entry.problem}"
         font = theme.ui_font(20)
-        while len(detail) > 10 and font.size(detail)[0] > size[0] - x - theme.px(12):
-            detail = detail[:-4] + "…"
+        detail = shorten(detail, font, size[0] - x - theme.px(12))
         picture.blit(font.render(detail, True, theme.MUTED), (x, theme.px(52)))
         return picture
 
@@ -139,15 +132,9 @@ class ReplaysScene(FormScene):
                               else Path.home(), {".yaml", ".yml"}, self.watch_file)
 
     def watch_file(self, path: Path) -> None:
-        try:
-            replay = load_replay(path)
-        except ReplayError as exc:
-            self.message = str(exc.problems[0])
-            return
-        except OSError as exc:
-            self.message = f"{path.name}: {exc.strerror or exc}"
-            return
-        self.watch(replay)
+        replay, self.message = read_file(load_replay, path)
+        if replay is not None:
+            self.watch(replay)
 
     def start_rename(self) -> None:
         """A field for the new name over the list (Enter keeps it, Esc cancels)."""

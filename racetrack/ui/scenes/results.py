@@ -18,6 +18,7 @@ from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache
 from racetrack.ui.scenes.form import FormScene
+from racetrack.ui.widgets import shorten
 
 
 class ResultsScene(FormScene):
@@ -202,7 +203,6 @@ class ResultsScene(FormScene):
             kit = f" · left: {car.kit.describe()}" if equipped else ""
             detail = f"{how} · {car.moves} moves · damage {car.damage}{kit}"
             font = theme.ui_font(18)
-            while len(detail) > 10 and font.size(detail)[0] > row.right - x - theme.px(8):
-                detail = detail[:-4] + "…"
-            text = font.render(detail, True, theme.MUTED)
+            text = font.render(shorten(detail, font, row.right - x - theme.px(8)), True,
+                               theme.MUTED)
             surface.blit(text, text.get_rect(topleft=(x, row.centery + theme.px(2))))

@@ -40,7 +40,8 @@ from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.par import ParWorker
 from racetrack.ui.render.sheet import draw_sheet
-from racetrack.ui.scenes.form import FormScene, heading
+from racetrack.ui.scenes.form import FormScene, heading, read_file
+from racetrack.ui.widgets import chosen_card
 
 THUMB = (210, 130)
 #: The Moves list's words, for the settings' ``moves`` values.
@@ -228,12 +229,7 @@ class SetupScene(FormScene):
         """A track's cell: its thumbnail and name, framed (highlighted when chosen)."""
         choice = self.tracks[index]
         chosen = index == self.selected
-        picture = pygame.Surface(size, pygame.SRCALPHA)
-        frame = picture.get_rect().inflate(-2, -2)
-        pygame.draw.rect(picture, theme.HIGHLIGHT if chosen else theme.PANEL, frame,
-                         border_radius=8)
-        pygame.draw.rect(picture, theme.TEXT if chosen else theme.PANEL_EDGE, frame, 2,
-                         border_radius=8)
+        picture = chosen_card(size, chosen)
         thumb = choice.thumbnail
         room = (size[0] - 12, size[1] - theme.px(34))
         scale = min(room[0] / thumb.get_width(), room[1] / thumb.get_height())
@@ -395,15 +391,9 @@ class SetupScene(FormScene):
         self.form.choose_file("Open a track file", start, {".yaml", ".yml"}, self.add_track)
 
     def add_track(self, path: Path) -> None:
-        try:
-            track = load_track(path)
-        except FileProblemError as exc:
-            self.error = str(exc.problems[0])
+        track, self.error = read_file(load_track, path)
+        if track is None:
             return
-        except OSError as exc:
-            self.error = f"{path.name}: {exc.strerror or exc}"
-            return
-        self.error = ""
         known = next((i for i, c in enumerate(self.tracks) if c.path == path), None)
         if known is None:
             self.tracks.append(TrackChoice(path, track, thumbnail(track)))
