@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
 HELPERS = textwrap.dedent("""
     set -e
     wait_window() {                         # print the game's window, once it has drawn
-        for _ in $(seq 240); do                 # (the game names it with its first frame)
+        for _ in $(seq 600); do                 # (the game names it with its first frame)
             for found in $(xdotool search --onlyvisible --class racetrack 2>/dev/null); do
                 if xdotool getwindowname "$found" 2>/dev/null | grep -q '^Racetrack'; then
                     echo "$found"; return 0
@@ -38,14 +38,14 @@ HELPERS = textwrap.dedent("""
         echo "no game window" >&2; return 1
     }
     wait_title() {                          # wait_title WINDOW WORDS
-        for _ in $(seq 240); do
+        for _ in $(seq 600); do
             if xdotool getwindowname "$1" 2>/dev/null | grep -q "$2"; then return 0; fi
             sleep 0.25
         done
         echo "the window's title never said $2" >&2; return 1
     }
     wait_file() {                           # wait_file GLOB
-        for _ in $(seq 240); do
+        for _ in $(seq 600); do
             if compgen -G "$1" >/dev/null; then return 0; fi
             sleep 0.25
         done
@@ -75,7 +75,7 @@ HELPERS = textwrap.dedent("""
 """)
 
 DRIVE = HELPERS + textwrap.dedent(r"""
-    "$PYTHON" -m racetrack &
+    "$PYTHON" -m racetrack 2> "$OUT/game.log" &
     game=$!
     window=$(wait_window)
     wait_title "$window" '^Racetrack$'
@@ -102,12 +102,18 @@ def run_in_xvfb(tmp_path, script: str, screen: str) -> subprocess.CompletedProce
                PYTHON=sys.executable, OUT=str(tmp_path), HOME_DIR=str(tmp_path / "home"),
                SDL_AUDIODRIVER=env.get("SDL_AUDIODRIVER", "dummy"))
     return subprocess.run(["xvfb-run", "-a", "-s", f"-screen 0 {screen}x24", "bash", "-c",
-                           script], env=env, capture_output=True, text=True, timeout=240)
+                           script], env=env, capture_output=True, text=True, timeout=600)
+
+
+def game_log(tmp_path) -> str:
+    """What the game said on its error stream (for a failure's message)."""
+    log = tmp_path / "game.log"
+    return "\ngame: " + log.read_text()[-2000:] if log.exists() else ""
 
 
 def test_the_window_fits_an_800_by_600_screen_and_races_from_the_keyboard(tmp_path):
     result = run_in_xvfb(tmp_path, DRIVE, "800x600")
-    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.returncode == 0, result.stderr[-2000:] + game_log(tmp_path)
     geometry = dict(line.split("=", 1) for line in
                     (tmp_path / "geometry").read_text().split())
     x, y = int(geometry["X"]), int(geometry["Y"])
@@ -128,7 +134,7 @@ def test_the_window_fits_an_800_by_600_screen_and_races_from_the_keyboard(tmp_pa
 
 
 TREES = HELPERS + textwrap.dedent("""
-    "$PYTHON" -m racetrack trees --players greedy,greedy --seed 2 &
+    "$PYTHON" -m racetrack trees --players greedy,greedy --seed 2 2> "$OUT/game.log" &
     game=$!
     window=$(wait_window)
     sleep 3                                  # the computers play a few turns meanwhile
@@ -140,7 +146,7 @@ TREES = HELPERS + textwrap.dedent("""
 
 def test_graph_trees_runs_in_the_real_window(tmp_path):
     result = run_in_xvfb(tmp_path, TREES, "1280x800")
-    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.returncode == 0, result.stderr[-2000:] + game_log(tmp_path)
     shots = list(tmp_path.glob("racetrack-*.png"))
     assert shots, "no screenshot was saved"
     import pygame

@@ -29,6 +29,7 @@ class SheetCache:
         self.course = course
         self.scale = 0.0
         self.surface: pygame.Surface | None = None
+        self._kept: dict[float, pygame.Surface] = {}  # at most this and the next scale
         x0, y0, x1, y1 = course.sheet
         self.origin = (x0, y0)
         self.size = (x1 - x0, y1 - y0)
@@ -39,9 +40,25 @@ class SheetCache:
         width, height = self.size
         return math.sqrt(MAX_PIXELS / max(1, width * height))
 
+    def prepare(self, scale: float) -> None:
+        """Draw the sheet at a scale about to be used, and keep it beside the current one
+        (the race draws its following zoom while the whole track still shows)."""
+        scale = min(scale, self.max_scale)
+        if scale not in self._kept:
+            current = (self.scale, self.surface)
+            self._render(scale)
+            self._kept = {scale: self.surface}
+            if current[1] is not None:
+                self._kept[current[0]] = current[1]
+            self.scale, self.surface = current
+
     def draw(self, target: pygame.Surface, camera: Camera) -> None:
         if self.surface is None or abs(self.scale - camera.scale) > 1e-6:
-            self._render(camera.scale)
+            if camera.scale in self._kept:
+                self.scale, self.surface = camera.scale, self._kept[camera.scale]
+            else:
+                self._render(camera.scale)
+            self._kept = {self.scale: self.surface}
         assert self.surface is not None
         sx, sy = camera.to_screen(*self.origin)
         placed = self.surface.get_rect(topleft=(round(sx), round(sy)))

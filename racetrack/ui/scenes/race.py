@@ -181,13 +181,17 @@ class RaceScene:
                          "Esc: pause and how to play")
         return lines
 
-    def _start_following(self) -> None:
-        """The announcement is over: zoom to the player's zoom and follow the cars."""
-        self.intro = 0.0
+    def following_scale(self) -> float:
+        """The zoom the race follows the cars at: the player's, or a comfortable one."""
         if self.follow_scale is None:
             comfortable = self.camera.height / FOLLOW_SQUARES
             self.follow_scale = max(self.camera.scale, comfortable)
-        self.camera.scale = min(self.follow_scale, self.sheet.max_scale, MAX_SCALE)
+        return min(self.follow_scale, self.sheet.max_scale, MAX_SCALE)
+
+    def _start_following(self) -> None:
+        """The announcement is over: zoom to the player's zoom and follow the cars."""
+        self.intro = 0.0
+        self.camera.scale = self.following_scale()
         self.camera.followed = True
         self._follow(1.0)
 
@@ -361,6 +365,8 @@ class RaceScene:
             toast.age += dt
         self.toasts = [t for t in self.toasts if t.age < t.life]
         if self.intro:
+            # The sheet at the following zoom is drawn now, while the picture stands still.
+            self.sheet.prepare(self.following_scale())
             self.intro = max(0.0, self.intro - dt)
             if not self.intro:
                 self._start_following()

@@ -71,6 +71,9 @@ class TutorialScene(RaceScene):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("intro", False)
         super().__init__(*args, **kwargs)
+        # Close up, so a first race's few dots are big and far apart.
+        self.camera.scale = min(self.sheet.max_scale, max(self.camera.scale,
+                                                          self.camera.height / 18))
         self.step = 0
 
     @property
