@@ -8,6 +8,7 @@ Reachable from the menu, the New race screen and the pause menu.
 from __future__ import annotations
 
 import html
+import re
 
 import pygame
 
@@ -25,6 +26,15 @@ from racetrack.ui.scenes.form import FormScene, heading
 QUIET = {"zones.oil": "none", "zones.jump": "none", "zones.slopes": "none", "pit-stop": "none",
          "equipment.shop": "none", "collectables": "ignored", "teams.scoring": "none",
          "start.grid": "spread", "start.direction": "forward", "checkpoints": "in-order"}
+#: What each option is about, in the words a player uses.
+TOPICS = {"movement.choices": "Moves", "walls": "Walls", "leaving-track": "Leaving the track",
+          "crash.outcome": "After a crash", "crash.damage": "Damage from a crash",
+          "cars": "Other cars", "turn-order": "Order of play", "finish.end": "The race ends",
+          "finish.tie-break": "Cars finishing in the same round", "zones.oil": "Oil",
+          "zones.jump": "Jumps", "zones.water": "Water", "zones.slopes": "Slopes",
+          "start.grid": "Start", "start.direction": "Way round", "checkpoints": "Checkpoints",
+          "pit-stop": "Pit stop", "equipment.shop": "Shop", "collectables": "Collectables",
+          "teams.scoring": "Teams"}
 SKIPPED = {"max-rounds", "equipment.budget", "laps", "crash.miss-turns", "damage-limit",
            "equipment.brakes", "equipment.turbo", "movement.skid-speed"}
 
@@ -41,7 +51,10 @@ def rules_words(rules: RuleSet) -> list[str]:
                 lines.append(option.doc.replace("When true ", "").capitalize())
             continue
         if option.choices and value in option.choices:
-            lines.append(option.choices[value][0].upper() + option.choices[value][1:])
+            meaning = re.sub(r"\s*\(see [^)]*\)", "", option.choices[value])
+            topic = TOPICS.get(option.key)
+            lines.append(f"{topic}: {meaning[0].lower() + meaning[1:]}" if topic
+                         else meaning[0].upper() + meaning[1:])
     if rules.damage_limit is not None:
         lines.append(f"More than {rules.damage_limit} damage and the car is out.")
     if rules.crash_miss_turns:
