@@ -1,7 +1,9 @@
-"""The replays folder: every finished race saved there, the race in progress kept beside them.
+"""The replays folder: every finished race saved there, the races in progress kept beside them.
 
-The race in progress is rewritten (atomically) after every move, so a crash or a closed window
-loses nothing: the menu offers to resume it. A finished race is saved under its date and track.
+Each race in progress has a file of its own in ``unfinished/``, rewritten (atomically) after
+every move, so a crash or a closed window loses nothing and starting another race never replaces
+an interrupted one: the menu lists them to resume or discard. A finished race is saved under its
+date and track, and its in-progress file goes.
 """
 
 from __future__ import annotations
@@ -17,71 +19,127 @@ from racetrack.game import RaceState
 from racetrack.replay import Replay, load_replay, save_replay
 from racetrack.settings import replays_dir
 
+#: The single race in progress of earlier versions (still offered until it is resumed).
 UNFINISHED = "unfinished-race.yaml"
+#: The folder (inside the replays folder) of the races in progress, one file each.
+UNFINISHED_DIR = "unfinished"
 
 
 def unfinished_path() -> Path:
+    """Where earlier versions kept their one race in progress."""
     return replays_dir() / UNFINISHED
 
 
-def record_progress(state: RaceState) -> None:
-    """Keep the race so far on disk (called after every move)."""
-    save_replay(state, unfinished_path())
+def new_progress_path(state: RaceState, when: datetime | None = None) -> Path:
+    """A fresh file for a race starting now (never one another race uses)."""
+    when = when or datetime.now()
+    folder = replays_dir() / UNFINISHED_DIR
+    prefix = f"{when:%Y-%m-%d %H%M%S} "
+    path, number = file_in(folder, state.race.track.name, prefix=prefix), 1
+    while path.exists():
+        number += 1
+        path = file_in(folder, state.race.track.name, prefix=prefix, suffix=f" {number}.yaml")
+    return path
 
 
-def save_finished(state: RaceState, when: datetime | None = None) -> Path:
-    """Save a finished race under its date and track, and forget the unfinished copy."""
+def record_progress(state: RaceState, path: Path | None = None) -> None:
+    """Keep the race so far on disk (called after every move) in its own file."""
+    save_replay(state, path or unfinished_path())
+
+
+def save_finished(state: RaceState, when: datetime | None = None,
+                  progress: Path | None = None) -> Path:
+    """Save a finished race under its date and track, and forget its in-progress copy
+    (``progress``, or the old single file)."""
     when = when or datetime.now()
     path = file_in(replays_dir(), state.race.track.name, prefix=f"{when:%Y-%m-%d %H%M%S} ")
     save_replay(state, path)
-    with contextlib.suppress(OSError):
-        unfinished_path().unlink()
+    discard_unfinished(progress)
     return path
 
 
 @dataclass(frozen=True)
 class Unfinished:
-    """The interrupted race, if any, and what became of a damaged one."""
+    """A race in progress on disk: its file, when it was last played, and the race so far."""
 
-    replay: Replay | None
-    message: str = ""  # a damaged file was kept aside (or could not be): in one line
+    path: Path
+    saved: datetime
+    replay: Replay
+
+    @property
+    def describe(self) -> str:
+        race = self.replay.race
+        players = ", ".join(car.name for car in race.cars)
+        return f"{race.track.name} · {race.rules.name} · {players} · {len(self.replay.moves)} moves"
 
 
-def read_unfinished() -> Unfinished:
-    """The interrupted race, if there is one that still loads and is not over.
+@dataclass(frozen=True)
+class InterruptedRaces:
+    """Every race in progress that can be resumed, the latest first, and one line for each
+    damaged file that was kept aside."""
+
+    races: tuple[Unfinished, ...] = ()
+    messages: tuple[str, ...] = ()
+
+
+def _progress_paths() -> list[Path]:
+    folder = replays_dir() / UNFINISHED_DIR
+    paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    if unfinished_path().exists() or unfinished_path().is_symlink():
+        paths.append(unfinished_path())
+    return paths
+
+
+def read_unfinished() -> InterruptedRaces:
+    """Every race in progress that still loads and is not over.
 
     A file that no longer loads or re-simulates is not dropped: it is kept aside as
-    ``unfinished-race.yaml.bad`` before the next race writes over it, and the message says
-    so.
+    ``NAME.bad`` (so no later save writes over it), and a message says so.
     """
-    path = unfinished_path()
-    if not path.exists() and not path.is_symlink():
-        return Unfinished(None)
-    try:
-        replay = load_replay(path)
-        if replay.final_state().is_over:
-            return Unfinished(None)
-    except ReplayError as exc:
-        problem = exc.problems[0].message
+    folder = replays_dir() / UNFINISHED_DIR
+    if folder.is_dir():
+        remove_stray_temp_files(folder)
+    found, messages = [], []
+    for path in _progress_paths():
         try:
-            aside = keep_aside(path)
-        except OSError as error:
-            return Unfinished(None, f"The interrupted race cannot be read ({problem}) nor "
-                                    f"kept aside: {error.strerror or error}")
-        return Unfinished(None, f"The interrupted race is kept as {aside.name}: it cannot be "
-                                f"read ({problem})")
-    return Unfinished(replay)
+            replay = load_replay(path)
+            if replay.final_state().is_over:
+                continue
+            saved = datetime.fromtimestamp(path.stat().st_mtime)
+        except OSError:
+            continue  # gone since it was listed
+        except ReplayError as exc:
+            messages.append(_kept_aside(path, exc.problems[0].message))
+            continue
+        found.append(Unfinished(path, saved, replay))
+    found.sort(key=lambda u: u.saved, reverse=True)
+    return InterruptedRaces(tuple(found), tuple(messages))
+
+
+def _kept_aside(path: Path, problem: str) -> str:
+    try:
+        aside = keep_aside(path)
+    except OSError as error:
+        return (f"The interrupted race {path.stem} cannot be read ({problem}) nor kept aside: "
+                f"{error.strerror or error}")
+    return f"The interrupted race is kept as {aside.name}: it cannot be read ({problem})"
+
+
+def unfinished_races() -> list[Unfinished]:
+    """Every race in progress that still loads and is not over, the latest first."""
+    return list(read_unfinished().races)
 
 
 def load_unfinished() -> Replay | None:
-    """The interrupted race, if there is one that still loads and is not over (a damaged
-    file is kept aside, see ``read_unfinished``)."""
-    return read_unfinished().replay
+    """The latest interrupted race, if there is one that still loads and is not over."""
+    races = read_unfinished().races
+    return races[0].replay if races else None
 
 
-def discard_unfinished() -> None:
+def discard_unfinished(path: Path | None = None) -> None:
+    """Forget a race in progress (by default the old single file)."""
     with contextlib.suppress(OSError):
-        unfinished_path().unlink()
+        (path or unfinished_path()).unlink()
 
 
 @dataclass(frozen=True)

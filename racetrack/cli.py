@@ -484,10 +484,13 @@ def run_replay(args: argparse.Namespace) -> int:
         verdict = "result matches" if state.is_over else "race unfinished"
         say(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, {verdict}{note}")
     if args.png:
+        from datetime import datetime
+
         from racetrack.ui.render.poster import save_race_sheet
 
+        when = datetime.fromtimestamp(os.path.getmtime(args.file))  # when it was saved
         try:
-            save_race_sheet(state, args.png)
+            save_race_sheet(state, args.png, when)
         except OSError as exc:
             raise RacetrackError(f"cannot write {args.png}: {exc.strerror or exc}") from None
         except Exception as exc:  # pygame raises its own error type for unwritable files

@@ -254,6 +254,12 @@ class RaceState:
                                                        self._oil_shapes)
         return self._candidates
 
+    def candidates_for(self, index: int) -> list[Candidate]:
+        """Car ``index``'s candidate points as if it were its turn now (a look ahead for the
+        window's warnings; not cached, and no start points)."""
+        return generate_candidates(self.course_of(index), self.race.rules, self.race.cars,
+                                   self.cars, index, self._oil_shapes)
+
     def _start_points(self, index: int) -> list[Candidate]:
         """Before the start: the start line's free points. Each car takes a point of its own
         (even where cars may share points later) until the line is full."""

@@ -30,6 +30,10 @@ TEAMS = ("", "A", "B", "C")
 #: The setup screen's movement override: "" keeps the rule set's own, else a
 #: ``movement.choices`` value applied on top of any variant.
 MOVES = ("", "plus", "square", "square-24")
+#: The UI scale: "auto" follows the window's size, the rest are fixed.
+UI_SCALES = {"auto": None, "80%": 0.8, "100%": 1.0, "125%": 1.25, "150%": 1.5, "200%": 2.0}
+#: The largest window or zoom a settings file may ask for (a sanity bound for the file).
+MAX_WINDOW = (16384, 16384)
 
 
 def home() -> Path | None:
@@ -82,6 +86,14 @@ class Settings:
         PlayerChoice("Player 1", "red", "human"), PlayerChoice("Computer", "blue", "medium")))
     animation_seconds: float = 0.35
     moves: str = ""  # a movement.choices override, "" for the rule set's own (see MOVES)
+    window: tuple[int, int] | None = None  # the last window size (None: fit the screen)
+    fullscreen: bool = False
+    ui_scale: str = "auto"  # one of UI_SCALES
+    colour_blind: bool = False  # colour-blind-safe pencils
+    volume: int = 70  # percent
+    muted: bool = False
+    zoom: float | None = None  # the race camera's zoom, kept from race to race
+    tutorial_done: bool = False  # the tutorial race was finished (or skipped)
 
     def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...],
                   moves: str | None = None) -> Settings:
@@ -125,7 +137,17 @@ def settings_from_document(doc: YamlDocument) -> Settings:
         "moves": root["moves"].choice(MOVES, default=defaults.moves),
         "animation_seconds": root["animation_seconds"].number(
             0, 3, default=defaults.animation_seconds),
+        "volume": root["volume"].whole(0, 100, default=defaults.volume),
+        "ui_scale": root["ui_scale"].choice(tuple(UI_SCALES), default=defaults.ui_scale),
     }
+    for key in ("fullscreen", "colour_blind", "muted", "tutorial_done"):
+        values[key] = root[key].flag(default=getattr(defaults, key))
+    # Sizes and zoom are null until the player first changes them.
+    if root["zoom"].value is not None:
+        values["zoom"] = root["zoom"].number(1, 200)
+    if root["window"].value is not None:
+        window = root["window"].pair(100, min(MAX_WINDOW), whole=True)
+        values["window"] = (int(window[0]), int(window[1])) if window else None
     if root["players"].given:
         before = len(reader.problems)
         players = tuple(_player(item) for item in
@@ -138,7 +160,8 @@ def settings_from_document(doc: YamlDocument) -> Settings:
                                 if value is not None})
 
 
-_KEYS = ("track", "rules", "animation_seconds", "players", "moves")
+_KEYS = ("track", "rules", "animation_seconds", "players", "moves", "window", "fullscreen",
+         "ui_scale", "colour_blind", "volume", "muted", "zoom", "tutorial_done")
 #: How much of a settings file is read: a few lines.
 SETTINGS_LIMITS = Limits(bytes=64 * 1024, nodes=2_000)
 
@@ -155,6 +178,7 @@ def _player(item: Field) -> PlayerChoice:
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     data = asdict(settings)
     data["players"] = [asdict(p) for p in settings.players]
+    data["window"] = list(settings.window) if settings.window else None
     write_yaml(path or settings_path(), data, SETTINGS_LIMITS)
 
 

@@ -76,7 +76,30 @@ def test_a_damaged_interrupted_race_is_kept_aside_and_said():
     path = archive.unfinished_path()
     path.write_text(path.read_text().replace("driver: expert", "driver: godlike"))
     found = archive.read_unfinished()
-    assert found.replay is None and "unknown driver 'godlike'" in found.message
-    assert "kept as unfinished-race.yaml.bad" in found.message
+    assert found.races == () and "unknown driver 'godlike'" in found.messages[0]
+    assert "kept as unfinished-race.yaml.bad" in found.messages[0]
     assert not path.exists() and path.with_name("unfinished-race.yaml.bad").exists()
-    assert archive.read_unfinished() == archive.Unfinished(None)
+    assert archive.read_unfinished() == archive.InterruptedRaces()
+
+
+def test_several_interrupted_races_are_kept_side_by_side_and_discarded_one_by_one():
+    first, second = a_race(moves=2), a_race(moves=4)
+    paths = [archive.new_progress_path(first), None]
+    archive.record_progress(first, paths[0])
+    paths[1] = archive.new_progress_path(second)
+    assert paths[1] != paths[0]  # never the same file, even in the same second
+    archive.record_progress(second, paths[1])
+    races = archive.unfinished_races()
+    assert sorted(len(r.replay.moves) for r in races) == [2, 4]
+    assert {r.path for r in races} == set(paths)
+    archive.discard_unfinished(paths[0])
+    assert [len(r.replay.moves) for r in archive.unfinished_races()] == [4]
+    finished = a_race()
+    archive.save_finished(finished, progress=paths[1])
+    assert archive.unfinished_races() == []
+
+
+def test_the_single_file_of_earlier_versions_is_still_offered():
+    archive.record_progress(a_race(moves=3))
+    races = archive.unfinished_races()
+    assert [r.path.name for r in races] == [archive.UNFINISHED]

@@ -70,12 +70,15 @@ def team_cars(rules, cars: list[CarSetup]) -> list[CarSetup]:
 
 
 def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 0.35,
-                  replace: bool = True, results=None):
+                  replace: bool = True, results=None, progress: Path | None = None,
+                  scene_type=None):
     """Race on from ``state`` (a new race, a resumed one, or one taken over from a replay).
 
-    The race is recorded after every move; when it ends it is saved to the replays folder and
-    the results follow: ``results(final, saved)`` makes their scene when given (a
-    championship's), else the usual ranking with a rematch.
+    The race is recorded after every move in a file of its own (``progress``: the resumed
+    race's file, or a new one), so other interrupted races are kept; when it ends it is saved
+    to the replays folder and the results follow: ``results(final, saved)`` makes their scene
+    when given (a championship's), else the usual ranking with a rematch. ``scene_type`` is
+    the race scene's class (the tutorial's has a coach).
     """
     from racetrack.ui.scenes.race import RaceScene
     from racetrack.ui.scenes.results import ResultsScene
@@ -87,10 +90,12 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
         again = Race(race.track, race.rules, race.cars, seed=random.randrange(1_000_000))
         continue_race(app, again, again.start(), animation_seconds)
 
+    progress = progress or archive.new_progress_path(state)
+
     def over(final: RaceState) -> None:
         saved = None
         with contextlib.suppress(OSError, FileProblemError):
-            saved = archive.save_finished(final)
+            saved = archive.save_finished(final, progress=progress)
         if results is not None:
             app.replace(results(final, saved))
         elif is_time_trial(race):
@@ -98,8 +103,14 @@ def continue_race(app, race: Race, state: RaceState, animation_seconds: float = 
         else:
             app.replace(ResultsScene(app, final, rematch, saved))
 
-    scene = RaceScene(app, race, drivers, animation_seconds, on_over=over, state=state,
-                      record=_recorder)
+    def record(state: RaceState) -> None:
+        """Keep the race in progress on disk; a failure to write must not stop the race."""
+        with contextlib.suppress(OSError, FileProblemError):
+            archive.record_progress(state, progress)
+
+    scene = (scene_type or RaceScene)(app, race, drivers, animation_seconds, on_over=over,
+                                      state=state, record=record)
+    scene.progress = progress
     if replace and app.scenes:
         app.replace(scene)
     else:
@@ -142,12 +153,14 @@ def resume_championship(app, series: Championship, path: Path | None = None,
     unfinished race on disk; else the standings, with the next race a click away."""
     from racetrack.ui.scenes.championship import StandingsScene
 
-    unfinished = archive.load_unfinished()
-    if unfinished is not None and not series.is_over and is_next_race(series, unfinished.race):
+    for unfinished in archive.unfinished_races() if not series.is_over else []:
+        if not is_next_race(series, unfinished.replay.race):
+            continue
         with contextlib.suppress(ValueError):
-            state = unfinished.final_state()
+            state = unfinished.replay.final_state()
             if not state.is_over:
-                continue_race(app, unfinished.race, state, animation_seconds, replace=False,
+                continue_race(app, unfinished.replay.race, state, animation_seconds,
+                              replace=False, progress=unfinished.path,
                               results=_championship_results(app, series, path,
                                                             animation_seconds))
                 return
@@ -210,9 +223,3 @@ def trial_results(app, final: RaceState, rematch, saved: Path | None):
         except FileProblemError as exc:  # the table has grown past what the game reads
             problem = f"Could not save the record: {exc.problems[0].message}"
     return TrialResultsScene(app, final, rematch, saved, result, problem)
-
-
-def _recorder(state: RaceState) -> None:
-    """Keep the race in progress on disk; a failure to write must not stop the race."""
-    with contextlib.suppress(OSError, FileProblemError):
-        archive.record_progress(state)

@@ -313,6 +313,27 @@ def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
         pygame.draw.line(surface, colours.grid, (0, y), (width, y))
 
 
+def chosen_card(size: tuple[int, int], chosen: bool) -> pygame.Surface:
+    """A list entry's card (a track, a saved race): pale, or highlighted when chosen; the
+    caller draws its picture and words on it."""
+    picture = pygame.Surface(size, pygame.SRCALPHA)
+    frame = picture.get_rect().inflate(-2, -2)
+    pygame.draw.rect(picture, theme.HIGHLIGHT if chosen else theme.PANEL, frame,
+                     border_radius=8)
+    pygame.draw.rect(picture, theme.TEXT if chosen else theme.PANEL_EDGE, frame, 2,
+                     border_radius=8)
+    return picture
+
+
+def shorten(text: str, font: pygame.font.Font, width: int) -> str:
+    """The text, cut with an ellipsis where it would run past ``width`` pixels."""
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def wrap(text: str, width: int) -> list[str]:
     """Split text into lines of at most about ``width`` characters, at spaces."""
     lines, line = [], ""

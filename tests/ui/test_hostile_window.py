@@ -52,7 +52,7 @@ def test_every_screen_opens_over_hostile_files_and_says_what_was_kept(app):
     show(app, menu)
     texts = [w.text for w in menu.form.widgets]
     assert "Resume race" not in texts and "Resume championship" not in texts
-    assert "kept as unfinished-race.yaml.bad" in menu.notice
+    assert any("kept as unfinished-race.yaml.bad" in note for note in menu.notices)
     assert (replays_dir() / "unfinished-race.yaml.bad").exists()
     assert "control character" in menu.series_problem  # drawn as "cannot be read: ..."
     show(app, SetupScene(app))
@@ -74,7 +74,7 @@ def test_every_screen_opens_over_hostile_files_and_says_what_was_kept(app):
     editor = EditorScene(app)
     show(app, editor)
     assert any("kept as editor-autosave.yaml.bad" in t.text for t in editor.toasts)
-    assert editor.draft.outer == ((0, 0),)  # the finite point of the drawing, and no more
+    assert editor.state.draft.outer == ((0, 0),)  # the finite point of the drawing, and no more
     for scene in list(app.scenes):
         scene.draw(app.screen)
     assert pygame.display.get_init()

@@ -86,7 +86,9 @@ def test_replays_menu_lists_opens_renames_and_deletes(app):
     assert isinstance(app.scenes[-1], ViewerScene)
     press(app, pygame.K_ESCAPE)
     assert app.scenes[-1] is scene
-    press(app, pygame.K_DELETE)
+    press(app, pygame.K_DELETE)  # asks first
+    assert len(scene.entries) == 1
+    click(app, scene.form.dialogs[0].confirm_button.rect.center)
     assert scene.entries == []
 
 

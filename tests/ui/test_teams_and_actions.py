@@ -11,7 +11,7 @@ from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
 from racetrack.ui.scenes.setup import SetupScene
-from tests.ui.conftest import click, run
+from tests.ui.conftest import button, click, pick, run
 
 
 def finish(app, scene: RaceScene, limit: int = 2000) -> None:
@@ -41,12 +41,11 @@ def test_the_team_chosen_on_setup_races_and_scores(app):
     assert setup.teams
     teams = [w for w in setup.form.widgets if getattr(w, "tooltip", "").startswith("team")]
     assert len(teams) == 3
-    click(app, (teams[0].rect.right - 5, teams[0].rect.centery))  # - to A
-    for _ in range(2):
-        click(app, (teams[1].rect.right - 5, teams[1].rect.centery))  # - to B
-    click(app, (teams[2].rect.right - 5, teams[2].rect.centery))  # - to A
+    pick(app, teams[0], "A")
+    pick(app, teams[1], "B")
+    pick(app, teams[2], "A")
     assert [p.team for p in setup.players] == ["A", "B", "A"]
-    click(app, setup.form.widgets[-2].rect.center)  # Start race
+    click(app, button(setup, "Start race").rect.center)
     scene = app.scenes[-1]
     assert isinstance(scene, RaceScene)
     assert [car.team for car in scene.race.cars] == ["Team A", "Team B", "Team A"]

@@ -29,7 +29,7 @@ class SheetCache:
         self.course = course
         self.scale = 0.0
         self.surface: pygame.Surface | None = None
-        self._tile: tuple[float, pygame.Surface] | None = None
+        self._kept: dict[float, pygame.Surface] = {}  # at most this and the next scale
         x0, y0, x1, y1 = course.sheet
         self.origin = (x0, y0)
         self.size = (x1 - x0, y1 - y0)
@@ -40,35 +40,62 @@ class SheetCache:
         width, height = self.size
         return math.sqrt(MAX_PIXELS / max(1, width * height))
 
+    def prepare(self, scale: float) -> None:
+        """Draw the sheet at a scale about to be used, and keep it beside the current one
+        (the race draws its following zoom while the whole track still shows)."""
+        scale = min(scale, self.max_scale)
+        if scale not in self._kept:
+            current = (self.scale, self.surface)
+            self._render(scale)
+            self._kept = {scale: self.surface}
+            if current[1] is not None:
+                self._kept[current[0]] = current[1]
+            self.scale, self.surface = current
+
     def draw(self, target: pygame.Surface, camera: Camera) -> None:
         if self.surface is None or abs(self.scale - camera.scale) > 1e-6:
-            self._render(camera.scale)
+            if camera.scale in self._kept:
+                self.scale, self.surface = camera.scale, self._kept[camera.scale]
+            else:
+                self._render(camera.scale)
+            self._kept = {self.scale: self.surface}
         assert self.surface is not None
         sx, sy = camera.to_screen(*self.origin)
         placed = self.surface.get_rect(topleft=(round(sx), round(sy)))
         if not placed.contains(target.get_clip()):
-            self._paper_beyond(target, camera)  # the paper goes on past the cached sheet
+            self._paper_beyond(target, camera.scale, placed)
         target.blit(self.surface, placed)
 
-    def _paper_beyond(self, target: pygame.Surface, camera: Camera) -> None:
-        """Off-track paper with its grid over the whole view: a tile of whole tens of squares,
-        drawn once per scale, laid edge to edge in world-aligned steps (a few blits a frame,
-        not a line per square, so the frame leaves time for the computer drivers' thread)."""
-        squares = 10 * max(1, math.ceil(200 / (10 * camera.scale)))
-        if self._tile is None or self._tile[0] != camera.scale:
-            size = max(1, round(squares * camera.scale))
-            tile = pygame.Surface((size, size))
-            tile.fill(OUTSIDE_TINT)
-            _grid(tile, camera.scale, (0, 0), theme.palette())
-            self._tile = (camera.scale, tile)
-        tile = self._tile[1]
-        width, height = target.get_size()
-        x0, y0 = camera.to_world(0, 0)
-        x1, y1 = camera.to_world(width, height)
-        for wx in range(math.floor(x0 / squares) * squares, math.ceil(x1) + 1, squares):
-            for wy in range(math.floor(y0 / squares) * squares, math.ceil(y1) + 1, squares):
-                sx, sy = camera.to_screen(wx, wy)
-                target.blit(tile, (round(sx), round(sy)))
+    def _paper_beyond(self, target: pygame.Surface, scale: float, placed: pygame.Rect) -> None:
+        """The paper goes on past the cached sheet: off-track tint with the grid, its lines
+        placed by the same rounding as the sheet's own (``grid_lines``), so they run on
+        across the sheet's edge without a seam or a step at any zoom. Only the strips outside
+        the sheet are drawn (a few hundred short lines at the smallest zoom)."""
+        view = target.get_clip()
+        strips = [pygame.Rect(view.x, view.y, view.w, max(0, placed.top - view.y)),
+                  pygame.Rect(view.x, placed.bottom, view.w, max(0, view.bottom - placed.bottom)),
+                  pygame.Rect(view.x, placed.top, max(0, placed.left - view.x), placed.h),
+                  pygame.Rect(placed.right, placed.top, max(0, view.right - placed.right),
+                              placed.h)]
+        colours = theme.palette()
+        for strip in strips:
+            strip = strip.clip(view)
+            if not strip.w or not strip.h:
+                continue
+            target.set_clip(strip)
+            target.fill(OUTSIDE_TINT, strip)
+            ox, oy = self.origin
+            for offset, major in grid_lines(ox, scale, strip.left - placed.x,
+                                            strip.right - placed.x):
+                x = placed.x + offset
+                target.fill(colours.grid_major if major else colours.grid,
+                            (x, strip.top, 1, strip.h))
+            for offset, major in grid_lines(oy, scale, strip.top - placed.y,
+                                            strip.bottom - placed.y):
+                y = placed.y + offset
+                target.fill(colours.grid_major if major else colours.grid,
+                            (strip.left, y, strip.w, 1))
+        target.set_clip(view)
 
     def _render(self, scale: float) -> None:
         self.scale = scale
@@ -76,7 +103,9 @@ class SheetCache:
         pixels = (max(1, round(width * scale)) + 1, max(1, round(height * scale)) + 1)
         surface = pygame.Surface(pixels)
         draw_sheet(surface, self.course, scale, self.origin)
-        self.surface = surface
+        # In the window's own pixel format each frame's blit is a plain copy.
+        self.surface = surface.convert() if pygame.display.get_surface() is not None \
+            else surface
 
 
 def draw_sheet(surface: pygame.Surface, course: Course, scale: float,
@@ -150,41 +179,48 @@ def _waypoint(surface, centre: tuple[float, float], scale: float, number: int,
             pygame.draw.arc(surface, (30, 30, 30) if i % 2 else (250, 250, 250), rect, start,
                             start + math.pi / 4, max(3, width * 2))
     pygame.draw.circle(surface, theme.CHECKPOINT_COLOUR, centre, radius, width)
-    text = theme.font(max(14, round(scale * 0.8)), bold=True).render(
+    text = theme.hand(max(16, round(scale * 0.9)), bold=True).render(
         str(number), True, theme.CHECKPOINT_COLOUR)
     surface.blit(text, text.get_rect(midbottom=(centre[0] + radius, centre[1] - radius * 0.6)))
+
+
+def grid_lines(origin: float, scale: float, first: float, last: float,
+               ) -> list[tuple[int, bool]]:
+    """Where the grid's lines fall along one axis of a sheet whose corner is at lattice
+    coordinate ``origin``: (pixel offset from the corner, major?) for every line between the
+    pixel offsets ``first`` and ``last``. Lines are whole lattice coordinates (every fifth
+    one when the squares are tiny), major every tenth; offsets are rounded one way
+    everywhere, so the sheet and the paper beyond it agree to the pixel."""
+    step = 1 if scale >= 5 else 5
+    start = math.ceil((origin + first / scale) / step) * step
+    found = []
+    coordinate = start
+    while (coordinate - origin) * scale <= last:
+        found.append((round((coordinate - origin) * scale), coordinate % 10 == 0))
+        coordinate += step
+    return found
 
 
 def _grid(surface: pygame.Surface, scale: float, origin: tuple[float, float],
           colours: theme.Palette) -> None:
     width, height = surface.get_size()
     ox, oy = origin
-    step = 1 if scale >= 5 else 5
-    # One-pixel lines along the axes are filled rectangles: the same pixels as drawn lines,
-    # a third of the time (a sheet has hundreds of them).
-    x = math.ceil(ox)
-    while (x - ox) * scale <= width:
-        major = x % 10 == 0
-        surface.fill(colours.grid_major if major else colours.grid,
-                     (int((x - ox) * scale), 0, 1, height + 1))
-        x += step
-    y = math.ceil(oy)
-    while (y - oy) * scale <= height:
-        major = y % 10 == 0
-        surface.fill(colours.grid_major if major else colours.grid,
-                     (0, int((y - oy) * scale), width + 1, 1))
-        y += step
+    for offset, major in grid_lines(ox, scale, 0, width):
+        surface.fill(colours.grid_major if major else colours.grid, (offset, 0, 1, height))
+    for offset, major in grid_lines(oy, scale, 0, height):
+        surface.fill(colours.grid_major if major else colours.grid, (0, offset, width, 1))
 
 
 def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
           scale: float) -> None:
-    """A zone filled with its colour and texture and labelled with its kind. The layers cover
-    the zone's bounds only, not the whole surface, so a sheet of many zones stays quick."""
+    """A zone: its colour, a texture of its kind (waves, chevrons, blots, hatching), its edge
+    and its name. The layers cover the zone's bounds on the surface only, not the whole sheet,
+    so a sheet of many zones stays quick."""
     fill, edge = theme.ZONE_COLOURS.get(kind, ((200, 200, 200), (100, 100, 100)))
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
-    box = pygame.Rect(math.floor(min(xs)) - 1, math.floor(min(ys)) - 1, 0, 0)
-    box.size = (math.ceil(max(xs)) - box.x + 2, math.ceil(max(ys)) - box.y + 2)
+    box = pygame.Rect(math.floor(min(xs)) - 2, math.floor(min(ys)) - 2, 0, 0)
+    box.w, box.h = math.ceil(max(xs)) + 3 - box.x, math.ceil(max(ys)) + 3 - box.y
     box = box.clip(surface.get_rect())
     if box.w <= 0 or box.h <= 0:
         return
@@ -224,11 +260,11 @@ def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
             x += gap
     texture.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
     layer.blit(texture, (0, 0))
-    surface.blit(layer, box)
+    surface.blit(layer, box.topleft)
     pygame.draw.aalines(surface, edge, True, points)
-    label = theme.font(max(14, round(scale * 0.7)), bold=True).render(kind, True, edge)
+    label = theme.hand(max(16, round(scale * 0.8)), bold=True).render(kind, True, edge)
     surface.blit(label, label.get_rect(center=((min(xs) + max(xs)) / 2,
-                                              (min(ys) + max(ys)) / 2)))
+                                               (min(ys) + max(ys)) / 2)))
 
 
 def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
@@ -241,7 +277,7 @@ def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
         pygame.draw.line(surface, colour, a, b, width)
     _arrow(surface, line, at, scale, colour)
     if label:
-        text = theme.font(max(14, round(scale * 0.8)), bold=True).render(label, True, colour)
+        text = theme.hand(max(16, round(scale * 0.9)), bold=True).render(label, True, colour)
         fx, fy = _unit(line.forward)
         centre = ((a[0] + b[0]) / 2 - fx * scale * 0.9, (a[1] + b[1]) / 2 - fy * scale * 0.9)
         surface.blit(text, text.get_rect(center=centre))

@@ -20,7 +20,7 @@ from racetrack.track import bundled_track_paths, find_track, load_track
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.launch import championship_race, team_cars
-from racetrack.ui.scenes.setup import SetupScene
+from racetrack.ui.scenes.setup import SetupScene, wrap_pixels
 from racetrack.ui.widgets import Button, Form, paper_background, title, wrap
 
 MIN_RACES, MAX_RACES = 2, 6
@@ -32,7 +32,7 @@ class ChampionshipSetupScene(SetupScene):
 
     track_heading = "Tracks in order"
     start_label = "Start series"
-    grid_top = 150
+    caption = "New championship"
 
     def __init__(self, app, path: Path | None = None, problem: str = ""):
         super().__init__(app)
@@ -58,18 +58,25 @@ class ChampionshipSetupScene(SetupScene):
         self.selected = index
         if len(self.series) < MAX_RACES:
             self.series.append(index)
-            self._size = None
+        self.relayout()
 
     def undo(self) -> None:
         if self.series:
             self.series.pop()
-            self._size = None
+            self.relayout()
 
-    def extra_widgets(self) -> list:
-        width = 150
-        return [Button(pygame.Rect(self.panel_x - width - 10, 84, width, 40),
-                       text="Remove last", action=self.undo, size=24,
-                       enabled=bool(self.series))]
+    def picker_top(self) -> int:
+        return theme.px(140)  # room for the series' order above the list
+
+    def extra_widgets(self, page) -> None:
+        left, room = theme.px(16), self.panel_x - theme.px(24)
+        page.button((left + min(theme.px(200), room // 2 - theme.px(6)) + theme.px(12),
+                     self.app.size[1] - theme.px(66), min(theme.px(160), room // 2 - theme.px(6)),
+                     theme.px(50)), "Remove last track", self.undo, enabled=bool(self.series),
+                    tooltip="Take the last track out of the series")
+
+    def badge(self, index: int) -> str:
+        return " ".join(str(n) for n, i in enumerate(self.series, start=1) if i == index)
 
     def track_names(self) -> list[str]:
         """The series' tracks as the championship file names them: a bundled track by its
@@ -102,18 +109,20 @@ class ChampionshipSetupScene(SetupScene):
         self.par.close()
         championship_race(self.app, series, self.path, self.settings.animation_seconds)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
+    def draw_paper(self, surface: pygame.Surface) -> None:
+        super().draw_paper(surface)
         names = [self.tracks[i].track.name for i in self.series]
         if names:
             text = f"{len(names)} races: " + ", ".join(f"{n}. {name}" for n, name in
                                                       enumerate(names, start=1))
         else:
             text = f"Click the tracks in the order to race them ({MIN_RACES} to {MAX_RACES})"
-        room = (self.panel_x - 190) // 9
-        for i, line in enumerate(wrap(text, room)[:3]):
-            rendered = theme.font(20).render(line, True, theme.TEXT if names else theme.MUTED)
-            surface.blit(rendered, (24, 84 + i * 19))
+        font = theme.ui_font(19)
+        y = theme.px(66)
+        for line in wrap_pixels(text, font, self.panel_x - theme.px(30))[:3]:
+            surface.blit(font.render(line, True, theme.TEXT if names else theme.MUTED),
+                         (theme.px(16), y))
+            y += font.get_linesize()
 
     def notes(self) -> list[tuple[str, tuple[int, int, int]]]:
         found = []
@@ -126,15 +135,6 @@ class ChampionshipSetupScene(SetupScene):
             found.append(("These rules have no shop: the prize money only counts in the "
                           "standings", theme.MUTED))
         return found
-
-    def draw_badge(self, surface: pygame.Surface, index: int, rect: pygame.Rect) -> None:
-        numbers = [str(n) for n, i in enumerate(self.series, start=1) if i == index]
-        if not numbers:
-            return
-        label = theme.font(24, bold=True).render(" ".join(numbers), True, (255, 255, 255))
-        badge = label.get_rect(topleft=(rect.x + 4, rect.y + 4)).inflate(14, 6)
-        pygame.draw.rect(surface, theme.palette().pencil("red"), badge, border_radius=10)
-        surface.blit(label, label.get_rect(center=badge.center))
 
 
 class StandingsScene:
@@ -176,8 +176,7 @@ class StandingsScene:
     def to_menu(self) -> None:
         from racetrack.ui.scenes.menu import MenuScene
 
-        self.app.scenes.clear()
-        self.app.push(MenuScene(self.app))
+        self.app.reset(MenuScene(self.app))
 
     def handle(self, intent: Intent) -> None:
         if self._size != self.app.size:

@@ -54,20 +54,26 @@ class ShopScene:
         self.kit = (buy if more else sell)(self.rules, self.kit, self.budget, item)
         self._layout()
 
+    @property
+    def row(self) -> int:
+        """The rows' spacing: closer together on a short window, so Done stays below them."""
+        return max(30, min(ROW, (self.app.size[1] - 170 - 80) // max(1, len(self.items))))
+
     def _layout(self) -> None:
         width, height = self.app.size
         left = width // 2 - 300
         widgets = []
+        tall = min(40, self.row - 4)
         for row, (item, _) in enumerate(self.items):
-            y = 170 + row * ROW
-            minus = Button(pygame.Rect(left + 430, y, 44, 40), text="-",
+            y = 170 + row * self.row
+            minus = Button(pygame.Rect(left + 430, y, 44, tall), text="-",
                            action=lambda item=item: self.change(item, False))
             minus.enabled = bool(getattr(self.kit, item))
-            plus = Button(pygame.Rect(left + 540, y, 44, 40), text="+",
+            plus = Button(pygame.Rect(left + 540, y, 44, tall), text="+",
                           action=lambda item=item: self.change(item, True))
             plus.enabled = can_buy(self.rules, self.kit, self.budget, item)
             widgets += [minus, plus]
-        done_y = 190 + len(self.items) * ROW
+        done_y = 180 + len(self.items) * self.row
         widgets.append(Button(pygame.Rect(width // 2 - 110, min(done_y, height - 70), 220, 50),
                               text="Done", action=self._next))
         focus = self.form.focus
@@ -105,7 +111,7 @@ class ShopScene:
         left = width // 2 - 300
         font = theme.font(26)
         for row, (item, label) in enumerate(self.items):
-            y = 170 + row * ROW
+            y = 170 + row * self.row
             surface.blit(font.render(label, True, theme.TEXT), (left, y + 8))
             surface.blit(font.render(f"${PRICES[item]}", True, theme.MUTED), (left + 340, y + 8))
             count = getattr(self.kit, item)

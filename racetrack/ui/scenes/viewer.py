@@ -31,6 +31,9 @@ class ViewerScene:
         self.camera = Camera(followed=False)
         self.sheet = SheetCache(replay.race.course)
         self.toasts: list[hud.Toast] = []
+        self.trails = draw_cars.TrailCache()
+        self.cards = hud.Cards()
+        self.label_x: int | None = None
         self.scrubbing = False
         self.press: tuple[int, int] | None = None
         self.speed = Cycler(pygame.Rect(0, 0, 10, 10), choices=SPEEDS, size=24)
@@ -44,21 +47,25 @@ class ViewerScene:
 
     def _layout(self) -> None:
         width, height = self.app.size
-        self.camera.width, self.camera.height = width, height - hud.BAR_HEIGHT - CONTROLS_HEIGHT
-        self.camera.offset_y = hud.BAR_HEIGHT
+        self.camera.width, self.camera.height = width, height - hud.bar_height() - CONTROLS_HEIGHT
+        self.camera.offset_y = hud.bar_height()
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
         y = height - CONTROLS_HEIGHT + 44
         buttons = [("|<", self.to_start), ("<", lambda: self.go(self.index - 1)),
                    ("play", self.toggle), (">", lambda: self.go(self.index + 1)),
                    (">|", self.to_end)]
-        widgets = [Button(pygame.Rect(16 + i * 74, y, 66, 40), text=text, action=action,
+        # On a narrow window the controls close up (and the move count under them goes).
+        narrow = width < 1000
+        step, wide = (62, 56) if narrow else (74, 66)
+        widgets = [Button(pygame.Rect(16 + i * step, y, wide, 40), text=text, action=action,
                           size=26) for i, (text, action) in enumerate(buttons)]
-        self.speed.rect = pygame.Rect(16 + 5 * 74 + 10, y, 130, 40)
-        take = Button(pygame.Rect(width - 330, y, 160, 40), text="Take over",
-                      action=self.take_over, size=26,
+        self.speed.rect = pygame.Rect(16 + 5 * step + 10, y, 110 if narrow else 130, 40)
+        take = Button(pygame.Rect(width - (270 if narrow else 330), y, 140 if narrow else 160,
+                                  40), text="Take over", action=self.take_over, size=26,
                       tooltip="Race on from this point")
-        back = Button(pygame.Rect(width - 160, y, 144, 40), text="Close", action=self.app.pop,
-                      size=26)
+        back = Button(pygame.Rect(width - (120 if narrow else 160), y, 104 if narrow else 144,
+                                  40), text="Close", action=self.app.pop, size=26)
+        self.label_x = self.speed.rect.right + 20 if not narrow else None
         self.form.widgets = [*widgets, self.speed, take, back]
         self.bar = pygame.Rect(16, height - CONTROLS_HEIGHT + 12, width - 32, 20)
         self._size = (width, height)
@@ -172,9 +179,13 @@ class ViewerScene:
         state = self.states[self.index]
         surface.fill(theme.palette().paper)
         self.sheet.draw(surface, self.camera)
-        draw_cars.draw_trails(surface, state, self.camera)
+        draw_cars.draw_trails(surface, state, self.camera, cache=self.trails)
+        draw_cars.draw_velocities(surface, state, self.camera)
         draw_cars.draw_cars(surface, state, self.camera)
-        hud.draw_bar(surface, state, thinking=False)
+        hud.draw_bar(surface, state, thinking=False, note=f"move {self.index} of {self.last}",
+                     cards=self.cards)
+        hud.draw_car_list(surface, state, (surface.get_width() - theme.px(8),
+                                           hud.bar_height() + theme.px(8)), self.cards)
         width, height = surface.get_size()
         panel = pygame.Rect(0, height - CONTROLS_HEIGHT, width, CONTROLS_HEIGHT)
         pygame.draw.rect(surface, theme.PANEL, panel)
@@ -185,7 +196,9 @@ class ViewerScene:
         pygame.draw.rect(surface, theme.HIGHLIGHT, filled, border_radius=10)
         knob = (self.bar.x + filled.w, self.bar.centery)
         pygame.draw.circle(surface, theme.TEXT, knob, 10)
-        label = theme.font(22).render(f"move {self.index} of {self.last}", True, theme.MUTED)
-        surface.blit(label, label.get_rect(midleft=(16 + 5 * 74 + 160, height - 32)))
+        if self.label_x is not None:
+            label = theme.font(22).render(f"move {self.index} of {self.last}", True,
+                                          theme.MUTED)
+            surface.blit(label, label.get_rect(midleft=(self.label_x, height - 32)))
         self.form.draw(surface)
         hud.draw_toasts(surface, self.toasts)
