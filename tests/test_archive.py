@@ -44,7 +44,7 @@ def test_a_finished_race_is_saved_and_the_unfinished_copy_forgotten():
     assert path.exists() and archive.load_unfinished() is None
     entries = archive.saved_races()
     assert [e.path for e in entries] == [path]
-    assert entries[0].winner == "Ann" and entries[0].track == "Riddler-opolis"
+    assert entries[0].winner == "Ann" and entries[0].title == "Riddler-opolis"
     assert entries[0].players == ("Ann",)
 
 

@@ -118,7 +118,6 @@ def frame_times(track: str, overrides: dict) -> None:
     from racetrack.ai import make_driver
     from racetrack.settings import PlayerChoice
     from racetrack.ui.app import App
-    from racetrack.ui.launch import start_race
     from racetrack.ui.scenes.menu import MenuScene
 
     app = App((1920, 1080))
@@ -127,7 +126,7 @@ def frame_times(track: str, overrides: dict) -> None:
     colours = ("red", "blue", "green", "orange", "purple", "black")
     players = tuple(PlayerChoice(f"Car {i + 1}", c, level)
                     for i, (c, level) in enumerate(zip(colours, levels, strict=True)))
-    scene = start_race(app, find_track(track), "gardner", players, seed=3,
+    scene = app.routes.start_race(find_track(track), "gardner", players, seed=3,
                        animation_seconds=0.1, replace=False, overrides=overrides)
     scene.preparing.result()
     scene._start_following()

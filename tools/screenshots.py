@@ -34,12 +34,9 @@ from racetrack.track import find_track  # noqa: E402
 from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
 from racetrack.trees.ai import GreedyPlayer  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
-from racetrack.ui.launch import start_race  # noqa: E402
 from racetrack.ui.scenes.help import HelpScene  # noqa: E402
 from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
 from racetrack.ui.scenes.setup import SetupScene  # noqa: E402
-from racetrack.ui.scenes.trees import start_trees  # noqa: E402
-from racetrack.ui.scenes.tutorial import start_tutorial  # noqa: E402
 
 SIZES = ((800, 600), (1280, 800), (1920, 1080))
 
@@ -60,8 +57,8 @@ def save(app: App, out: Path, name: str) -> None:
 def race_at(app: App, track: str, rules: str, players, seed: int, moves: int):
     """A race with ``moves`` moves played (the human cars by an expert coach), on the human
     car's turn, the start's announcement over."""
-    app.reset(MenuScene(app))
-    scene = start_race(app, find_track(track), rules, players, seed=seed,
+    app.routes.menu()
+    scene = app.routes.start_race(find_track(track), rules, players, seed=seed,
                        animation_seconds=0.0)
     scene.preparing.result()
     scene._start_following()
@@ -131,8 +128,8 @@ def races(app: App, out: Path) -> None:
 def results(app: App, out: Path) -> None:
     players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "hard"),
                PlayerChoice("Cy", "green", "medium"), PlayerChoice("Di", "orange", "easy"))
-    app.reset(MenuScene(app))
-    scene = start_race(app, find_track("hairpins"), "gardner", players, seed=4,
+    app.routes.menu()
+    scene = app.routes.start_race(find_track("hairpins"), "gardner", players, seed=4,
                        animation_seconds=0.0)
     scene.preparing.result()
     scene._start_following()
@@ -147,10 +144,10 @@ def results(app: App, out: Path) -> None:
 def trees(app: App, out: Path) -> None:
     """Graph Trees: Red (played here by a greedy coach) against the computer, nine turns in,
     with Red's green and orange dots showing and the reason for one orange dot."""
-    app.reset(MenuScene(app))
+    app.routes.menu()
     game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["human", "greedy"]),
                      seed=7)
-    scene = start_trees(app, game)
+    scene = app.routes.trees(game)
     coach = GreedyPlayer(11)
     while len(scene.state.history) < 18:
         while not scene.human_turn:
@@ -172,7 +169,7 @@ def trees(app: App, out: Path) -> None:
 
 
 def menus(app: App, out: Path) -> None:
-    app.reset(MenuScene(app))
+    app.routes.menu()
     frames(app, 2)
     save(app, out, "menu")
     app.push(SetupScene(app))
@@ -181,15 +178,15 @@ def menus(app: App, out: Path) -> None:
 
 
 def help_screen(app: App, out: Path) -> None:
-    app.reset(MenuScene(app))
+    app.routes.menu()
     app.push(HelpScene(app, "baker", "Oval"))
     frames(app, 3)
     save(app, out, "help")
 
 
 def tutorial(app: App, out: Path) -> None:
-    app.reset(MenuScene(app))
-    scene = start_tutorial(app)
+    app.routes.menu()
+    scene = app.routes.tutorial()
     scene.preparing.result()
     frames(app, 3)
     scene.advance()
@@ -224,7 +221,7 @@ def editor(app: App, out: Path) -> None:
     def pointer(scene: EditorScene, point: tuple[float, float]) -> None:
         scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*point))
 
-    app.reset(MenuScene(app))
+    app.routes.menu()
     scene = EditorScene(app)
     app.push(scene)
     state = scene.state

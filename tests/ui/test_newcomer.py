@@ -14,14 +14,13 @@ from racetrack.outlook import Look
 from racetrack.rules import bundled_variant_names
 from racetrack.settings import PlayerChoice, load_settings
 from racetrack.track import find_track
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.help import HelpScene
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.options import OptionsScene
 from racetrack.ui.scenes.pause import PauseScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.setup import SetupScene
-from racetrack.ui.scenes.tutorial import STEPS, TutorialScene, start_tutorial
+from racetrack.ui.scenes.tutorial import STEPS, TutorialScene
 from racetrack.ui.scenes.unfinished import UnfinishedScene
 from tests.ui.conftest import button, click, pick, press, run
 
@@ -29,7 +28,7 @@ from tests.ui.conftest import button, click, pick, press, run
 def baker_race(app, seed=5, intro=False):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "easy"))
-    scene = start_race(app, find_track("oval"), "baker", players, seed=seed,
+    scene = app.routes.start_race(find_track("oval"), "baker", players, seed=seed,
                        animation_seconds=0.0, replace=False)
     if not intro:
         scene._start_following()
@@ -61,7 +60,7 @@ def test_the_race_opens_on_the_whole_track_with_the_draw_then_follows(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "easy"),
                PlayerChoice("Cy", "green", "easy"))
-    scene = start_race(app, find_track("hairpins"), "gardner", players, seed=3,
+    scene = app.routes.start_race(find_track("hairpins"), "gardner", players, seed=3,
                        animation_seconds=0.0, replace=False)
     whole = scene.camera.scale
     assert scene.intro and not scene.camera.followed
@@ -118,7 +117,7 @@ def test_how_to_play_is_reached_from_setup_and_pause(app):
 
 def test_the_tutorial_walks_through_the_first_turns(app):
     app.push(MenuScene(app))
-    scene = start_tutorial(app)
+    scene = app.routes.tutorial()
     assert isinstance(scene, TutorialScene)
     scene.preparing.result()
     run(app, 2)

@@ -53,7 +53,7 @@ TEAM_LABELS = {letter: letter or "-" for letter in TEAMS}
 TEAM_LETTERS = {label: letter for letter, label in TEAM_LABELS.items()}
 #: The way round a circuit, as the setup screen words it.
 WAYS = {"fwd": False, "rev": True}
-ERROR = (180, 40, 40)
+ERROR = theme.ERROR
 
 
 @dataclass
@@ -380,10 +380,7 @@ class SetupScene(FormScene):
         return self.records.find(self.trial_key())
 
     def help(self) -> None:
-        from racetrack.ui.scenes.help import HelpScene
-
-        self.app.push(HelpScene(self.app, self.chosen_rules(),
-                                self.tracks[self.selected].track.name))
+        self.app.routes.help(self.chosen_rules(), self.tracks[self.selected].track.name)
 
     def open_track(self) -> None:
         """Choose any track file: it joins the list, chosen."""
@@ -402,8 +399,6 @@ class SetupScene(FormScene):
         self.relayout()
 
     def start(self) -> None:
-        from racetrack.ui.launch import start_race
-
         choice = self.tracks[self.selected]
         reversible = self.reversible
         players = tuple(replace(p, name=p.name.strip() or default_name(p.driver, i + 1),
@@ -414,9 +409,9 @@ class SetupScene(FormScene):
         with contextlib.suppress(OSError):
             save_settings(remembered)
         try:
-            start_race(self.app, choice.path, self.rules.value, players,
-                       animation_seconds=self.settings.animation_seconds,
-                       overrides=self.overrides())
+            self.app.routes.start_race(choice.path, self.rules.value, players,
+                                       animation_seconds=self.settings.animation_seconds,
+                                       overrides=self.overrides())
         except ValueError as exc:
             self.error = str(exc)
             return
