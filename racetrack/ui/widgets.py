@@ -344,3 +344,16 @@ def wrap(text: str, width: int) -> list[str]:
         else:
             line = f"{line} {word}".strip()
     return [*lines, line] if line else lines
+
+
+def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Split text into lines that fit ``width`` pixels in ``font``, at spaces."""
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}".strip()
+        if line and font.size(candidate)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return [*lines, line] if line else lines

@@ -199,3 +199,28 @@ def test_a_players_name_follows_its_kind_and_is_all_selected_on_focus(app):
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="Zoe"))
     run(app, 1)
     assert setup.players[-1].name == "Zoe"
+
+
+def test_two_tracks_of_the_same_name_are_told_apart_in_the_track_list(app):
+    import shutil
+
+    from racetrack.settings import tracks_dir
+
+    tracks_dir().mkdir(parents=True, exist_ok=True)
+    shutil.copy(find_track("oval"), tracks_dir() / "my oval.yaml")  # also called "Oval"
+    setup = SetupScene(app)
+    app.push(setup)
+    run(app, 2)
+    ovals = [i for i, c in enumerate(setup.tracks) if c.track.name == "Oval"]
+    assert len(ovals) == 2 and all(setup.named_alike(i) for i in ovals)
+    labels = [setup.labels[i] for i in ovals]
+    assert [entry.name for entry in labels] == ["Oval (1)", "Oval (2)"]
+    assert labels[0].detail == "oval.yaml, bundled" and labels[1].detail == "my oval.yaml"
+    others = [i for i in range(len(setup.tracks)) if i not in ovals]
+    assert not any(setup.named_alike(i) for i in others)
+    assert setup.labels[others[0]].name == setup.tracks[others[0]].track.name
+    # The two cells differ (the number and the file are drawn on them; neither is chosen).
+    setup.selected = others[0]
+    size = (200, 150)
+    first, second = (setup.cell_picture(i, size) for i in ovals)
+    assert pygame.image.tobytes(first, "RGB") != pygame.image.tobytes(second, "RGB")

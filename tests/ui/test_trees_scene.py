@@ -5,8 +5,8 @@ from __future__ import annotations
 import pygame
 
 from racetrack.trees import TreesGame, load_tree_rules
-from racetrack.trees.record import GAMES
 from racetrack.trees.ai import GreedyPlayer
+from racetrack.trees.record import GAMES
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.playback import PlaybackScene
 from racetrack.ui.scenes.trees import TreesScene

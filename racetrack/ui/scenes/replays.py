@@ -18,8 +18,8 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Entry, Page
 from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.listing import Listing
+from racetrack.ui.render.sheet import thumbnail
 from racetrack.ui.scenes.form import FormScene, heading, read_file
-from racetrack.ui.scenes.setup import thumbnail
 from racetrack.ui.widgets import chosen_card, shorten
 
 ROW = 96

@@ -17,8 +17,7 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.listing import Listing
 from racetrack.ui.scenes.form import FormScene, heading
-from racetrack.ui.scenes.setup import wrap_pixels
-from racetrack.ui.widgets import shorten
+from racetrack.ui.widgets import shorten, wrap_pixels
 
 SIDES = {2: ("bottom", "top"), 4: ("bottom", "left", "top", "right")}
 
