@@ -121,3 +121,38 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
     click(app, menu.form.dialogs[0].confirm_button.rect.center, frames=2)
     assert not entries[0].path.exists()
     assert not [w for w in menu.form.widgets if getattr(w, "text", "") == "×"]
+
+
+def test_a_saved_game_plays_back_with_the_scrub_bar_the_speed_and_take_over(app):
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import save_game
+
+    played = game(["greedy", "greedy"], seed=5).start()
+    players = [make_player("greedy", 1), make_player("greedy", 2)]
+    while not played.is_over:
+        played.apply(players[played.current_player].choose(played))
+    path = GAMES.folder() / "played.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_game(played, path)
+    app.push(MenuScene(app))
+    viewer = app.routes.watch(GAMES.load(path))
+    assert isinstance(viewer, PlaybackScene)
+    run(app, 1)
+    last = len(played.history)
+    assert viewer.last == last
+    click(app, (viewer.bar.x + viewer.bar.w // 2, viewer.bar.centery))
+    assert abs(viewer.index - last // 2) <= 1
+    assert len(viewer.states[viewer.index].history) == viewer.index
+    press(app, pygame.K_PLUS)
+    press(app, pygame.K_PLUS)
+    assert viewer.speed == "4x" and viewer.speed_list.value == "4x"
+    start = viewer.index
+    press(app, pygame.K_SPACE)
+    run(app, 6, 0.1)  # 0.6 s at four times: four moves (one at the usual speed)
+    assert viewer.playing and viewer.index - start >= 3
+    press(app, pygame.K_SPACE)
+    viewer.go(3)
+    viewer.take_over()
+    scene = app.scenes[-1]
+    assert isinstance(scene, TreesScene) and scene.state.history == played.history[:3]
+    assert app.scenes[-2] is not viewer  # in place of the playback

@@ -312,11 +312,13 @@ class PlaybackScene(FormScene):
         if not self.playing:
             return
         self.clock += dt * float(self.speed.rstrip("x"))
-        if self.clock >= SECONDS_PER_MOVE:
+        while self.playing and self.clock >= SECONDS_PER_MOVE:
             if self.index >= self.last:
                 self.toggle()  # at the end: stop
-            else:
-                self.go(self.index + 1)
+                break
+            carried = self.clock - SECONDS_PER_MOVE  # fast playback keeps its pace
+            self.go(self.index + 1)
+            self.clock = carried
 
     def draw(self, surface: pygame.Surface) -> None:
         state = self.states[self.index]
