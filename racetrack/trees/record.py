@@ -87,7 +87,7 @@ class SavedGame(Recording[TreesState]):
 
     @property
     def describe(self) -> str:
-        return f"Graph Trees · {self.game.rules.name} · {', '.join(self.players)}"
+        return f"{self.game.rules.name} rules · {', '.join(self.players)}"
 
     @staticmethod
     def result_of(state: TreesState) -> dict[str, Any]:

@@ -81,7 +81,7 @@ class TreesMenuScene(FormScene):
         box_width = width - x - theme.px(24)
         rows: list[tuple[str, object, object, str]] = []
         for unfinished in self.unfinished:
-            rows.append((f"Resume: {unfinished.recording.describe}",
+            rows.append((f"Resume: {unfinished.describe}",
                          lambda u=unfinished: self.resume(u),
                          lambda u=unfinished: self.discard(u),
                          f"In progress since {unfinished.saved:%Y-%m-%d %H:%M}, "
