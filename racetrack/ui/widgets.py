@@ -297,11 +297,6 @@ def tip(surface: pygame.Surface, text: str, at: tuple[int, int]) -> None:
     surface.blit(rendered, rendered.get_rect(center=box.center))
 
 
-def title(surface: pygame.Surface, text: str, centre: tuple[int, int], size: int = 64) -> None:
-    rendered = theme.font(size, bold=True).render(text, True, theme.palette().ink)
-    surface.blit(rendered, rendered.get_rect(center=centre))
-
-
 def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
     """Plain graph paper filling the window (menus sit on it)."""
     colours = theme.palette()
