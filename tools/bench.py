@@ -127,7 +127,7 @@ def frame_times(track: str, overrides: dict) -> None:
     players = tuple(PlayerChoice(f"Car {i + 1}", c, level)
                     for i, (c, level) in enumerate(zip(colours, levels, strict=True)))
     scene = app.routes.start_race(find_track(track), "gardner", players, seed=3,
-                       animation_seconds=0.1, replace=False, overrides=overrides)
+                                  animation_seconds=0.1, replace=False, overrides=overrides)
     scene.preparing.result()
     scene._start_following()
     coach = make_driver("expert", 5)

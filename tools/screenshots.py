@@ -60,7 +60,7 @@ def race_at(app: App, track: str, rules: str, players, seed: int, moves: int):
     car's turn, the start's announcement over."""
     app.routes.menu()
     scene = app.routes.start_race(find_track(track), rules, players, seed=seed,
-                       animation_seconds=0.0)
+                                  animation_seconds=0.0)
     scene.preparing.result()
     scene._start_following()
     coach = make_driver("expert", 9)
@@ -131,7 +131,7 @@ def results(app: App, out: Path) -> None:
                PlayerChoice("Cy", "green", "medium"), PlayerChoice("Di", "orange", "easy"))
     app.routes.menu()
     scene = app.routes.start_race(find_track("hairpins"), "gardner", players, seed=4,
-                       animation_seconds=0.0)
+                                  animation_seconds=0.0)
     scene.preparing.result()
     scene._start_following()
     while app.scenes[-1] is scene:

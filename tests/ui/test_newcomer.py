@@ -29,7 +29,7 @@ def baker_race(app, seed=5, intro=False):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "easy"))
     scene = app.routes.start_race(find_track("oval"), "baker", players, seed=seed,
-                       animation_seconds=0.0, replace=False)
+                             animation_seconds=0.0, replace=False)
     if not intro:
         scene._start_following()
     scene.preparing.result()
@@ -61,7 +61,7 @@ def test_the_race_opens_on_the_whole_track_with_the_draw_then_follows(app):
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "easy"),
                PlayerChoice("Cy", "green", "easy"))
     scene = app.routes.start_race(find_track("hairpins"), "gardner", players, seed=3,
-                       animation_seconds=0.0, replace=False)
+                             animation_seconds=0.0, replace=False)
     whole = scene.camera.scale
     assert scene.intro and not scene.camera.followed
     first = scene.race.cars[scene.race.order[0]].name

@@ -18,7 +18,7 @@ from tests.ui.conftest import click, press, run
 def race_scene(app, players, track="riddler-opolis", rules="gardner", seed=1):
     app.push(MenuScene(app))
     scene = app.routes.start_race(find_track(track), rules, players, seed=seed,
-                       animation_seconds=0.1, replace=False)
+                             animation_seconds=0.1, replace=False)
     scene.preparing.result()
     return scene
 

@@ -21,7 +21,7 @@ def finished_replay(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "easy"))
     scene = app.routes.start_race(find_track("riddler-opolis"), "gardner", players, seed=3,
-                       animation_seconds=0.02, replace=False)
+                             animation_seconds=0.02, replace=False)
     scene.preparing.result()
     for _ in range(3000):
         if scene.thinking is not None:
@@ -94,8 +94,8 @@ def test_replays_menu_lists_opens_renames_and_deletes(app):
 def test_an_interrupted_race_is_resumed_from_the_menu(app, tmp_path):
     app.push(MenuScene(app))
     scene = app.routes.start_race(find_track("riddler-opolis"), "gardner",
-                       (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.02,
-                       replace=False)
+                             (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.02,
+                             replace=False)
     coach = make_driver("expert")
     for _ in range(2):
         target = coach.choose(scene.state).target

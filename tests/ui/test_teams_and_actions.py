@@ -62,7 +62,7 @@ def test_clicking_the_missile_button_arms_the_missile(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "medium"))
     shop = app.routes.start_race(find_track("hazards"), "baker-bond", players, seed=3,
-                      animation_seconds=0.05, replace=False)
+                            animation_seconds=0.05, replace=False)
     shop.change("missiles", True)
     shop.change("sprayers", True)
     click(app, shop.form.widgets[-1].rect.center)  # Done

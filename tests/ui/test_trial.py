@@ -17,8 +17,8 @@ def drive_solo_race(app, rules="gardner", overrides=None):
     """Click the expert's points until the race is over; return the results scene."""
     app.push(MenuScene(app))
     scene = app.routes.start_race(find_track("riddler-opolis"), rules,
-                       (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.1,
-                       replace=False, overrides=overrides)
+                             (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.1,
+                             replace=False, overrides=overrides)
     coach = make_driver("expert")
     while not scene.state.is_over:
         target = coach.choose(scene.state).target
