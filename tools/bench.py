@@ -273,8 +273,60 @@ def bench_files() -> None:
         print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
 
 
+def bench_playback() -> None:
+    """The one playback scene, at 1920 x 1080 and four times the speed: a six-car race on the
+    wide speedway and a game of Graph Trees on Levi's sheet (each move re-simulated first)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
+    from racetrack.lineup import computer_line_up
+    from racetrack.recording import Recording
+    from racetrack.replay import Replay
+    from racetrack.trees import TreesGame, load_tree_rules
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import SavedGame, result_data
+    from racetrack.ui.app import App
+
+    def played(setup, players) -> tuple:
+        state = setup.start()
+        while not state.is_over:
+            state.apply(players[state.current_player].choose(state))
+        return tuple(state.history), state
+
+    race = Race(load_track(find_track("wide-speedway")), load_rules("gardner"),
+                computer_line_up(["hard"] * 6), seed=3)
+    moves, _ = played(race, [make_driver("hard", i) for i in range(6)])
+    game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["greedy"] * 2), 3)
+    tree_moves, final = played(game, [make_player("greedy", 1), make_player("greedy", 2)])
+    recordings: list[Recording] = [Replay(race, moves, {}, "race"),
+                                   SavedGame(game, tree_moves, result_data(final), "game")]
+    app = App((1920, 1080))
+    app.routes.menu()
+    for recording in recordings:
+        states, took = timed(lambda r=recording: list(r.states()))
+        viewer = app.routes.watch(recording, states)
+        for _ in range(3):
+            app.step(1 / 60)
+        viewer.step_speed(2)
+        viewer.toggle()
+        times = []
+        for _ in range(240):
+            start = time.thread_time()
+            app.step(1 / 60)
+            times.append(time.thread_time() - start)
+        times.sort()
+        print(f"playback of {recording.noun} of {len(recording.moves)} moves at 1920 x 1080, "
+              f"4x: re-simulated in {took:.2f} s; frame median "
+              f"{statistics.median(times) * 1e3:.1f} ms, 95th percentile "
+              f"{times[int(0.95 * len(times))] * 1e3:.1f} ms, worst {times[-1] * 1e3:.1f} ms "
+              "(thread CPU time)")
+        app.pop()
+
+
 BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables,
-           "frames": bench_frames, "editor": bench_editor, "files": bench_files}
+           "frames": bench_frames, "editor": bench_editor, "files": bench_files,
+           "playback": bench_playback}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:
