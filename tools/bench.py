@@ -162,6 +162,18 @@ def frame_times(track: str, overrides: dict) -> None:
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
+def thread_frames(app, count: int) -> list[float]:
+    """``count`` frames of the window, each timed on the window's thread's own clock
+    (time.thread_time), so the workers' threads and other programs on a busy machine do not
+    count."""
+    times = []
+    for _ in range(count):
+        start = time.thread_time()
+        app.step(1 / 60)
+        times.append(time.thread_time() - start)
+    return times
+
+
 def bench_editor() -> None:
     """The editor: a road of 40 clicks built, all its live checks, every crossing of a ring of
     5,000 corners, and the frame time at 1280 x 800 (dummy video driver)."""
@@ -201,13 +213,7 @@ def bench_editor() -> None:
     scene.state = EditorState(draft)
     app.push(scene)
     scene.fit()
-    # Frames are timed on the window's thread's own clock (time.thread_time), so the solver's
-    # thread and other programs on a busy machine do not count.
-    still = []
-    for _ in range(120):
-        start = time.thread_time()
-        app.step(1 / 60)
-        still.append(time.thread_time() - start)
+    still = thread_frames(app, 120)
     corner = road.outer[0]
     scene.state.press(corner)
     dragging = []
@@ -310,12 +316,7 @@ def bench_playback() -> None:
             app.step(1 / 60)
         viewer.step_speed(2)
         viewer.toggle()
-        times = []
-        for _ in range(240):
-            start = time.thread_time()
-            app.step(1 / 60)
-            times.append(time.thread_time() - start)
-        times.sort()
+        times = sorted(thread_frames(app, 240))
         print(f"playback of {recording.noun} of {len(recording.moves)} moves at 1920 x 1080, "
               f"4x: re-simulated in {took:.2f} s; frame median "
               f"{statistics.median(times) * 1e3:.1f} ms, 95th percentile "
