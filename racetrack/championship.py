@@ -15,9 +15,10 @@ of its cars' points and money).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from racetrack.errors import FileProblemError, Problem, RulesError, TrackError
 from racetrack.fields import MAX_NAME, Field, Reader, describe
@@ -36,6 +37,9 @@ from racetrack.track import (
     load_track,
 )
 from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
+
+if TYPE_CHECKING:
+    from racetrack.archive import Unfinished
 
 FORMAT_KEY = "racetrack-championship"
 FORMAT_VERSION = 1
@@ -139,6 +143,43 @@ class Championship:
     def next_seed(self) -> int:
         """The next race's seed (a race resumed after a quit is known by it)."""
         return self.seed * 1000 + self.race_number
+
+    def is_next_race(self, race: Race) -> bool:
+        """Whether ``race`` is this championship's next race (one interrupted by a quit), its
+        cars set up as the championship would: the same drivers and budgets, and the computer
+        cars' kits the ones they buy (a human car's kit is checked against its budget by the
+        race)."""
+        if self.is_over:
+            return False
+        try:
+            next_track = self.load_next_track()
+        except ChampionshipError:
+            return False
+        if not (race.seed == self.next_seed and race.rules == self.ruleset()
+                and [car.name for car in race.cars] == [e.name for e in self.entrants]
+                and race.track.name == next_track.name):
+            return False
+        for car, expected in zip(race.cars, self.next_cars(), strict=True):
+            if (car.driver != expected.driver or car.team != expected.team
+                    or car.budget != expected.budget
+                    or (not expected.is_human and car.kit != expected.kit)):
+                return False
+        return True
+
+    def interrupted_race(self, unfinished: Sequence[Unfinished]) -> tuple[Unfinished,
+                                                                          RaceState] | None:
+        """The next race, if it is among the races in progress and not over: its file and
+        the state to race on from."""
+        for entry in unfinished:
+            if not self.is_next_race(entry.replay.race):
+                continue
+            try:
+                state = entry.replay.final_state()
+            except ValueError:
+                continue
+            if not state.is_over:
+                return entry, state
+        return None
 
     def record(self, state: RaceState) -> dict[str, Any]:
         """Score a finished race: points, prizes and the money each car still holds."""

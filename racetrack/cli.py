@@ -17,9 +17,6 @@ from racetrack.errors import FileProblemError, RacetrackError
 from racetrack.fields import printable
 from racetrack.track import find_track, load_track
 
-#: Names and pencil colours given to computer cars in headless races, in order.
-CAR_COLOURS = ("red", "blue", "green", "orange", "purple", "black", "brown", "pink")
-
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -327,21 +324,14 @@ def run_race(args: argparse.Namespace) -> int:
 
     from racetrack.ai import make_driver
     from racetrack.game import Race
-    from racetrack.model import CarSetup
+    from racetrack.lineup import computer_line_up
     from racetrack.replay import save_replay
 
     track = load_track(find_track(args.track))
     rules = chosen_rules(args)
     levels = args.driver or ["medium", "medium"]
-    if len(levels) > len(CAR_COLOURS):
-        raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
-    for number in args.reverse:
-        if not 1 <= number <= len(levels):
-            raise RacetrackError(f"--reverse {number}: there is no car {number}; the cars are "
-                                 f"numbered 1 to {len(levels)}")
-    cars = [CarSetup(colour.title(), colour, level, reverse=number in args.reverse)
-            for number, (colour, level) in enumerate(zip(CAR_COLOURS, levels, strict=False), 1)]
     try:
+        cars = computer_line_up(levels, args.reverse)
         race = Race(track, rules, cars, seed=args.seed)
     except ValueError as exc:
         raise RacetrackError(str(exc)) from None
@@ -385,6 +375,7 @@ def run_championship(args: argparse.Namespace) -> int:
     import json
 
     from racetrack.championship import Championship, Entrant, run_headless
+    from racetrack.lineup import computer_line_up
     from racetrack.rules import load_rules
 
     load_rules(args.rules)  # a bad name fails here, with the list of variants
@@ -392,10 +383,11 @@ def run_championship(args: argparse.Namespace) -> int:
     for name in tracks:
         find_track(name)
     levels = args.driver or ["medium", "medium"]
-    if len(levels) > len(CAR_COLOURS):
-        raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
-    entrants = [Entrant(colour.title(), colour, level)
-                for colour, level in zip(CAR_COLOURS, levels, strict=False)]
+    try:
+        cars = computer_line_up(levels)
+    except ValueError as exc:
+        raise RacetrackError(str(exc)) from None
+    entrants = [Entrant(car.name, car.colour, car.driver) for car in cars]
     series = Championship(args.rules, tracks, entrants, seed=args.seed)
     try:
         run_headless(series, args.seed)
@@ -473,10 +465,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
     replay = load_replay(args.file)
     if not args.verify and not args.png:
-        from racetrack.ui.scenes.viewer import ViewerScene
-
         states = list(replay.states())
-        return _window_over_menu(lambda app: ViewerScene(app, replay, states))
+        return _window_over_menu(lambda app: app.routes.watch(replay, states))
     state = replay.verify() if args.verify else replay.final_state()
     if args.verify:
         note = "" if not replay.track_changed else " (the track file has changed since: " \
@@ -560,17 +550,16 @@ def run_window(args: argparse.Namespace | None) -> int:
         chosen_rules(args)  # and bad rules or a bad --set
         play = (track_path, args.rules, players, args.seed, dict(args.overrides))
     from racetrack.ui.app import App
-    from racetrack.ui.launch import start_race
-    from racetrack.ui.scenes.menu import MenuScene
 
     settings = load_settings()
     app = App()
-    app.push(MenuScene(app))
+    app.routes.menu()
     if play is not None:
         track_path, rules, players, seed, overrides = play
         try:
-            start_race(app, track_path, rules, players, seed, settings.animation_seconds,
-                       replace=False, overrides=overrides)
+            app.routes.start_race(track_path, rules, players, seed,
+                                  settings.animation_seconds, replace=False,
+                                  overrides=overrides)
         except ValueError as exc:
             raise RacetrackError(str(exc)) from None
     app.run()
@@ -587,12 +576,10 @@ def run_editor(args: argparse.Namespace) -> int:
     if path is not None and path.exists():
         load_draft(path)  # an unreadable file is reported here, in one line
     from racetrack.ui.app import App
-    from racetrack.ui.scenes.editor import EditorScene
-    from racetrack.ui.scenes.menu import MenuScene
 
     app = App()
-    app.push(MenuScene(app))
-    app.push(EditorScene(app, path))  # a path not there yet: a new track Ctrl+S saves there
+    app.routes.menu()
+    app.routes.editor(path)  # a path not there yet: a new track Ctrl+S saves there
     app.run()
     return EXIT_OK
 
@@ -655,19 +642,16 @@ def run_trees_replay(args: argparse.Namespace) -> int:
         say(f"{args.file}: ok: {len(saved.moves)} moves re-simulated, {verdict}")
         return EXIT_OK
     states = list(saved.states())
-    from racetrack.ui.scenes.trees_viewer import TreesViewerScene
-
-    return _window_over_menu(lambda app: TreesViewerScene(app, saved, states))
+    return _window_over_menu(lambda app: app.routes.watch(saved, states))
 
 
-def _window_over_menu(make_scene) -> int:
-    """Open the window on a scene, with the main menu beneath it to go back to."""
+def _window_over_menu(show) -> int:
+    """Open the window with the main menu, and ``show(app)`` a scene over it."""
     from racetrack.ui.app import App
-    from racetrack.ui.scenes.menu import MenuScene
 
     app = App()
-    app.push(MenuScene(app))
-    app.push(make_scene(app))
+    app.routes.menu()
+    show(app)
     app.run()
     return EXIT_OK
 
@@ -677,12 +661,4 @@ def run_trees_window(args: argparse.Namespace) -> int:
     import random
 
     game = trees_game(args, args.seed if args.seed is not None else random.randrange(10**6))
-    from racetrack.ui.app import App
-    from racetrack.ui.scenes.menu import MenuScene
-    from racetrack.ui.scenes.trees import start_trees
-
-    app = App()
-    app.push(MenuScene(app))
-    start_trees(app, game, replace=False)
-    app.run()
-    return EXIT_OK
+    return _window_over_menu(lambda app: app.routes.trees(game, replace=False))

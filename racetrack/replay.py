@@ -1,5 +1,8 @@
 """Replays: a race saved as its setup plus its moves, and re-simulated to check or watch it.
 
+This is the race's file format; re-simulating and checking a recording is written once for
+both games in ``racetrack.recording``.
+
 The file is YAML (format ``racetrack-replay: 1``): the track embedded whole with a hash of its
 canonical text, the rule set with every option, the cars and their drivers, the seed, every move
 in order and the recorded result. Nothing random is left out, so re-simulating the moves
@@ -12,13 +15,14 @@ import functools
 import hashlib
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from racetrack.errors import IllegalMoveError, Problem, ReplayError, RulesError, TrackError
+from racetrack.errors import ReplayError, RulesError, TrackError
 from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader, describe_key
 from racetrack.game import MAX_CARS, Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import MAX_ITEMS, Action, CarSetup, CarStatus, Kit, Move
+from racetrack.recording import Recording
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.ruleset import rules_from_document
 from racetrack.shop import starting_kit
@@ -106,63 +110,37 @@ def save_replay(state: RaceState, path: str | os.PathLike[str]) -> None:
 
 
 @dataclass(frozen=True)
-class Replay:
-    """A loaded replay: the race's setup, its moves and the result it claims."""
+class Replay(Recording[RaceState]):
+    """A loaded replay: the race's setup, its moves and the result it claims (re-simulated
+    and checked as any recording is, ``racetrack.recording``)."""
 
-    race: Race
-    moves: tuple[tuple[int, Move], ...]
-    result: dict[str, Any]
-    track_hash_matches: bool
-    file: str
+    track_hash_matches: bool = True
     track_changed: bool = False  # the track file it names has changed since (embedded is used)
 
-    def states(self):
-        """Every state from the start, one after each move (re-simulated, so checked)."""
-        state = self.race.start()
-        yield state.clone()
-        for number, (car, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, car, move)
-            yield state.clone()
+    noun: ClassVar[str] = "race"
+    result_keys: ClassVar[tuple[str, ...]] = ("finished", "winner", "ranking", "turns",
+                                              "reason", "cars")
+    optional_result_keys: ClassVar[tuple[str, ...]] = ("cars",)
 
-    def final_state(self) -> RaceState:
-        state = self.race.start()
-        for number, (car, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, car, move)
-        return state
+    @property
+    def race(self) -> Race:
+        return self.setup  # type: ignore[return-value]
 
-    def _apply(self, state: RaceState, number: int, car: int, move: Move) -> None:
-        name = self.race.cars[car].name if 0 <= car < len(self.race.cars) else f"car {car}"
-        if state.is_over:
-            raise ReplayError(Problem(self.file, None, f"move {number} ({name} to "
-                                                       f"{tuple(move.target)}): the race was "
-                                                       "already over"))
-        if state.current_car != car:
-            expected = self.race.cars[state.current_car].name
-            raise ReplayError(Problem(self.file, None, f"move {number} is {name}'s, but it is "
-                                                       f"{expected}'s turn"))
-        try:
-            state.apply(move)
-        except IllegalMoveError as exc:
-            raise ReplayError(Problem(self.file, None, f"move {number} ({name} to "
-                                                       f"{tuple(move.target)}"
-                                                       f"{_with(move)}) is illegal: "
-                                                       f"{exc}")) from None
+    @property
+    def title(self) -> str:
+        return self.race.track.name
 
-    def verify(self) -> RaceState:
-        """Re-simulate every move and compare the result; raise ``ReplayError`` if not equal."""
-        state = self.final_state()
-        recorded = self.result
-        if recorded and (recorded.get("finished") or state.is_over):
-            actual = result_data(state)
-            for key in ("finished", "winner", "ranking", "turns", "reason", "cars"):
-                if key == "cars" and "cars" not in recorded:
-                    continue  # written before the cars were recorded
-                if recorded.get(key) != actual.get(key):
-                    raise ReplayError(Problem(
-                        self.file, None, f"the recorded result does not match the moves: "
-                                         f"{key} is {recorded.get(key)!r} in the file but "
-                                         f"{actual.get(key)!r} when re-simulated"))
-        return state
+    @property
+    def describe(self) -> str:
+        race = self.race
+        return f"{race.track.name} · {race.rules.name} · {', '.join(self.players)}"
+
+    @staticmethod
+    def result_of(state: RaceState) -> dict[str, Any]:
+        return result_data(state)
+
+    def move_words(self, player: int, move: Move) -> str:
+        return f"{self.race.cars[player].name} to {tuple(move.target)}{_with(move)}"
 
 
 def _with(move: Move) -> str:
@@ -208,7 +186,7 @@ def replay_from_document(doc: YamlDocument) -> Replay:
         race = Race(track, rules, setups, seed)
     except ValueError as exc:
         raise ReplayError(doc.problem(("cars",), str(exc))) from None
-    return Replay(race, tuple(moves), result, recorded_hash == track_hash(track), doc.file,
+    return Replay(race, tuple(moves), result, doc.file, recorded_hash == track_hash(track),
                   _track_changed(reference, recorded_hash))
 
 

@@ -122,10 +122,10 @@ def test_every_command_gives_one_line_and_the_documented_exit_code(corpus, name,
 
 def test_nothing_is_written_outside_the_data_folder(corpus, tmp_path):
     """Every game a saved file can start is saved under the data folder, whatever its names."""
-    from racetrack.trees.record import load_game, save_finished
+    from racetrack.trees.record import GAMES, load_game
 
     state = load_game(corpus / "path-escape-in-player-name.yaml").final_state()
-    path = save_finished(state)
+    path = GAMES.save_finished(state)
     assert path.parent == tmp_path / "home" / "data" / "graph-trees"
     assert not (tmp_path / "home" / "data" / "records.yaml").exists()
 

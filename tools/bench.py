@@ -118,7 +118,6 @@ def frame_times(track: str, overrides: dict) -> None:
     from racetrack.ai import make_driver
     from racetrack.settings import PlayerChoice
     from racetrack.ui.app import App
-    from racetrack.ui.launch import start_race
     from racetrack.ui.scenes.menu import MenuScene
 
     app = App((1920, 1080))
@@ -127,8 +126,8 @@ def frame_times(track: str, overrides: dict) -> None:
     colours = ("red", "blue", "green", "orange", "purple", "black")
     players = tuple(PlayerChoice(f"Car {i + 1}", c, level)
                     for i, (c, level) in enumerate(zip(colours, levels, strict=True)))
-    scene = start_race(app, find_track(track), "gardner", players, seed=3,
-                       animation_seconds=0.1, replace=False, overrides=overrides)
+    scene = app.routes.start_race(find_track(track), "gardner", players, seed=3,
+                                  animation_seconds=0.1, replace=False, overrides=overrides)
     scene.preparing.result()
     scene._start_following()
     coach = make_driver("expert", 5)
@@ -161,6 +160,18 @@ def frame_times(track: str, overrides: dict) -> None:
           f"{statistics.median(work) * 1e3:.1f} ms, 95th percentile "
           f"{work[int(len(work) * 0.95)] * 1e3:.1f} ms, worst {work[-1] * 1e3:.1f} ms; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+def thread_frames(app, count: int) -> list[float]:
+    """``count`` frames of the window, each timed on the window's thread's own clock
+    (time.thread_time), so the workers' threads and other programs on a busy machine do not
+    count."""
+    times = []
+    for _ in range(count):
+        start = time.thread_time()
+        app.step(1 / 60)
+        times.append(time.thread_time() - start)
+    return times
 
 
 def bench_editor() -> None:
@@ -202,13 +213,7 @@ def bench_editor() -> None:
     scene.state = EditorState(draft)
     app.push(scene)
     scene.fit()
-    # Frames are timed on the window's thread's own clock (time.thread_time), so the solver's
-    # thread and other programs on a busy machine do not count.
-    still = []
-    for _ in range(120):
-        start = time.thread_time()
-        app.step(1 / 60)
-        still.append(time.thread_time() - start)
+    still = thread_frames(app, 120)
     corner = road.outer[0]
     scene.state.press(corner)
     dragging = []
@@ -274,8 +279,55 @@ def bench_files() -> None:
         print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
 
 
+def bench_playback() -> None:
+    """The one playback scene, at 1920 x 1080 and four times the speed: a six-car race on the
+    wide speedway and a game of Graph Trees on Levi's sheet (each move re-simulated first)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
+    from racetrack.lineup import computer_line_up
+    from racetrack.recording import Recording
+    from racetrack.replay import Replay
+    from racetrack.trees import TreesGame, load_tree_rules
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import SavedGame, result_data
+    from racetrack.ui.app import App
+
+    def played(setup, players) -> tuple:
+        state = setup.start()
+        while not state.is_over:
+            state.apply(players[state.current_player].choose(state))
+        return tuple(state.history), state
+
+    race = Race(load_track(find_track("wide-speedway")), load_rules("gardner"),
+                computer_line_up(["hard"] * 6), seed=3)
+    moves, _ = played(race, [make_driver("hard", i) for i in range(6)])
+    game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["greedy"] * 2), 3)
+    tree_moves, final = played(game, [make_player("greedy", 1), make_player("greedy", 2)])
+    recordings: list[Recording] = [Replay(race, moves, {}, "race"),
+                                   SavedGame(game, tree_moves, result_data(final), "game")]
+    app = App((1920, 1080))
+    app.routes.menu()
+    for recording in recordings:
+        states, took = timed(lambda r=recording: list(r.states()))
+        viewer = app.routes.watch(recording, states)
+        for _ in range(3):
+            app.step(1 / 60)
+        viewer.step_speed(2)
+        viewer.toggle()
+        times = sorted(thread_frames(app, 240))
+        print(f"playback of {recording.noun} of {len(recording.moves)} moves at 1920 x 1080, "
+              f"4x: re-simulated in {took:.2f} s; frame median "
+              f"{statistics.median(times) * 1e3:.1f} ms, 95th percentile "
+              f"{times[int(0.95 * len(times))] * 1e3:.1f} ms, worst {times[-1] * 1e3:.1f} ms "
+              "(thread CPU time)")
+        app.pop()
+
+
 BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables,
-           "frames": bench_frames, "editor": bench_editor, "files": bench_files}
+           "frames": bench_frames, "editor": bench_editor, "files": bench_files,
+           "playback": bench_playback}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

@@ -1,8 +1,9 @@
 """README screenshots, drawn by the real scenes at 800 x 600, 1280 x 800 and 1920 x 1080: the
 menu, the New race screen, races showing every kind of candidate point (a finish under Baker's
 advanced rules, a crash hover and a collision under Baker's rules, leaving the track under
-Nystrom's), How to play, the tutorial, the results, a game of Graph Trees, and the track
-editor (its road tool, and its problem marks).
+Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph Trees, its
+menu and a saved game played back, the shop, a championship's standings, and the track editor
+(its road tool, and its problem marks).
 
     python tools/screenshots.py [OUT_FOLDER] [--size WxH] [--only NAME,...]
                                    (default: docs/screenshots, every size and screen)
@@ -34,12 +35,9 @@ from racetrack.track import find_track  # noqa: E402
 from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
 from racetrack.trees.ai import GreedyPlayer  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
-from racetrack.ui.launch import start_race  # noqa: E402
 from racetrack.ui.scenes.help import HelpScene  # noqa: E402
 from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
 from racetrack.ui.scenes.setup import SetupScene  # noqa: E402
-from racetrack.ui.scenes.trees import start_trees  # noqa: E402
-from racetrack.ui.scenes.tutorial import start_tutorial  # noqa: E402
 
 SIZES = ((800, 600), (1280, 800), (1920, 1080))
 
@@ -60,9 +58,9 @@ def save(app: App, out: Path, name: str) -> None:
 def race_at(app: App, track: str, rules: str, players, seed: int, moves: int):
     """A race with ``moves`` moves played (the human cars by an expert coach), on the human
     car's turn, the start's announcement over."""
-    app.reset(MenuScene(app))
-    scene = start_race(app, find_track(track), rules, players, seed=seed,
-                       animation_seconds=0.0)
+    app.routes.menu()
+    scene = app.routes.start_race(find_track(track), rules, players, seed=seed,
+                                  animation_seconds=0.0)
     scene.preparing.result()
     scene._start_following()
     coach = make_driver("expert", 9)
@@ -131,9 +129,9 @@ def races(app: App, out: Path) -> None:
 def results(app: App, out: Path) -> None:
     players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "hard"),
                PlayerChoice("Cy", "green", "medium"), PlayerChoice("Di", "orange", "easy"))
-    app.reset(MenuScene(app))
-    scene = start_race(app, find_track("hairpins"), "gardner", players, seed=4,
-                       animation_seconds=0.0)
+    app.routes.menu()
+    scene = app.routes.start_race(find_track("hairpins"), "gardner", players, seed=4,
+                                  animation_seconds=0.0)
     scene.preparing.result()
     scene._start_following()
     while app.scenes[-1] is scene:
@@ -147,10 +145,10 @@ def results(app: App, out: Path) -> None:
 def trees(app: App, out: Path) -> None:
     """Graph Trees: Red (played here by a greedy coach) against the computer, nine turns in,
     with Red's green and orange dots showing and the reason for one orange dot."""
-    app.reset(MenuScene(app))
+    app.routes.menu()
     game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["human", "greedy"]),
                      seed=7)
-    scene = start_trees(app, game)
+    scene = app.routes.trees(game)
     coach = GreedyPlayer(11)
     while len(scene.state.history) < 18:
         while not scene.human_turn:
@@ -172,7 +170,7 @@ def trees(app: App, out: Path) -> None:
 
 
 def menus(app: App, out: Path) -> None:
-    app.reset(MenuScene(app))
+    app.routes.menu()
     frames(app, 2)
     save(app, out, "menu")
     app.push(SetupScene(app))
@@ -181,15 +179,15 @@ def menus(app: App, out: Path) -> None:
 
 
 def help_screen(app: App, out: Path) -> None:
-    app.reset(MenuScene(app))
+    app.routes.menu()
     app.push(HelpScene(app, "baker", "Oval"))
     frames(app, 3)
     save(app, out, "help")
 
 
 def tutorial(app: App, out: Path) -> None:
-    app.reset(MenuScene(app))
-    scene = start_tutorial(app)
+    app.routes.menu()
+    scene = app.routes.tutorial()
     scene.preparing.result()
     frames(app, 3)
     scene.advance()
@@ -197,8 +195,72 @@ def tutorial(app: App, out: Path) -> None:
     save(app, out, "tutorial")
 
 
+def replay(app: App, out: Path) -> None:
+    """The race viewer half way through the last finished race (the results' race)."""
+    from racetrack import archive
+
+    entry = archive.saved_races()[0]
+    app.routes.menu()
+    viewer = app.routes.watch(entry.recording)
+    frames(app, 2)
+    viewer.go(viewer.last // 2)
+    frames(app, 2)
+    save(app, out, "replay")
+
+
+def trees_screens(app: App, out: Path) -> None:
+    """The Graph Trees menu with a saved game and one in progress, and the saved game
+    played back half way."""
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import GAMES
+
+    game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["greedy", "greedy"]),
+                     seed=3)
+    state = game.start()
+    players = [make_player("greedy", 1), make_player("greedy", 2)]
+    while not state.is_over:
+        state.apply(players[state.current_player].choose(state))
+        if len(state.history) == 12:
+            GAMES.record_progress(state.clone(), GAMES.new_progress_path(state))
+    GAMES.save_finished(state)
+    app.routes.menu()
+    menu = app.routes.trees_menu()
+    menu.listing.wait(30)
+    frames(app, 3)
+    save(app, out, "trees-menu")
+    viewer = app.routes.watch(GAMES.saved()[0].recording)
+    frames(app, 2)
+    viewer.go(viewer.last // 2)
+    frames(app, 2)
+    save(app, out, "trees-replay")
+
+
+def shop_and_standings(app: App, out: Path) -> None:
+    """James Bond mode's shop before a race, and a championship's standings after a race."""
+    from racetrack.championship import Championship, Entrant, run_headless
+    from racetrack.ui.scenes.championship import StandingsScene
+
+    players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "hard"))
+    app.routes.menu()
+    shop = app.routes.start_race(find_track("hazards"), "baker-bond", players, seed=3)
+    for item in ("damage", "damage", "missiles", "turbo", "brakes"):
+        shop.change(item, True)
+    frames(app, 2)
+    save(app, out, "shop")
+    entrants = [Entrant("Ann", "red", "expert"), Entrant("Bob", "blue", "hard"),
+                Entrant("Cy", "green", "medium"), Entrant("Di", "orange", "easy")]
+    series = Championship("baker-bond", ["oval"], entrants, seed=2)
+    run_headless(series, 2)
+    series.tracks.append("hairpins")  # one race run, the next to come
+    app.routes.menu()
+    app.push(StandingsScene(app, series))
+    frames(app, 2)
+    save(app, out, "standings")
+
+
 SCREENS = {"menus": menus, "help": help_screen, "tutorial": tutorial, "races": races,
-           "results": results, "trees": trees, "editor": lambda app, out: editor(app, out)}
+           "results": results, "replay": replay, "trees": trees, "trees-screens": trees_screens,
+           "shop": shop_and_standings, "editor": lambda app, out: editor(app, out)}
 
 
 def main(out: Path, sizes=SIZES, only: set[str] | None = None) -> None:
@@ -209,7 +271,7 @@ def main(out: Path, sizes=SIZES, only: set[str] | None = None) -> None:
         app = App(size)
         app.push(MenuScene(app))
         for name, make in SCREENS.items():
-            if (only is None or name in only) and (name != "trees" or size == (1280, 800)):
+            if only is None or name in only:
                 make(app, out)
         app.gui.kill_all()
     print(f"screenshots in {out}")
@@ -224,7 +286,7 @@ def editor(app: App, out: Path) -> None:
     def pointer(scene: EditorScene, point: tuple[float, float]) -> None:
         scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*point))
 
-    app.reset(MenuScene(app))
+    app.routes.menu()
     scene = EditorScene(app)
     app.push(scene)
     state = scene.state

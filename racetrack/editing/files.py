@@ -39,21 +39,32 @@ def track_name(path: Path) -> str:
     return name.strip() if isinstance(name, str) and name.strip() else path.stem
 
 
+def entry_for(path: Path, name: str) -> TrackEntry:
+    """A track file as the lists show it: its name, and its file and where that lives (the
+    bundled tracks, your tracks folder, or anywhere else by its whole path)."""
+    if path in bundled_track_paths():
+        return TrackEntry(path, name, f"{path.name}, bundled")
+    if path.parent == tracks_dir():
+        return TrackEntry(path, name, path.name)
+    return TrackEntry(path, name, str(path))
+
+
 def your_tracks(folder: Path | None = None) -> list[TrackEntry]:
     """The tracks saved in the player's tracks folder, by name."""
     folder = folder or tracks_dir()
     paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
     entries = [TrackEntry(p, track_name(p), p.name) for p in paths]
-    return _told_apart(sorted(entries, key=lambda e: (e.name.lower(), e.detail)))
+    return told_apart(sorted(entries, key=lambda e: (e.name.lower(), e.detail)))
 
 
 def templates() -> list[TrackEntry]:
     """What a new drawing can start from: an empty sheet or a copy of a bundled track."""
     bundled = [TrackEntry(p, track_name(p), f"{p.name}, bundled") for p in bundled_track_paths()]
-    return [TrackEntry(None, "Empty sheet", "draw a road or an outline"), *_told_apart(bundled)]
+    return [TrackEntry(None, "Empty sheet", "draw a road or an outline"), *told_apart(bundled)]
 
 
-def _told_apart(entries: list[TrackEntry]) -> list[TrackEntry]:
+def told_apart(entries: list[TrackEntry]) -> list[TrackEntry]:
+    """The entries, those that share a name (in any case) numbered in the order listed."""
     counts: dict[str, int] = {}
     for entry in entries:
         counts[entry.name.lower()] = counts.get(entry.name.lower(), 0) + 1

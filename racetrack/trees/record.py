@@ -5,23 +5,24 @@ with every option, the seed, the players, every move as text in order, and the r
 result. Re-simulating the moves re-creates every state; a move that is not legal then is
 reported by its number, and a result that does not match is refused.
 
-Finished games are kept in their own folder under the player's data folder, beside the race
-replays; the game in progress is rewritten there after every move.
+Re-simulating and checking is written once for both games (``racetrack.recording``), and so
+is the shelf of games (``racetrack.archive``): finished games are kept in their own folder under
+the player's data folder, beside the race replays, and each game in progress in a file of its
+own in its ``unfinished/`` folder, rewritten after every move (``unfinished-game.yaml``, the
+one file of earlier versions, is still offered to resume).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from racetrack.archive import Shelf
 from racetrack.errors import Problem, RacetrackError, ReplayError, RulesError
 from racetrack.fields import MAX_NAME, Field, Reader
-from racetrack.files import file_in, keep_aside, remove_stray_temp_files
+from racetrack.recording import Recording
 from racetrack.settings import data_dir
 from racetrack.trees.game import PLAYER_KINDS, Player, TreesGame, TreesState
 from racetrack.trees.model import Move, Termination
@@ -68,52 +69,29 @@ def save_game(state: TreesState, path: str | os.PathLike[str]) -> None:
 
 
 @dataclass(frozen=True)
-class SavedGame:
-    game: TreesGame
-    moves: tuple[tuple[int, Move], ...]
-    result: dict[str, Any]
-    file: str
+class SavedGame(Recording[TreesState]):
+    """A loaded game: its setup, its moves and the result it claims (re-simulated and checked
+    as any recording is, ``racetrack.recording``)."""
 
-    def states(self) -> Iterator[TreesState]:
-        """Every state from the start, one after each move (re-simulated, so checked)."""
-        state = self.game.start()
-        yield state.clone()
-        for number, (player, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, player, move)
-            yield state.clone()
+    noun: ClassVar[str] = "game"
+    result_keys: ClassVar[tuple[str, ...]] = ("finished", "winner", "scores", "ranking",
+                                              "reason")
 
-    def final_state(self) -> TreesState:
-        state = self.game.start()
-        for number, (player, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, player, move)
-        return state
+    @property
+    def game(self) -> TreesGame:
+        return self.setup  # type: ignore[return-value]
 
-    def _apply(self, state: TreesState, number: int, player: int, move: Move) -> None:
-        def fail(message: str) -> ReplayError:
-            return ReplayError(Problem(self.file, None, f"move {number} ({move}): {message}"))
+    @property
+    def title(self) -> str:
+        return " v ".join(self.players)
 
-        if state.is_over:
-            raise fail("the game was already over")
-        if state.current != player:
-            raise fail(f"it is {state.game.players[state.current].name}'s turn, not "
-                       f"player {player}'s")
-        reason = state.check(move)
-        if reason is not None:
-            raise fail(f"illegal: {reason}")
-        state.apply_unchecked(move)
+    @property
+    def describe(self) -> str:
+        return f"{self.game.rules.name} rules · {', '.join(self.players)}"
 
-    def verify(self) -> TreesState:
-        """Re-simulate and compare with the recorded result; ``ReplayError`` if they differ."""
-        state = self.final_state()
-        if self.result:
-            actual = result_data(state)
-            for key in ("finished", "winner", "scores", "ranking", "reason"):
-                if self.result.get(key) != actual.get(key):
-                    raise ReplayError(Problem(
-                        self.file, None, f"the recorded result does not match the moves: "
-                                         f"{key} is {self.result.get(key)!r} in the file "
-                                         f"but {actual.get(key)!r} when re-simulated"))
-        return state
+    @staticmethod
+    def result_of(state: TreesState) -> dict[str, Any]:
+        return result_data(state)
 
 
 def load_game(path: str | os.PathLike[str]) -> SavedGame:
@@ -194,53 +172,6 @@ def games_dir() -> Path:
     return data_dir() / "graph-trees"
 
 
-def unfinished_path() -> Path:
-    return games_dir() / UNFINISHED
-
-
-def record_progress(state: TreesState) -> None:
-    save_game(state, unfinished_path())
-
-
-def save_finished(state: TreesState, when: datetime | None = None) -> Path:
-    """Keep a finished game under its date, and forget the copy in progress."""
-    when = when or datetime.now()
-    names = " v ".join(p.name for p in state.game.players)
-    path = file_in(games_dir(), names, prefix=f"{when:%Y-%m-%d %H%M%S} ")
-    save_game(state, path)
-    with contextlib.suppress(OSError):
-        unfinished_path().unlink()
-    return path
-
-
-@dataclass(frozen=True)
-class Entry:
-    path: Path
-    saved: datetime
-    game: SavedGame | None  # None: the file no longer loads
-    problem: str = ""
-
-
-def saved_games() -> list[Entry]:
-    """Every saved game: the one in progress first, then the newest first. Broken files are
-    listed with their problem."""
-    folder = games_dir()
-    if not folder.is_dir():
-        return []
-    remove_stray_temp_files(folder)
-    entries = []
-    for path in folder.glob("*.yaml"):
-        try:
-            saved = datetime.fromtimestamp(path.lstat().st_mtime)
-            entries.append(Entry(path, saved, load_game(path)))
-        except OSError:
-            continue  # gone since it was listed
-        except ReplayError as exc:
-            problem = exc.problems[0].message
-            if path.name == UNFINISHED:
-                # The next game would write over it: keep it, and say where.
-                with contextlib.suppress(OSError):
-                    path = keep_aside(path)
-                    problem = f"{problem} (kept as {path.name})"
-            entries.append(Entry(path, saved, None, problem))
-    return sorted(entries, key=lambda e: (e.path.name == UNFINISHED, e.saved), reverse=True)
+#: The shelf of Graph Trees games, finished and in progress (``racetrack.archive``).
+GAMES: Shelf[SavedGame] = Shelf("game", "saved game", games_dir, load_game, save_game,
+                                lambda state: " v ".join(state.game.player_names), UNFINISHED)

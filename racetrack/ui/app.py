@@ -1,7 +1,8 @@
 """The window, the clock and the scene stack: poll, hand intents to the top scene, update, draw.
 
 Each scene has ``handle(intent)``, ``update(dt)`` and ``draw(surface)``; ``draw`` never changes
-state. Scenes move between each other through the app (``push``, ``pop``, ``replace``).
+state. Scenes move between each other through the app's ``routes`` (``ui/routes.py``, the one
+module that knows them all), which ``push``, ``pop`` and ``replace`` them here.
 
 The window opens sized to the screen it is on (never larger than it), is resizable and can go
 fullscreen (F11, or the setting); the player's size, UI scale, pencils and sound are read from
@@ -26,6 +27,7 @@ from racetrack.ui import input as intents_
 from racetrack.ui import theme
 from racetrack.ui.gui import Gui, Page
 from racetrack.ui.input import Intent, Key, Quit, Resize
+from racetrack.ui.routes import Routes
 from racetrack.ui.sound import Sounds
 
 log = logging.getLogger(__name__)
@@ -106,6 +108,7 @@ class App:
         theme.configure(self.ui_scale(), self.settings.colour_blind)
         self.gui = Gui(self.size, theme.LOOKS.scale)
         self.sound = Sounds(self.settings.volume, self.settings.muted)
+        self.routes = Routes(self)  # the one place that knows the scenes
 
     # -- the window -----------------------------------------------------------------------
 

@@ -65,6 +65,7 @@ TEXT = (40, 40, 48)
 MUTED = (120, 120, 128)
 ILLEGAL = (150, 150, 150)
 HIGHLIGHT = (255, 214, 90)
+ERROR = (180, 40, 40)  # words that say something went wrong
 
 
 @cache

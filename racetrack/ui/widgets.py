@@ -297,11 +297,6 @@ def tip(surface: pygame.Surface, text: str, at: tuple[int, int]) -> None:
     surface.blit(rendered, rendered.get_rect(center=box.center))
 
 
-def title(surface: pygame.Surface, text: str, centre: tuple[int, int], size: int = 64) -> None:
-    rendered = theme.font(size, bold=True).render(text, True, theme.palette().ink)
-    surface.blit(rendered, rendered.get_rect(center=centre))
-
-
 def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
     """Plain graph paper filling the window (menus sit on it)."""
     colours = theme.palette()
@@ -343,4 +338,17 @@ def wrap(text: str, width: int) -> list[str]:
             line = word
         else:
             line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
+
+
+def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Split text into lines that fit ``width`` pixels in ``font``, at spaces."""
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}".strip()
+        if line and font.size(candidate)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
     return [*lines, line] if line else lines

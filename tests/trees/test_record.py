@@ -42,7 +42,7 @@ def test_an_illegal_move_in_a_tampered_file_is_named_by_its_number(tmp_path, pla
     text = path.read_text()
     third = str(played.history[2][1])
     path.write_text(text.replace(f"'{third}'", "'branch 0,0 to 1,1'", 1))
-    with pytest.raises(ReplayError, match=r"move 3 \(branch 0,0 to 1,1\): illegal"):
+    with pytest.raises(ReplayError, match=r"move 3 \(Red: branch 0,0 to 1,1\) is illegal"):
         load_game(path).verify()
 
 
@@ -117,7 +117,7 @@ def test_a_finished_game_is_saved_in_its_folder_whatever_the_players_are_called(
     from dataclasses import replace
 
     from racetrack.trees.game import Player
-    from racetrack.trees.record import games_dir, save_finished
+    from racetrack.trees.record import GAMES, games_dir
 
     monkeypatch.setenv("RACETRACK_HOME", str(tmp_path / "home"))
     records = tmp_path / "home" / "data" / "records.yaml"
@@ -129,7 +129,7 @@ def test_a_finished_game_is_saved_in_its_folder_whatever_the_players_are_called(
         state = game.start()
         for _, move in played.history:
             state.apply(move)
-        path = save_finished(state)
+        path = GAMES.save_finished(state)
         assert path.parent == games_dir() and path.is_file() and load_game(path)
     assert records.read_text() == "kept\n"
     assert {p.parent for p in tmp_path.rglob("*.yaml")} == {records.parent, games_dir()}

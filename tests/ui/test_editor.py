@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from racetrack import archive
 from racetrack.draft import load_draft
 from racetrack.editing import Leave, Tool
 from racetrack.editing.parts import arrow_tip
@@ -16,7 +17,7 @@ from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
 from racetrack.ui.scenes.setup import available_tracks
-from tests.ui.conftest import press, run
+from tests.ui.conftest import click, press, run
 
 
 @pytest.fixture
@@ -171,6 +172,22 @@ def test_test_drive_uses_the_chosen_rules_and_the_race_comes_back_to_the_drawing
     assert isinstance(results, ResultsScene) and results.proceed[0] == "Back to editor"
     results.proceed[1]()
     assert app.scenes[-1] is editor and editor.draft == drawn
+
+
+def test_quitting_a_test_race_from_its_pause_menu_goes_back_to_the_drawing(app, editor):
+    draw_box_track(app, editor)
+    drawn = editor.draft
+    key(app, pygame.K_r, text="r")
+    race = app.scenes[-1]
+    assert isinstance(race, RaceScene)
+    run(app, 1)
+    press(app, pygame.K_ESCAPE)
+    pause = app.scenes[-1]
+    texts = [w.text for w in pause.form.widgets]
+    assert "Back to editor" in texts and "Quit to menu" not in texts
+    click(app, next(w for w in pause.form.widgets if w.text == "Back to editor").rect.center)
+    assert app.scenes[-1] is editor and editor.draft == drawn
+    assert archive.unfinished_races() == []  # a test race is not kept to resume
 
 
 def test_waypoints_are_placed_and_removed_by_clicking_and_saved(app, editor):

@@ -11,8 +11,7 @@ from racetrack import archive
 from racetrack.championship import default_path
 from racetrack.records import records_path
 from racetrack.settings import replays_dir, settings_path, tracks_dir
-from racetrack.trees.record import games_dir
-from racetrack.trees.record import unfinished_path as trees_unfinished
+from racetrack.trees.record import GAMES, games_dir
 from racetrack.ui.scenes.editor import EditorScene, autosave_path
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.replays import ReplaysScene
@@ -29,7 +28,7 @@ def hostile_home() -> None:
               records_path(): "control-delete-in-records.yaml",
               archive.unfinished_path(): "driver-godlike.yaml",
               autosave_path(): "draft-infinite-coordinates.yaml",
-              trees_unfinished(): "name-escape-sequence-in-saved-game.yaml"}
+              GAMES.legacy_path(): "name-escape-sequence-in-saved-game.yaml"}
     for target, name in places.items():
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(CORPUS / name, target)

@@ -14,14 +14,13 @@ from racetrack.outlook import Look
 from racetrack.rules import bundled_variant_names
 from racetrack.settings import PlayerChoice, load_settings
 from racetrack.track import find_track
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.help import HelpScene
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.options import OptionsScene
 from racetrack.ui.scenes.pause import PauseScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.setup import SetupScene
-from racetrack.ui.scenes.tutorial import STEPS, TutorialScene, start_tutorial
+from racetrack.ui.scenes.tutorial import STEPS, TutorialScene
 from racetrack.ui.scenes.unfinished import UnfinishedScene
 from tests.ui.conftest import button, click, pick, press, run
 
@@ -29,8 +28,8 @@ from tests.ui.conftest import button, click, pick, press, run
 def baker_race(app, seed=5, intro=False):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "easy"))
-    scene = start_race(app, find_track("oval"), "baker", players, seed=seed,
-                       animation_seconds=0.0, replace=False)
+    scene = app.routes.start_race(find_track("oval"), "baker", players, seed=seed,
+                             animation_seconds=0.0, replace=False)
     if not intro:
         scene._start_following()
     scene.preparing.result()
@@ -61,8 +60,8 @@ def test_the_race_opens_on_the_whole_track_with_the_draw_then_follows(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "easy"),
                PlayerChoice("Cy", "green", "easy"))
-    scene = start_race(app, find_track("hairpins"), "gardner", players, seed=3,
-                       animation_seconds=0.0, replace=False)
+    scene = app.routes.start_race(find_track("hairpins"), "gardner", players, seed=3,
+                             animation_seconds=0.0, replace=False)
     whole = scene.camera.scale
     assert scene.intro and not scene.camera.followed
     first = scene.race.cars[scene.race.order[0]].name
@@ -118,7 +117,7 @@ def test_how_to_play_is_reached_from_setup_and_pause(app):
 
 def test_the_tutorial_walks_through_the_first_turns(app):
     app.push(MenuScene(app))
-    scene = start_tutorial(app)
+    scene = app.routes.tutorial()
     assert isinstance(scene, TutorialScene)
     scene.preparing.result()
     run(app, 2)
@@ -200,3 +199,28 @@ def test_a_players_name_follows_its_kind_and_is_all_selected_on_focus(app):
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="Zoe"))
     run(app, 1)
     assert setup.players[-1].name == "Zoe"
+
+
+def test_two_tracks_of_the_same_name_are_told_apart_in_the_track_list(app):
+    import shutil
+
+    from racetrack.settings import tracks_dir
+
+    tracks_dir().mkdir(parents=True, exist_ok=True)
+    shutil.copy(find_track("oval"), tracks_dir() / "my oval.yaml")  # also called "Oval"
+    setup = SetupScene(app)
+    app.push(setup)
+    run(app, 2)
+    ovals = [i for i, c in enumerate(setup.tracks) if c.track.name == "Oval"]
+    assert len(ovals) == 2 and all(setup.named_alike(i) for i in ovals)
+    labels = [setup.labels[i] for i in ovals]
+    assert [entry.name for entry in labels] == ["Oval (1)", "Oval (2)"]
+    assert labels[0].detail == "oval.yaml, bundled" and labels[1].detail == "my oval.yaml"
+    others = [i for i in range(len(setup.tracks)) if i not in ovals]
+    assert not any(setup.named_alike(i) for i in others)
+    assert setup.labels[others[0]].name == setup.tracks[others[0]].track.name
+    # The two cells differ (the number and the file are drawn on them; neither is chosen).
+    setup.selected = others[0]
+    size = (200, 150)
+    first, second = (setup.cell_picture(i, size) for i in ovals)
+    assert pygame.image.tobytes(first, "RGB") != pygame.image.tobytes(second, "RGB")

@@ -6,7 +6,6 @@ from racetrack.geometry import Vec
 from racetrack.model import Action, team_standings
 from racetrack.settings import PlayerChoice, load_settings
 from racetrack.track import find_track
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
@@ -62,8 +61,8 @@ def test_the_team_chosen_on_setup_races_and_scores(app):
 def test_clicking_the_missile_button_arms_the_missile(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "medium"))
-    shop = start_race(app, find_track("hazards"), "baker-bond", players, seed=3,
-                      animation_seconds=0.05, replace=False)
+    shop = app.routes.start_race(find_track("hazards"), "baker-bond", players, seed=3,
+                            animation_seconds=0.05, replace=False)
     shop.change("missiles", True)
     shop.change("sprayers", True)
     click(app, shop.form.widgets[-1].rect.center)  # Done

@@ -13,6 +13,7 @@ import pygame
 
 from racetrack.course import Course
 from racetrack.geometry import Line
+from racetrack.track import Track
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.lines import dashed_line
@@ -324,3 +325,17 @@ def _unit(vector: tuple[float, float]) -> tuple[float, float]:
 
 def _lerp(a, b, t: float) -> tuple[float, float]:
     return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+
+
+#: A track's thumbnail in the lists of tracks and saved races, in pixels.
+THUMB = (210, 130)
+
+
+def thumbnail(track: Track, size: tuple[int, int] = THUMB) -> pygame.Surface:
+    """The whole sheet of a track, small, for a list."""
+    course = Course(track)
+    x0, y0, x1, y1 = course.sheet
+    scale = min(size[0] / (x1 - x0), size[1] / (y1 - y0))
+    picture = pygame.Surface((round((x1 - x0) * scale) + 1, round((y1 - y0) * scale) + 1))
+    draw_sheet(picture, course, scale, (x0, y0))
+    return picture

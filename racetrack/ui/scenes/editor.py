@@ -10,7 +10,6 @@ to the same drawing afterwards.
 from __future__ import annotations
 
 import contextlib
-import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -371,37 +370,10 @@ class EditorScene:
         if track is None:
             self.toasts.append(hud.Toast("Fix the marked problems first"))
             return
-        from racetrack.game import Race
-        from racetrack.model import CarSetup
-        from racetrack.shop import shop_items
-        from racetrack.ui.launch import continue_race, team_cars
-        from racetrack.ui.scenes.results import ResultsScene
-        from racetrack.ui.scenes.shop import ShopScene
-
-        settings = load_settings()
-        rules = self.state.rules
-        cars = team_cars(rules, [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse,
-                                          team=p.team_name) for p in settings.players])
-        seed = random.randrange(1_000_000)
-
-        def results(final, saved):
-            return ResultsScene(self.app, final, None, saved,
-                                proceed=("Back to editor", self.back_here))
-
-        def start(kitted, replace_shop: bool) -> None:
-            race = Race(track, rules, kitted, seed=seed)
-            continue_race(self.app, race, race.start(), settings.animation_seconds,
-                          replace=replace_shop, results=results)
-
         try:
-            Race(track, rules, cars, seed=seed)  # refuses too many cars for the start line
-        except ValueError as exc:
+            self.app.routes.test_race(track, self.state.rules, self.back_here)
+        except ValueError as exc:  # too many cars for the start line, say
             self.toasts.append(hud.Toast(str(exc)))
-            return
-        if shop_items(rules) and any(car.is_human for car in cars):
-            self.app.push(ShopScene(self.app, rules, cars, lambda kitted: start(kitted, True)))
-        else:
-            start(cars, False)
 
     def back_here(self) -> None:
         """From a test race's results: back to this editor, the drawing as it was."""

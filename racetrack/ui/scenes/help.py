@@ -121,9 +121,7 @@ class HelpScene(FormScene):
         return "<br>".join(out)
 
     def tutorial(self) -> None:
-        from racetrack.ui.scenes.tutorial import start_tutorial
-
-        start_tutorial(self.app)
+        self.app.routes.tutorial()
 
     def draw_paper(self, surface: pygame.Surface) -> None:
         title = f"How to play{': ' + self.track if self.track else ''}"

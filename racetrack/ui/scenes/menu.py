@@ -36,9 +36,7 @@ class MenuScene(FormScene):
         races = list(found.races)
         self.notices = tuple(dict.fromkeys([*self.notices, *found.messages]))
         if self.series is not None:
-            from racetrack.ui.launch import is_next_race
-
-            races = [u for u in races if not is_next_race(self.series, u.replay.race)]
+            races = [u for u in races if not self.series.is_next_race(u.replay.race)]
         self.unfinished = races
 
     def entries(self) -> list[tuple[str, object, str, str | None]]:
@@ -115,79 +113,45 @@ class MenuScene(FormScene):
             self.series = found
 
     def new_race(self) -> None:
-        from racetrack.ui.scenes.setup import SetupScene
-
-        self.app.push(SetupScene(self.app))
+        self.app.routes.new_race()
 
     def tutorial(self) -> None:
-        from racetrack.ui.scenes.tutorial import start_tutorial
-
-        start_tutorial(self.app)
+        self.app.routes.tutorial()
 
     def help(self) -> None:
-        from racetrack.ui.scenes.help import HelpScene
-
-        self.app.push(HelpScene(self.app, load_settings().rules))
+        self.app.routes.help(load_settings().rules)
 
     def championship(self) -> None:
-        from racetrack.ui.scenes.championship import ChampionshipSetupScene
-
-        self.app.push(ChampionshipSetupScene(self.app, championship_path(),
-                                             self.series_problem))
+        self.app.routes.new_championship(self.series_problem)
         self.relayout()
 
     def resume_championship(self) -> None:
-        from racetrack.ui.launch import resume_championship
-
         series, self.series = self.series, None
         self.relayout()
         if series is not None:
-            resume_championship(self.app, series, championship_path(),
-                                load_settings().animation_seconds)
+            self.app.routes.resume_championship(series, championship_path())
 
     def resume(self, entry: archive.Unfinished | None = None) -> None:
         """Go on with an interrupted race (the only one, or the one chosen in the list)."""
-        from racetrack.ui.launch import continue_race
-
         entry = entry or (self.unfinished[0] if self.unfinished else None)
         self.relayout()
-        if entry is None:
-            return
-        try:
-            state = entry.replay.final_state()
-        except ValueError:
-            archive.discard_unfinished(entry.path)
-            return
-        if state.is_over:
-            archive.discard_unfinished(entry.path)
-            return
-        continue_race(self.app, entry.replay.race, state, replace=False,
-                      animation_seconds=load_settings().animation_seconds, progress=entry.path)
+        if entry is not None:
+            self.app.routes.resume(entry)
 
     def resume_list(self) -> None:
-        from racetrack.ui.scenes.unfinished import UnfinishedScene
-
-        self.app.push(UnfinishedScene(self.app, self.resume))
+        self.app.routes.interrupted(self.resume)
 
     def trees(self) -> None:
-        from racetrack.ui.scenes.trees_menu import TreesMenuScene
-
-        self.app.push(TreesMenuScene(self.app))
+        self.app.routes.trees_menu()
 
     def editor(self) -> None:
-        from racetrack.ui.scenes.editor import EditorScene
-
-        self.app.push(EditorScene(self.app))
+        self.app.routes.editor()
 
     def replays(self) -> None:
-        from racetrack.ui.scenes.replays import ReplaysScene
-
-        self.app.push(ReplaysScene(self.app))
+        self.app.routes.replays()
 
     def settings(self) -> None:
-        from racetrack.ui.scenes.options import OptionsScene
-
-        self.app.push(OptionsScene(self.app))
+        self.app.routes.settings()
 
     def back(self) -> None:
         self.app.quit()

@@ -26,6 +26,9 @@ class PauseScene(FormScene):
                    ("Restart race", self.restart, "The same race from the start"),
                    ("Abandon race", self.abandon, "Leave it for good: it is not kept"),
                    ("Quit to menu", self.to_menu, "The race is kept: resume it from the menu")]
+        if self.race_scene.back_to is not None:  # a test race: back to where it began
+            actions[-1] = (self.race_scene.back_to[0], self.back_to,
+                           "Back to the drawing (a test race is not kept)")
         step = min(theme.px(60), (height - theme.px(150)) // len(actions))
         top = max(theme.px(120), height // 2 - step * len(actions) // 2 + theme.px(20))
         button_width = min(theme.px(320), width - 40)
@@ -41,26 +44,14 @@ class PauseScene(FormScene):
         self.resume()
 
     def help(self) -> None:
-        from racetrack.ui.scenes.help import HelpScene
-
         race = self.race_scene.race
-        self.app.push(HelpScene(self.app, race.rules, race.track.name))
+        self.app.routes.help(race.rules, race.track.name)
 
     def settings(self) -> None:
-        from racetrack.ui.scenes.options import OptionsScene
-
-        self.app.push(OptionsScene(self.app))
+        self.app.routes.settings()
 
     def restart(self) -> None:
-        from racetrack.ui.scenes.race import RaceScene
-
-        old = self.race_scene
-        old.close()
-        self.app.pop()
-        scene = RaceScene(self.app, old.race, old.drivers, old.animation_seconds,
-                          old.on_over, record=old.record)
-        scene.progress = old.progress
-        self.app.replace(scene)
+        self.app.routes.restart(self.race_scene)
 
     def abandon(self) -> None:
         self.form.confirm("Abandon race", "Abandon this race? It will not be kept to "
@@ -77,9 +68,15 @@ class PauseScene(FormScene):
         self._menu()
 
     def _menu(self) -> None:
-        from racetrack.ui.scenes.menu import MenuScene
+        self.app.routes.menu()
 
-        self.app.reset(MenuScene(self.app))
+    def back_to(self) -> None:
+        """From a race started elsewhere (the editor's test race): back there, the race
+        dropped (it was a test; the drawing is what the player came from)."""
+        self.race_scene.close()
+        if self.race_scene.progress is not None:
+            archive.discard_unfinished(self.race_scene.progress)
+        self.race_scene.back_to[1]()
 
     def draw_paper(self, surface: pygame.Surface) -> None:
         shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)

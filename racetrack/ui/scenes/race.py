@@ -18,6 +18,7 @@ the zoom the player last chose (kept from race to race).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -90,7 +91,10 @@ class RaceScene:
                  record=None, intro: bool = True):
         self.app = app
         self.record = record  # called with the state after every move (autosave)
-        self.progress = None  # the file the race in progress is kept in (set by launch)
+        self.progress = None  # the file the race in progress is kept in (set by routes)
+        # Where the pause menu's way out leads instead of the menu (a test race: back to the
+        # editor): its words and what it does.
+        self.back_to: tuple[str, Callable[[], None]] | None = None
         self.race = race
         self.drivers = drivers
         self.animation_seconds = animation_seconds
@@ -333,9 +337,7 @@ class RaceScene:
     def _key(self, intent: Key) -> None:
         name = intent.name
         if name == "escape":
-            from racetrack.ui.scenes.pause import PauseScene
-
-            self.app.push(PauseScene(self.app, self))
+            self.app.routes.pause(self)
         elif name in ACTION_KEYS and self.human_turn:
             self.arm(ACTION_KEYS[name])
         elif name in NUMPAD and self.human_turn:

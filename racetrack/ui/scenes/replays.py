@@ -18,8 +18,8 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Entry, Page
 from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.listing import Listing
+from racetrack.ui.render.sheet import thumbnail
 from racetrack.ui.scenes.form import FormScene, heading, read_file
-from racetrack.ui.scenes.setup import thumbnail
 from racetrack.ui.widgets import chosen_card, shorten
 
 ROW = 96
@@ -87,7 +87,7 @@ class ReplaysScene(FormScene):
                     small, (size[1] - 12) / small.get_height())
             picture.blit(self.thumbnails[key], (6, 6))
             x = self.thumbnails[key].get_width() + theme.px(18)
-        title = f"{entry.track} · {entry.saved:%Y-%m-%d %H:%M}"
+        title = f"{entry.title} · {entry.saved:%Y-%m-%d %H:%M}"
         picture.blit(theme.ui_font(26, bold=True).render(title, True, theme.TEXT),
                      (x, theme.px(12)))
         if entry.replay is not None:
@@ -123,14 +123,10 @@ class ReplaysScene(FormScene):
         self.watch(entry.replay)
 
     def watch(self, replay: Replay) -> None:
-        from racetrack.ui.scenes.viewer import ViewerScene
-
         try:
-            states = list(replay.states())
+            self.app.routes.watch(replay)
         except ValueError as exc:
             self.message = str(exc)
-            return
-        self.app.push(ViewerScene(self.app, replay, states))
 
     def open_file(self) -> None:
         self.form.choose_file("Open a replay", replays_dir() if replays_dir().is_dir()
@@ -183,7 +179,7 @@ class ReplaysScene(FormScene):
     def delete(self) -> None:
         entry = self.entry
         if entry is not None:
-            self.form.confirm("Delete replay", f"Delete the race on {entry.track} saved "
+            self.form.confirm("Delete replay", f"Delete the race on {entry.title} saved "
                               f"{entry.saved:%Y-%m-%d %H:%M}? It cannot be undone.", "Delete",
                               lambda: self._delete(entry))
 

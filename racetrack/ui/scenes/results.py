@@ -12,6 +12,7 @@ import pygame
 from racetrack import archive
 from racetrack.game import RaceState
 from racetrack.model import CarStatus, team_standings
+from racetrack.replay import load_replay
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.render import cars as draw_cars
@@ -105,21 +106,13 @@ class ResultsScene(FormScene):
         self.relayout()
 
     def watch(self) -> None:
-        from racetrack.replay import load_replay
-        from racetrack.ui.scenes.viewer import ViewerScene
-
         try:
-            replay = load_replay(self.saved)
-            states = list(replay.states())
+            self.app.routes.watch(load_replay(self.saved))
         except (ValueError, OSError) as exc:
             self.saved_to = f"Could not open the replay: {exc}"
-            return
-        self.app.push(ViewerScene(self.app, replay, states))
 
     def to_menu(self) -> None:
-        from racetrack.ui.scenes.menu import MenuScene
-
-        self.app.reset(MenuScene(self.app))
+        self.app.routes.menu()
 
     def back(self) -> None:
         self.to_menu()

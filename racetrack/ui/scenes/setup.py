@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.course import Course
+from racetrack.editing.files import TrackEntry, entry_for, told_apart
 from racetrack.errors import FileProblemError
 from racetrack.records import Record, TrialKey, read_records, trial_track
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
@@ -39,11 +39,12 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.par import ParWorker
-from racetrack.ui.render.sheet import draw_sheet
+from racetrack.ui.render.sheet import THUMB, thumbnail
 from racetrack.ui.scenes.form import FormScene, heading, read_file
-from racetrack.ui.widgets import chosen_card
+from racetrack.ui.widgets import chosen_card, shorten, wrap_pixels
 
-THUMB = (210, 130)
+__all__ = ["SetupScene", "thumbnail", "wrap_pixels"]  # the helpers, where they were
+
 #: The Moves list's words, for the settings' ``moves`` values.
 MOVE_LABELS = {"": "rule set's own", "plus": "5 plus", "square": "9 square",
                "square-24": "25 square-24"}
@@ -53,7 +54,7 @@ TEAM_LABELS = {letter: letter or "-" for letter in TEAMS}
 TEAM_LETTERS = {label: letter for letter, label in TEAM_LABELS.items()}
 #: The way round a circuit, as the setup screen words it.
 WAYS = {"fwd": False, "rev": True}
-ERROR = (180, 40, 40)
+ERROR = theme.ERROR
 
 
 @dataclass
@@ -92,15 +93,6 @@ def available_tracks() -> list[tuple[Path, Track]]:
         with contextlib.suppress(FileProblemError):
             found.append((path, load_track(path)))
     return found
-
-
-def thumbnail(track: Track, size: tuple[int, int] = THUMB) -> pygame.Surface:
-    course = Course(track)
-    x0, y0, x1, y1 = course.sheet
-    scale = min(size[0] / (x1 - x0), size[1] / (y1 - y0))
-    picture = pygame.Surface((round((x1 - x0) * scale) + 1, round((y1 - y0) * scale) + 1))
-    draw_sheet(picture, course, scale, (x0, y0))
-    return picture
 
 
 def default_name(driver: str, number: int) -> str:
@@ -236,8 +228,17 @@ class SetupScene(FormScene):
         if abs(scale - 1) > 0.02:
             thumb = pygame.transform.smoothscale_by(thumb, scale)
         picture.blit(thumb, thumb.get_rect(midtop=(size[0] // 2, 6)))
-        name = theme.ui_font(20, bold=chosen).render(choice.track.name, True, theme.TEXT)
-        picture.blit(name, name.get_rect(midbottom=(size[0] // 2, size[1] - 6)))
+        entry = self.labels[index]
+        font = theme.ui_font(20, bold=chosen)
+        name = font.render(shorten(entry.name, font, size[0] - 12), True, theme.TEXT)
+        if self.named_alike(index):  # two tracks of one name: the file tells them apart
+            small = theme.ui_font(15)
+            where = small.render(shorten(entry.detail, small, size[0] - 12), True, theme.MUTED)
+            picture.blit(where, where.get_rect(midbottom=(size[0] // 2, size[1] - 4)))
+            picture.blit(name, name.get_rect(midbottom=(size[0] // 2,
+                                                        size[1] - 4 - where.get_height())))
+        else:
+            picture.blit(name, name.get_rect(midbottom=(size[0] // 2, size[1] - 6)))
         badge = self.badge(index)
         if badge:
             label = theme.ui_font(20, bold=True).render(badge, True, (255, 255, 255))
@@ -245,6 +246,19 @@ class SetupScene(FormScene):
             pygame.draw.rect(picture, theme.palette().pencil("red"), box, border_radius=10)
             picture.blit(label, label.get_rect(center=box.center))
         return picture
+
+    @property
+    def labels(self) -> list[TrackEntry]:
+        """Each track's name in the list, numbered where two share one, and its file."""
+        key = tuple(c.path for c in self.tracks)
+        if getattr(self, "_labels_key", None) != key:
+            self._labels_key = key
+            self._labels = told_apart([entry_for(c.path, c.track.name) for c in self.tracks])
+        return self._labels
+
+    def named_alike(self, index: int) -> bool:
+        name = self.tracks[index].track.name.lower()
+        return sum(c.track.name.lower() == name for c in self.tracks) > 1
 
     def badge(self, index: int) -> str:
         """Words on a track's thumbnail (the championship's race numbers)."""
@@ -380,10 +394,7 @@ class SetupScene(FormScene):
         return self.records.find(self.trial_key())
 
     def help(self) -> None:
-        from racetrack.ui.scenes.help import HelpScene
-
-        self.app.push(HelpScene(self.app, self.chosen_rules(),
-                                self.tracks[self.selected].track.name))
+        self.app.routes.help(self.chosen_rules(), self.tracks[self.selected].track.name)
 
     def open_track(self) -> None:
         """Choose any track file: it joins the list, chosen."""
@@ -402,8 +413,6 @@ class SetupScene(FormScene):
         self.relayout()
 
     def start(self) -> None:
-        from racetrack.ui.launch import start_race
-
         choice = self.tracks[self.selected]
         reversible = self.reversible
         players = tuple(replace(p, name=p.name.strip() or default_name(p.driver, i + 1),
@@ -414,9 +423,9 @@ class SetupScene(FormScene):
         with contextlib.suppress(OSError):
             save_settings(remembered)
         try:
-            start_race(self.app, choice.path, self.rules.value, players,
-                       animation_seconds=self.settings.animation_seconds,
-                       overrides=self.overrides())
+            self.app.routes.start_race(choice.path, self.rules.value, players,
+                                       animation_seconds=self.settings.animation_seconds,
+                                       overrides=self.overrides())
         except ValueError as exc:
             self.error = str(exc)
             return
@@ -498,7 +507,9 @@ class SetupScene(FormScene):
         if self.time_trial:
             y = self._draw_trial(surface, box.x, y, box.w)
         chosen = self.tracks[self.selected].track
-        about = f"{chosen.name}: {chosen.description}" if chosen.description else chosen.name
+        name = self.labels[self.selected].label if self.named_alike(self.selected) \
+            else chosen.name
+        about = f"{name}: {chosen.description}" if chosen.description else name
         notes = self.notes()
         if self.teams:
             notes.append(("A team letter: the same letter (or the same name) races as one team",
@@ -550,17 +561,3 @@ class SetupScene(FormScene):
             rendered = theme.ui_font(20, bold=bold).render(text, True, colour)
             surface.blit(rendered, (x + theme.px(10), y + theme.px(6) + i * line))
         return box.bottom + theme.px(8)
-
-
-def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    """Split text into lines that fit ``width`` pixels in ``font``, at spaces."""
-    lines, line = [], ""
-    for word in text.split():
-        candidate = f"{line} {word}".strip()
-        if line and font.size(candidate)[0] > width:
-            lines.append(line)
-            line = word
-        else:
-            line = candidate
-    return [*lines, line] if line else lines
-

@@ -158,13 +158,10 @@ def _done() -> None:
             save_settings(replace(settings, tutorial_done=True))
 
 
-def start_tutorial(app) -> TutorialScene:
-    """The tutorial race, pushed over whatever is showing."""
-    from racetrack.ui.launch import continue_race
-
+def tutorial_race() -> Race:
+    """The tutorial's race: the player (by the name last used) against an easy computer car
+    on the oval, one lap (``routes.tutorial`` puts it on the window with its coach)."""
     track = load_track(find_track(TRACK))
     name = next((p.name for p in load_settings().players if p.driver == "human"), "You")
-    race = Race(track, load_rules(RULES), [CarSetup(name, "red", "human"),
+    return Race(track, load_rules(RULES), [CarSetup(name, "red", "human"),
                                            CarSetup("Computer", "blue", "easy")], seed=SEED)
-    return continue_race(app, race, race.start(), load_settings().animation_seconds,
-                         replace=False, scene_type=TutorialScene)

@@ -10,8 +10,8 @@ import pygame
 from racetrack import archive
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
+from racetrack.ui.render.sheet import thumbnail
 from racetrack.ui.scenes.form import FormScene, heading
-from racetrack.ui.scenes.setup import thumbnail
 
 
 class UnfinishedScene(FormScene):
