@@ -31,6 +31,7 @@ from racetrack.track import (
     MAX_VERTICES,
     TRACK_LIMITS,
     ZONE_KINDS,
+    Area,
     Collectable,
     Track,
     Zone,
@@ -40,6 +41,7 @@ from racetrack.track import (
 )
 from racetrack.track.fileformat import (
     TOP_KEYS,
+    read_area,
     read_collectable,
     read_lattice_point,
     read_line,
@@ -104,6 +106,9 @@ class Draft:
     zones: tuple[Zone, ...] = ()
     waypoints: tuple[Vec, ...] = ()
     collectables: tuple[Collectable, ...] = ()
+    start_points: tuple[Vec, ...] = ()
+    finish_area: Area | None = None
+    checkpoint_areas: tuple[Area, ...] = ()
     sketch: Sketch | None = None
     #: The file the drawing belongs to ("" for none yet): where Ctrl+S writes it.
     source: str = field(default="", compare=False, repr=False)
@@ -114,7 +119,8 @@ class Draft:
     def from_track(cls, track: Track) -> Draft:
         return cls(track.name, track.author, track.description, track.outer, track.holes,
                    track.start, track.finish, track.checkpoints, track.laps, track.zones,
-                   track.waypoints, track.collectables, source=track.source)
+                   track.waypoints, track.collectables, track.start_points, track.finish_area,
+                   track.checkpoint_areas, source=track.source)
 
     def without_sketch(self) -> Draft:
         return replace(self, sketch=None) if self.sketch is not None else self
@@ -125,7 +131,9 @@ class Draft:
                           description=self.description, outer=self.outer, holes=self.holes,
                           start=self.start, finish=self.finish, checkpoints=self.checkpoints,
                           waypoints=self.waypoints, laps=self.laps, zones=self.zones,
-                          collectables=self.collectables)
+                          collectables=self.collectables, start_points=self.start_points,
+                          finish_area=self.finish_area,
+                          checkpoint_areas=self.checkpoint_areas)
 
     def to_track(self) -> Track:
         """The track this draft describes; ``TrackError`` lists what is still wrong."""
@@ -401,6 +409,9 @@ def _draft_from(root: Field) -> Draft:
     zones = (read_zone(item) for item in root["zones"].items(MAX_ITEMS, default=[]))
     collectables = (read_collectable(item) for item in
                     root["collectables"].items(MAX_ITEMS, default=[]))
+    start_points = (read_lattice_point(item, "start point") for item in
+                    root["start-points"].items(MAX_ITEMS, default=[], item="start point"))
+    areas = (read_area(item) for item in root["checkpoint-areas"].items(MAX_ITEMS, default=[]))
     return Draft(
         name=root["name"].text(MAX_NAME, default="Untitled") or "Untitled",
         author=root["author"].text(MAX_NAME, default="") or "",
@@ -411,7 +422,10 @@ def _draft_from(root: Field) -> Draft:
         finish=read_line(root["finish"]) if root["finish"].given else None,
         checkpoints=lines("checkpoints"), laps=root["laps"].whole(1, MAX_LAPS, default=1) or 1,
         zones=tuple(z for z in zones if z), waypoints=tuple(w for w in waypoints if w),
-        collectables=tuple(c for c in collectables if c))
+        collectables=tuple(c for c in collectables if c),
+        start_points=tuple(p for p in start_points if p is not None),
+        finish_area=read_area(root["finish-area"]) if root["finish-area"].given else None,
+        checkpoint_areas=tuple(a for a in areas if a))
 
 
 def restore_autosave(path: Path) -> tuple[Draft | None, str]:
