@@ -44,8 +44,12 @@ DEFAULT_SQUARES = 60
 #: Pixels of the working picture per square, at most (more are averaged away), and its size.
 WORK_PIXELS_PER_SQUARE = 8
 MAX_WORK_PIXELS = 4_000_000
-#: More runs of road than this, and the picture is speckle (noise, a photograph), no drawing.
+#: More runs of road than this (or than this share of its pixels), and the picture is speckle
+#: (noise, a photograph), no drawing: a drawn road has a few runs a row.
 MAX_RUNS = 60_000
+MAX_RUNS_PER_PIXEL = 1 / 40
+#: The least share of a drawing's pixels that is light paper.
+MIN_PAPER = 0.2
 #: The least area, in squares, of a traced road, and of a hole kept in it.
 MIN_ROAD_AREA = 8.0
 MIN_HOLE_AREA = 0.5
@@ -62,6 +66,10 @@ def read_picture(path: str | os.PathLike[str], scale: float | None,
     pixels, squares_per_pixel, notes = _decode(read_bytes(path, MapError, MAX_PICTURE_BYTES),
                                                scale, fail)
     paper, ink, red = _classify(pixels)
+    if paper.mean() < MIN_PAPER:
+        raise fail(f"no track found: only {paper.mean():.0%} of the picture is light paper (a "
+                   "photograph, or noise?); draw the walls in dark ink or the road in colour "
+                   "on light paper")
     inked = ink.mean() >= 0.01
     if inked:
         road = ~_grow(ink) | red  # walls in ink, small gaps closed
@@ -69,7 +77,7 @@ def read_picture(path: str | os.PathLike[str], scale: float | None,
     else:
         road = ~paper | red
         notes.append("read as a coloured road on light paper")
-    if run_count(road) > MAX_RUNS:
+    if run_count(road) > min(MAX_RUNS, road.size * MAX_RUNS_PER_PIXEL):
         raise fail("no track found: the picture is speckled all over (a photograph, or "
                    "noise?); draw the walls in dark ink or the road in colour on light paper")
     parts = _polygons(road, squares_per_pixel)
