@@ -86,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     edit = commands.add_parser("edit", help="open the track editor")
     edit.add_argument("file", nargs="?", metavar="FILE",
-                      help="a track file to edit (default: carry on with the last drawing)")
+                      help="a track file to edit, or a map to import as a new drawing "
+                           "(default: carry on with the last drawing)")
     edit.set_defaults(run=run_editor)
 
     validate = commands.add_parser("validate", help="check track files and summarise them")
@@ -653,11 +654,12 @@ def run_editor(args: argparse.Namespace) -> int:
     """Open the track editor, on a file or on the drawing in progress."""
     from pathlib import Path
 
-    from racetrack.draft import load_draft
+    from racetrack.editing.files import open_drawing
+    from racetrack.imports import is_map_file
 
     path = Path(args.file) if args.file else None
-    if path is not None and path.exists():
-        load_draft(path)  # an unreadable file is reported here, in one line
+    if path is not None and (path.exists() or is_map_file(path)):
+        open_drawing(path)  # an unreadable file (or map) is reported here, in one line
     from racetrack.ui.app import App
     from racetrack.ui.scenes.editor import EditorScene
     from racetrack.ui.scenes.menu import MenuScene

@@ -21,6 +21,7 @@ from racetrack.editing.analysis import Analysis, Analyst
 from racetrack.editing.checks import problems, warnings
 from racetrack.editing.direction import suggested_line
 from racetrack.editing.document import Document, autosave_path
+from racetrack.editing.files import open_drawing
 from racetrack.editing.gestures import (
     BoxSelect,
     DragPoint,
@@ -112,7 +113,8 @@ class EditorState:
                 autosave: Path | None = None) -> EditorState:
         """The editor on a track file (``FileProblemError`` if it cannot be read at all); a
         path that does not exist yet starts an empty drawing that Ctrl+S saves there."""
-        return cls._of(Document.of_file(path, autosave or autosave_path()), rules, cars)
+        document, note = Document.of_file(path, autosave or autosave_path())
+        return cls._of(document, rules, cars, note)
 
     @classmethod
     def _of(cls, document: Document, rules: RuleSet | None, cars: int,
@@ -797,15 +799,18 @@ class EditorState:
             self.leaving = leave
 
     def open(self, path: Path) -> bool:
-        """Open a track file for editing (after ``request(Leave.OPEN)``)."""
+        """Open a track file for editing, or import a map as a new drawing (after
+        ``request(Leave.OPEN)``)."""
         self.choosing = None
         try:
-            draft = load_draft(path)
+            opened = open_drawing(path)
         except (FileProblemError, OSError) as exc:
             self.notes.append(str(exc.problems[0]) if isinstance(exc, FileProblemError)
                               else f"Could not open {path.name}: {exc}")
             return False
-        self._start_over(draft, path)
+        self._start_over(opened.draft, opened.path, Draft() if opened.imported else None)
+        if opened.note:
+            self.notes.append(opened.note)
         return True
 
     def new_from(self, template: Path | None) -> bool:
@@ -823,9 +828,9 @@ class EditorState:
         self._start_over(draft, None)
         return True
 
-    def _start_over(self, draft: Draft, path: Path | None) -> None:
+    def _start_over(self, draft: Draft, path: Path | None, saved: Draft | None = None) -> None:
         self.cancel_gesture()
-        self.document.start_over(draft, path)
+        self.document.start_over(draft, path, saved)
         self.selection = frozenset()
         self.tool = Tool.SELECT if draft.outer else Tool.ROAD
         self._changed()

@@ -12,6 +12,7 @@ from racetrack.editing.state import Asking, autosave_path
 from racetrack.rules import load_rules
 from racetrack.settings import tracks_dir
 from racetrack.track import Zone, bundled_track_paths, load_track
+from tests.test_imports_text import KARO
 
 
 @pytest.fixture(autouse=True)
@@ -377,3 +378,16 @@ def test_a_damaged_autosave_is_reported_and_kept_aside(state):
         "The damaged autosave is kept as editor-autosave.yaml.bad")
     kept = autosave_path().with_name("editor-autosave.yaml.bad")
     assert kept.read_text() == "outer: [[0, 0], [1"
+
+
+def test_a_map_opens_as_an_unsaved_drawing_that_ctrl_s_names(tmp_path, state):
+    source = tmp_path / "ring.txt"
+    source.write_text(KARO)
+    opened = EditorState.of_file(source, autosave=autosave_path())
+    assert opened.draft.finish_area is not None and opened.document.path is None
+    assert opened.document.dirty and opened.notes[-1].startswith("Imported ring.txt")
+    assert not opened.save() and opened.prompt is not None  # asks for a file name
+    state.request(Leave.OPEN)
+    assert state.open(source) and state.document.dirty and state.draft.start_points
+    state.save_as("Ring")
+    assert load_track(tracks_dir() / "Ring.yaml").start_points == ((1, 3), (2, 3))
