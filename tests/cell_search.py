@@ -8,15 +8,16 @@ cells. A move is legal when every cell it passes through is road.
 
 ``fewest_moves`` is a breadth-first search by Karopapier's rules as the brief gives them: nine
 choices, a move legal by the cell rule, checkpoints (digit cells) passed in any order, and the
-race won by a move that passes over a finish cell once every checkpoint is passed (those passed
-on the same move included). With ``finish_anywhere`` (the Sutton & Barto racetrack) the move
-that passes over the finish wins wherever the car would land, off the road too, provided the
-cells up to the finish are road.
+race won by a move that passes over a finish cell once every checkpoint joined to the start
+by road is passed (those passed on the same move included). With ``finish_anywhere`` (the
+Sutton & Barto racetrack) the move that passes over the finish wins wherever the car would
+land, off the road too, provided the cells up to the finish are road.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 from math import floor
 
 SQUARE = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
@@ -47,13 +48,39 @@ class CellMap:
     def cells(self, code: str) -> list[tuple[int, int]]:
         return [(x, y) for y, row in enumerate(self.rows) for x, c in enumerate(row) if c in code]
 
+    def joined_to_start(self) -> set[tuple[int, int]]:
+        """The road cells a car can reach from a start cell a cell at a time (a checkpoint
+        drawn elsewhere, as a signature, is no part of the race)."""
+        todo = self.cells(self.start)
+        found = set(todo)
+        while todo:
+            x, y = todo.pop()
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    q = (x + dx, y + dy)
+                    if q not in found and legal(self, (x, y), q):
+                        found.add(q)
+                        todo.append(q)
+        return found
+
     def road_cells(self) -> list[tuple[int, int]]:
         return [(x, y) for y, row in enumerate(self.rows) for x, c in enumerate(row)
                 if c in self.road]
 
 
 def cells_passed(p: tuple[int, int], q: tuple[int, int]) -> list[tuple[int, int]]:
-    """The cells whose inside the segment from centre p to centre q meets, in order."""
+    """The cells whose inside the segment from centre p to centre q meets, in order (the
+    same cells, moved, for every move of the same length and direction)."""
+    (x0, y0), (x1, y1) = p, q
+    return [(x0 + x, y0 + y) for x, y in _offsets(x1 - x0, y1 - y0)]
+
+
+@cache
+def _offsets(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
+    return tuple(_walk((0, 0), (dx, dy)))
+
+
+def _walk(p: tuple[int, int], q: tuple[int, int]) -> list[tuple[int, int]]:
     (x0, y0), (x1, y1) = p, q
     if p == q:
         return [p]
@@ -83,7 +110,9 @@ def legal(cells: CellMap, p: tuple[int, int], q: tuple[int, int]) -> bool:
 def fewest_moves(cells: CellMap, changes=SQUARE, limit: int = 200,
                  finish_anywhere: bool = False) -> int | None:
     """Fewest moves from a standing start on any start cell to a finish, or None."""
-    digits = sorted({cells.code(x, y) for x, y in cells.cells(cells.checkpoints)})
+    joined = cells.joined_to_start()
+    digits = sorted({cells.code(x, y) for x, y in cells.cells(cells.checkpoints)
+                     if (x, y) in joined})
     everything = (1 << len(digits)) - 1
     frontier = [((x, y), (0, 0), 0) for x, y in cells.cells(cells.start)]
     seen = set(frontier)

@@ -43,20 +43,6 @@ def maps(draw):
     return ["".join(row) for row in grid]
 
 
-def joined(plain: cell_search.CellMap, start: tuple[int, int]) -> set[tuple[int, int]]:
-    """The road cells a car can reach from ``start`` a cell at a time by the cell rule."""
-    found, todo = {start}, [start]
-    while todo:
-        x, y = todo.pop()
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                q = (x + dx, y + dy)
-                if q not in found and plain.is_road(*q) and cell_search.legal(plain, (x, y), q):
-                    found.add(q)
-                    todo.append(q)
-    return found
-
-
 @settings(max_examples=60, deadline=None)
 @given(maps())
 def test_the_surface_allows_exactly_the_moves_the_cells_allow(rows):
@@ -71,7 +57,7 @@ def test_the_surface_allows_exactly_the_moves_the_cells_allow(rows):
     plain = cell_search.CellMap(rows, "OSF", "S", "F")
     region = Region(track.polygon())
     on_track = {tuple(p) for p in region.lattice_points().tolist()}
-    kept = joined(plain, plain.cells("S")[0])
+    kept = plain.joined_to_start()
     assert on_track == kept, "the surface's lattice points are the road joined to the start"
     assert set(track.start_positions()) <= kept
     points = sorted(kept)

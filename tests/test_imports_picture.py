@@ -119,3 +119,16 @@ def test_pictures_that_cannot_be_read(tmp_path):
     blank = tmp_path / "blank.png"
     Image.new("RGB", (300, 200), PAPER).save(blank)
     assert "no track found" in error_of(blank)
+
+
+def test_a_red_stroke_over_a_wall_leaves_the_wall_whole(tmp_path):
+    """The stroke overshoots both walls: the wall goes on under it, so the paper round the
+    track stays out and the road stays a ring."""
+    path = tmp_path / "over.png"
+    image = Image.open(oval(tmp_path / "base.png", mark=False))
+    draw = ImageDraw.Draw(image)
+    draw.line((300, 10, 300, 140), fill=RED, width=6)  # from above the oval into its infield
+    image.save(path)
+    track = import_map(path, scale=0.1).track()
+    assert len(track.holes) == 1 and track.bounds[1] >= 2.5 and track.bounds[3] <= 37.5
+    assert track.start.forward == (1, 0)

@@ -55,6 +55,15 @@ class Imported:
         return True
 
 
+def bundled_map_paths() -> list[Path]:
+    """The maps shipped with the game to import (``tracks/maps``), sorted by file name."""
+    from racetrack.track.fileformat import bundled_tracks_folder
+
+    folder = bundled_tracks_folder() / "maps"
+    return sorted((p for p in folder.iterdir() if is_map_file(p)), key=lambda p: p.name) \
+        if folder.is_dir() else []
+
+
 def is_map_file(path: str | os.PathLike[str]) -> bool:
     """Whether a file's name says it is a map to import rather than a track file."""
     return Path(path).suffix.lower() in MAP_SUFFIXES

@@ -72,10 +72,10 @@ def read_picture(path: str | os.PathLike[str], scale: float | None,
                    "on light paper")
     inked = ink.mean() >= 0.01
     if inked:
-        road = ~_grow(ink) | red  # walls in ink, small gaps closed
+        road = ~_grow(_under(ink, red))  # walls in ink, small gaps closed
         notes.append("read as walls drawn in ink")
     else:
-        road = ~paper | red
+        road = ~_under(paper, red)
         notes.append("read as a coloured road on light paper")
     if run_count(road) > min(MAX_RUNS, road.size * MAX_RUNS_PER_PIXEL):
         raise fail("no track found: the picture is speckled all over (a photograph, or "
@@ -177,13 +177,46 @@ def _classify(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return paper, ink, red
 
 
+def _under(wall: np.ndarray, red: np.ndarray) -> np.ndarray:
+    """``wall`` with what the red mark hides filled in from the edges of the mark inwards,
+    each pixel as most of its neighbours already are (a tie goes to the wall): where a red
+    stroke crosses a wall the wall goes on under it, and where it lies on the road, road."""
+    wall = wall & ~red
+    hidden = red.copy()
+    for _ in range(64):
+        if not hidden.any():
+            break
+        known = ~hidden
+        walls = np.zeros(wall.shape, dtype=np.int8)
+        roads = np.zeros(wall.shape, dtype=np.int8)
+        for shifted in _neighbours(wall & known):
+            walls += shifted
+        for shifted in _neighbours(~wall & known):
+            roads += shifted
+        settled = hidden & (walls + roads > 0)
+        if not settled.any():
+            break
+        wall = wall | (settled & (walls >= roads))
+        hidden &= ~settled
+    return wall | hidden  # a mark too large to see under stays a wall
+
+
+def _neighbours(mask: np.ndarray) -> list[np.ndarray]:
+    """``mask`` moved one pixel down, up, right and left (nothing comes in at the edges): at
+    each pixel, whether its neighbour on that side is marked."""
+    moved = [np.zeros_like(mask) for _ in range(4)]
+    moved[0][1:, :] = mask[:-1, :]
+    moved[1][:-1, :] = mask[1:, :]
+    moved[2][:, 1:] = mask[:, :-1]
+    moved[3][:, :-1] = mask[:, 1:]
+    return moved
+
+
 def _grow(mask: np.ndarray) -> np.ndarray:
     """``mask`` grown by one pixel each way: closes gaps of two pixels in a wall of ink."""
     grown = mask.copy()
-    grown[1:, :] |= mask[:-1, :]
-    grown[:-1, :] |= mask[1:, :]
-    grown[:, 1:] |= mask[:, :-1]
-    grown[:, :-1] |= mask[:, 1:]
+    for shifted in _neighbours(mask):
+        grown |= shifted
     return grown
 
 
@@ -217,7 +250,7 @@ def _choose(parts: list[Polygon], mark: Polygon | None, shape: tuple[int, ...], 
 def _clean(surface: Polygon, size: float) -> tuple[Polygon, int]:
     """The pixel stairs simplified away, the corners on a thousandth of a square, and specks
     of holes dropped: one valid polygon, and how many holes went."""
-    tolerance = min(0.5, size)
+    tolerance = min(0.5, max(size, 0.2))
     simple = shapely.simplify(surface, tolerance, preserve_topology=True)
     exact = shapely.set_precision(simple, 0.001)
     if not isinstance(exact, Polygon):  # a neck too thin for the grid: keep the largest part
