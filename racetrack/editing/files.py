@@ -75,9 +75,8 @@ def open_drawing(path: Path) -> Opened:
     imported = import_map(path)
     kind = {MapFormat.KARO: "a Karopapier map", MapFormat.GRID: "a racetrack grid",
             MapFormat.IMAGE: "a picture"}[imported.format]
-    todo = "save it to keep it" if imported.complete else "it needs its start line"
-    notes = "; ".join(imported.notes[-2:] if imported.format is MapFormat.IMAGE
-                      else imported.notes)
+    todo = "save it to keep it" if imported.complete else "draw its start line (S)"
+    notes = "" if imported.format is MapFormat.IMAGE else "; ".join(imported.notes)
     return Opened(imported.draft, None,
                   f"Imported {path.name} ({kind}): {todo}" + (f" ({notes})" if notes else ""))
 

@@ -45,8 +45,7 @@ def test_a_map_opens_as_a_drawing_with_no_file_yet(tmp_path):
     assert opened.note == "Imported ring.txt (a Karopapier map): save it to keep it"
     plain = tmp_path / "plain.png"
     oval(plain, mark=False)
-    assert open_drawing(plain).note.startswith("Imported plain.png (a picture): it needs its "
-                                               "start line (")
+    assert open_drawing(plain).note == "Imported plain.png (a picture): draw its start line (S)"
     bad = tmp_path / "bad.txt"
     bad.write_text("SOF\nSO\n")
     with pytest.raises(FileProblemError, match="ragged row"):
