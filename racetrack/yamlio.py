@@ -550,13 +550,14 @@ class _Layout:
         return True
 
 
-class _Dumper(_Layout, yaml.SafeDumper):
-    """PyYAML's own emitter."""
+class _Dumper(_Layout, _Resolver, yaml.SafeDumper):
+    """PyYAML's own emitter, quoting what the reader would take for something other than
+    text (the reader's resolver: ``'0E0'`` is quoted, as the reader reads ``0E0`` as 0.0)."""
 
 
 #: libyaml's emitter where PyYAML was built with it (the same text, three times as fast: the
 #: race in progress is rewritten after every move); PyYAML's own otherwise.
-_Writer: type = type("_CDumper", (_Layout, yaml.CSafeDumper), {}) \
+_Writer: type = type("_CDumper", (_Layout, _Resolver, yaml.CSafeDumper), {}) \
     if hasattr(yaml, "CSafeDumper") else _Dumper
 
 
