@@ -6,12 +6,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-import pytest
 from PIL import Image, ImageDraw
 
-from racetrack.errors import MapError
 from racetrack.geometry import Vec
 from racetrack.imports import MapFormat, import_map
+from tests.test_imports_text import error_of
 
 PAPER = (250, 247, 238)
 INK = (25, 25, 35)
@@ -39,13 +38,6 @@ def oval(path, road: tuple[int, int, int] | None = None, mark: bool = True,
         draw.ellipse((w * 0.48, h * 0.15, w * 0.52, h * 0.2), fill=RED)
     image.save(path)
     return path
-
-
-def error_of(path, **options) -> str:
-    with pytest.raises(MapError) as info:
-        import_map(path, **options)
-    assert len(info.value.problems) == 1
-    return str(info.value.problems[0])
 
 
 def test_ink_walls_and_a_red_stroke_make_a_circuit(tmp_path):

@@ -47,21 +47,25 @@ def wobble(rng: np.random.Generator, count: int, size: float) -> np.ndarray:
     return np.interp(np.arange(count), np.linspace(0, count, len(knots)), knots)
 
 
+def sheet(size: tuple[int, int], paper: tuple[int, int, int], squash: float, dent: float,
+          radius: float) -> tuple[Image.Image, ImageDraw.ImageDraw, np.ndarray]:
+    """A blank sheet of paper, a pen on it, and a road's centreline placed on it in pixels."""
+    image = Image.new("RGB", size, paper)
+    curve = centreline(480, squash, dent) * radius + np.array(size) / 2
+    return image, ImageDraw.Draw(image), curve
+
+
 def ink_kidney(path: Path) -> None:
     rng = np.random.default_rng(1973)
-    width, height, count = 900, 600, 480
-    curve = centreline(count, 0.62, 0.28)
-    scale = np.array([360, 360])
-    middle = np.array([450, 300])
-    image = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    image, draw, curve = sheet((900, 600), PAPER, 0.62, 0.28, 360)
+    count = len(curve)
     for side in (-1, 1):
-        half = 0.16 + wobble(rng, count, 0.012)
-        ring = offset(curve, side * half) * scale + middle
+        half = (0.16 + wobble(rng, count, 0.012)) * 360
+        ring = offset(curve, side * half)
         points = [tuple(p) for p in ring] + [tuple(ring[0])]
         draw.line(points, fill=INK, width=5, joint="curve")
     # The start line: a red stroke across the top of the road, drawn a little aslant.
-    top = curve[count * 3 // 4] * scale + middle
+    top = curve[count * 3 // 4]
     draw.line([(top[0] + 6, top[1] - 62), (top[0] - 4, top[1] + 62)], fill=RED, width=6)
     image = image.filter(ImageFilter.GaussianBlur(0.6))
     image.save(path, optimize=True)
@@ -69,17 +73,13 @@ def ink_kidney(path: Path) -> None:
 
 def crayon_loop(path: Path) -> None:
     rng = np.random.default_rng(1892)
-    width, height, count = 800, 560, 400
-    curve = centreline(count, 0.7, 0.0)
-    scale = np.array([330, 330])
-    middle = np.array([400, 280])
-    image = Image.new("RGB", (width, height), (250, 244, 226))
-    draw = ImageDraw.Draw(image)
-    half = 0.13 + 0.05 * np.sin(np.linspace(0, 4 * math.pi, count)) + wobble(rng, count, 0.01)
-    outside = offset(curve, half) * scale + middle
-    inside = offset(curve, -half) * scale + middle
-    draw.polygon([tuple(p) for p in outside], fill=CRAYON)
-    draw.polygon([tuple(p) for p in inside], fill=(250, 244, 226))
+    cream = (250, 244, 226)
+    image, draw, curve = sheet((800, 560), cream, 0.7, 0.0, 330)
+    count = len(curve)
+    half = (0.13 + 0.05 * np.sin(np.linspace(0, 4 * math.pi, count))
+            + wobble(rng, count, 0.01)) * 330
+    draw.polygon([tuple(p) for p in offset(curve, half)], fill=CRAYON)
+    draw.polygon([tuple(p) for p in offset(curve, -half)], fill=cream)
     # Crayon grain: paper showing through here and there.
     pixels = np.asarray(image).copy()
     grain = rng.random(pixels.shape[:2]) < 0.06
@@ -87,7 +87,7 @@ def crayon_loop(path: Path) -> None:
     pixels[grain & road] = (140, 170, 214)
     image = Image.fromarray(pixels)
     draw = ImageDraw.Draw(image)
-    left = curve[count // 2] * scale + middle
+    left = curve[count // 2]
     draw.ellipse((left[0] - 14, left[1] - 9, left[0] + 14, left[1] + 9), fill=RED)
     image.save(path, optimize=True)
 
