@@ -15,7 +15,7 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from racetrack.draft import Draft, Mark, Severity, Sketch, flipped, load_draft
+from racetrack.draft import AREA_KINDS, Draft, Mark, Severity, Sketch, flipped, load_draft
 from racetrack.editing import parts as P
 from racetrack.editing.analysis import Analysis, Analyst
 from racetrack.editing.checks import problems, warnings
@@ -77,6 +77,7 @@ class EditorState:
             {t.value for t in Tool} else Tool.SELECT if draft.outer else Tool.ROAD
         self.zone_kind = ZONE_KINDS[0]
         self.collectable_kind = COLLECTABLE_KINDS[0]
+        self.area_kind = AREA_KINDS[0]
         self.road_width = draft.sketch.width if draft.sketch and draft.sketch.width \
             else DEFAULT_WIDTH
         self.selection: frozenset[P.Part] = frozenset()
@@ -256,7 +257,9 @@ class EditorState:
         sketch = self.draft.sketch
         if sketch is not None:  # carry on drawing the shape that came back
             self.tool = Tool(sketch.tool)
-            if sketch.kind:
+            if sketch.kind and sketch.tool == Tool.AREA.value:
+                self.area_kind = sketch.kind
+            elif sketch.kind:
                 self.zone_kind = sketch.kind
             if sketch.width:
                 self.road_width = sketch.width
@@ -318,6 +321,8 @@ class EditorState:
                 self.gesture = LineDrag(point, point)
         elif self.tool is Tool.WAYPOINT:
             self.toggle_waypoint(point)
+        elif self.tool is Tool.PLACE:
+            self.toggle_start_point(point)
         elif self.tool is Tool.COLLECTABLE:
             self.toggle_collectable(point)
 
@@ -399,7 +404,8 @@ class EditorState:
     # -- drawing shapes --------------------------------------------------------------------------
 
     def _polygon_click(self, at: Coord, point: Coord) -> None:
-        fresh = Sketch(self.tool.value, (), self.zone_kind if self.tool is Tool.ZONE else "")
+        kind = {Tool.ZONE: self.zone_kind, Tool.AREA: self.area_kind}.get(self.tool, "")
+        fresh = Sketch(self.tool.value, (), kind)
         self._sketch_click(at, point, fresh, self.close_sketch)
 
     def _road_click(self, at: Coord, point: Coord) -> None:
@@ -448,6 +454,8 @@ class EditorState:
         elif sketch.tool == "zone":
             self.commit(draft.with_changes(zones=(*draft.zones, Zone(sketch.kind or
                                                                      self.zone_kind, points))))
+        elif sketch.tool == "area":
+            self.commit(draft.with_area_polygon(sketch.kind or self.area_kind, points))
 
     def build(self, closed: bool, points: list[Coord] | None = None,
               freehand: bool = False) -> None:
@@ -504,6 +512,14 @@ class EditorState:
             self.commit(draft.with_changes(finish=line))
         else:
             self.commit(draft.with_changes(checkpoints=(*draft.checkpoints, line)))
+
+    def toggle_start_point(self, point: Coord) -> None:
+        """Add a start place on the lattice point (after the others), or remove the one there:
+        where a track has start places, the cars line up on them, not on the start line."""
+        spot = Vec(round(point[0]), round(point[1]))
+        places = self.draft.start_points
+        places = tuple(p for p in places if p != spot) if spot in places else (*places, spot)
+        self.commit(self.draft.with_changes(start_points=places))
 
     def toggle_waypoint(self, point: Coord) -> None:
         """Add a waypoint on the lattice point (after the others), or remove the one there."""
@@ -599,8 +615,18 @@ class EditorState:
                                                self.draft.collectables[items[0].index].kind))
         elif self.tool is Tool.COLLECTABLE:
             self.choose_collectable_kind(_next(COLLECTABLE_KINDS, self.collectable_kind))
+        elif self.tool is Tool.AREA:
+            self.choose_area_kind(_next(AREA_KINDS, self.area_kind))
         else:
             self.choose_zone_kind(_next(ZONE_KINDS, self.zone_kind))
+
+    def choose_area_kind(self, kind: str) -> None:
+        """Whether the area being drawn (and the next) is a piece of the finish or a
+        checkpoint."""
+        self.area_kind = kind
+        sketch = self.draft.sketch
+        if sketch is not None and sketch.tool == Tool.AREA.value:
+            self.commit(self.draft.with_changes(sketch=replace(sketch, kind=kind)))
 
     def choose_zone_kind(self, kind: str) -> None:
         """The kind of the selected zones (an edit), else of the zone being drawn and the next."""
