@@ -2,7 +2,9 @@
 
 Road a car may drive on: ``O`` road, ``S`` start, ``F`` finish and the digits ``0`` to ``9``,
 checkpoints (every cell of one digit is the same checkpoint). Off the road: ``X`` grass, ``P``
-parc fermé, ``L`` lava, ``G``, ``N``, ``V``, ``T``, ``W`` water, ``Y`` sand and ``Z`` mud.
+parc fermé, ``L`` lava, ``G`` gold, ``N`` snow, ``T`` tar, ``V`` mountain, ``W`` water, ``Y``
+sand and ``Z`` mud. Where these come from, and the two points left open, is in
+``docs/importing.md``.
 """
 
 from __future__ import annotations
