@@ -349,6 +349,8 @@ def run_import(args: argparse.Namespace) -> int:
             raise RacetrackError(f"{out} already exists; give -o to write the track "
                                  "elsewhere (or over it)")
         folder.mkdir(parents=True, exist_ok=True)
+    if args.scale is not None and imported.format is not MapFormat.IMAGE:
+        say("note: --scale is for pictures: a map of cells is one square a cell")
     for note in imported.notes:
         say(f"note: {note}")
     try:

@@ -41,6 +41,8 @@ def test_output_name_and_format_can_be_given(tmp_path, home, capsys):
     assert main(["import", str(source), "--format", "grid", "-o", str(out), "--name",
                  "Barto's bend"]) == 0
     assert load_track(out).name == "Barto's bend"
+    assert main(["import", str(source), "-o", str(out), "--scale", "0.5"]) == 0
+    assert "note: --scale is for pictures" in capsys.readouterr().out
     assert main(["import", str(source), "--format", "karo", "-o", str(out)]) == 1
     assert "unknown cell code '#'" in capsys.readouterr().err
 
