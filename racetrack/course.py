@@ -27,6 +27,14 @@ from racetrack.track import Track
 SHEET_MARGIN = 4
 
 
+def sheet_of(track: Track) -> tuple[int, int, int, int]:
+    """The paper a track is drawn on: its outline's bounds widened by ``SHEET_MARGIN``, as
+    whole lattice coordinates (x0, y0, x1, y1)."""
+    minx, miny, maxx, maxy = track.bounds
+    return (math.floor(minx) - SHEET_MARGIN, math.floor(miny) - SHEET_MARGIN,
+            math.ceil(maxx) + SHEET_MARGIN, math.ceil(maxy) + SHEET_MARGIN)
+
+
 class UnracedTrackError(RacetrackError):
     """A valid track this version's rules cannot race (its finish or checkpoints are areas)."""
 
@@ -160,9 +168,7 @@ class Course:
     @cached_property
     def sheet(self) -> tuple[int, int, int, int]:
         """The paper: the outline's bounds widened by a margin, as whole lattice coordinates."""
-        minx, miny, maxx, maxy = self.track.bounds
-        return (math.floor(minx) - SHEET_MARGIN, math.floor(miny) - SHEET_MARGIN,
-                math.ceil(maxx) + SHEET_MARGIN, math.ceil(maxy) + SHEET_MARGIN)
+        return sheet_of(self.track)
 
     def on_sheet(self, points: np.ndarray) -> np.ndarray:
         pts = as_array(points)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.course import Course
+from racetrack.course import sheet_of
 from racetrack.errors import FileProblemError
 from racetrack.records import Record, TrialKey, read_records, trial_track
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
@@ -39,7 +39,7 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.par import ParWorker
-from racetrack.ui.render.sheet import draw_sheet
+from racetrack.ui.render.sheet import draw_drawing
 from racetrack.ui.scenes.form import FormScene, heading, read_file
 from racetrack.ui.widgets import chosen_card
 
@@ -95,11 +95,12 @@ def available_tracks() -> list[tuple[Path, Track]]:
 
 
 def thumbnail(track: Track, size: tuple[int, int] = THUMB) -> pygame.Surface:
-    course = Course(track)
-    x0, y0, x1, y1 = course.sheet
+    """The track on its sheet, small (drawn from the track alone: a track the rules cannot
+    race yet is still shown)."""
+    x0, y0, x1, y1 = sheet_of(track)
     scale = min(size[0] / (x1 - x0), size[1] / (y1 - y0))
     picture = pygame.Surface((round((x1 - x0) * scale) + 1, round((y1 - y0) * scale) + 1))
-    draw_sheet(picture, course, scale, (x0, y0))
+    draw_drawing(picture, track, scale, (x0, y0))
     return picture
 
 
