@@ -83,13 +83,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     edit = commands.add_parser("edit", help="open the track editor")
     edit.add_argument("file", nargs="?", metavar="FILE",
-                      help="a track file to edit (default: carry on with the last drawing)")
+                      help="a track file to edit, or a map to import as a new drawing "
+                           "(default: carry on with the last drawing)")
     edit.set_defaults(run=run_editor)
 
     validate = commands.add_parser("validate", help="check track files and summarise them")
     validate.add_argument("files", nargs="+", metavar="FILE",
                           help="track files (or names of bundled tracks)")
     validate.set_defaults(run=run_validate)
+
+    imports = commands.add_parser("import", help="turn a map (Karopapier map code, a "
+                                  "character grid, a picture) into a track")
+    imports.add_argument("file", metavar="FILE", help="the map to import")
+    imports.add_argument("--format", choices=("karo", "grid", "image"),
+                         help="the kind of map (default: told from the file)")
+    imports.add_argument("--scale", type=positive_number, metavar="N",
+                         help="for a picture: squares of graph paper per pixel (default: 60 "
+                              "squares along the longer side)")
+    imports.add_argument("-o", "--output", metavar="OUT.yaml",
+                         help="where to write the track (default: your tracks folder, named "
+                              "after the map)")
+    imports.add_argument("--name", metavar="NAME",
+                         help="the track's name (default: from the file's name)")
+    imports.set_defaults(run=run_import)
 
     rules = commands.add_parser("rules", help="list the rule variants, or show one's options")
     rules.add_argument("name", nargs="?", metavar="NAME",
@@ -243,6 +259,17 @@ def seed_number(text: str) -> int:
     return value
 
 
+def positive_number(text: str) -> float:
+    """A finite number above zero, for --scale."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if not (value > 0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {text!r}")
+    return value
+
+
 def parse_point(text: str):
     """``"3,-4"`` -> ``Vec(3, -4)``, for command-line options."""
     from racetrack.geometry import Vec
@@ -256,8 +283,6 @@ def parse_point(text: str):
 
 def run_validate(args: argparse.Namespace) -> int:
     """Check each file; one summary line per good track, one line per problem of a bad one."""
-    from racetrack.course import Course
-
     status = EXIT_OK
     for name in args.files:
         try:
@@ -267,25 +292,75 @@ def run_validate(args: argparse.Namespace) -> int:
                 say(f"error: {problem}", err=True)
             status = EXIT_FAILED
             continue
-        course = Course(track)
-        minx, miny, maxx, maxy = track.bounds
-        on_track = len(course.surface.lattice_points())
-        laps = f"{track.laps} lap{'s' if track.laps != 1 else ''}"
-        extras = []
-        if track.checkpoints:
-            count = len(track.checkpoints)
-            extras.append(f"{count} checkpoint{'s' if count != 1 else ''}")
-        if track.waypoints:
-            count = len(track.waypoints)
-            extras.append(f"{count} waypoint{'s' if count != 1 else ''}")
-        if track.zones:
-            extras.append("zones: " + ", ".join(course.zone_kinds))
-        extra = "; " + "; ".join(extras) if extras else ""
-        spots = len(course.start_positions)
-        say(f"{name}: ok: {track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, "
-              f"{on_track} lattice points on the track, {spots} start "
-              f"position{'s' if spots != 1 else ''}, {laps}{extra}")
+        say(f"{name}: ok: {track_summary(track)}")
     return status
+
+
+def track_summary(track) -> str:
+    """A track in one line: its size, room on it, its start places, laps, lines and areas."""
+    from racetrack.geometry import Region
+
+    minx, miny, maxx, maxy = track.bounds
+    on_track = len(Region(track.polygon()).lattice_points())
+    laps = f"{track.laps} lap{'s' if track.laps != 1 else ''}"
+
+    def count(items, what: str) -> str:
+        return f"{len(items)} {what}{'s' if len(items) != 1 else ''}"
+
+    extras = []
+    if track.checkpoints:
+        extras.append(count(track.checkpoints, "checkpoint"))
+    if track.checkpoint_areas:
+        extras.append(count(track.checkpoint_areas, "checkpoint area"))
+    if track.finish_area is not None:
+        extras.append("a finish area")
+    if track.waypoints:
+        extras.append(count(track.waypoints, "waypoint"))
+    if track.zones:
+        extras.append("zones: " + ", ".join(dict.fromkeys(z.kind for z in track.zones)))
+    extra = "; " + "; ".join(extras) if extras else ""
+    spots = len(track.start_positions())
+    return (f"{track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, {on_track} lattice "
+            f"points on the track, {spots} start position{'s' if spots != 1 else ''}, "
+            f"{laps}{extra}")
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Import a map: write the track (or, when it still needs lines, the drawing) and say
+    what it is; exit 1 for a file that cannot be read, or a drawing still to finish."""
+    from pathlib import Path
+
+    from racetrack.draft import save_draft
+    from racetrack.imports import MapFormat, import_map
+    from racetrack.settings import tracks_dir
+    from racetrack.track import save_track
+
+    chosen = MapFormat(args.format) if args.format else None
+    imported = import_map(args.file, chosen, args.scale, args.name)
+    if args.output:
+        out = Path(args.output)
+    else:
+        folder = tracks_dir()
+        out = folder / f"{Path(args.file).stem}.yaml"
+        if out.exists():
+            raise RacetrackError(f"{out} already exists; give -o to write the track "
+                                 "elsewhere (or over it)")
+        folder.mkdir(parents=True, exist_ok=True)
+    if args.scale is not None and imported.format is not MapFormat.IMAGE:
+        say("note: --scale is for pictures: a map of cells is one square a cell")
+    for note in imported.notes:
+        say(f"note: {note}")
+    try:
+        track = imported.track()
+    except FileProblemError as exc:
+        save_draft(imported.draft, out)
+        for problem in exc.problems:
+            say(f"error: {out}: {problem.message}", err=True)
+        say(f"wrote {out} as a drawing to finish: racetrack edit {out}", err=True)
+        return EXIT_FAILED
+    save_track(track, out)
+    say(f"wrote {out} ({imported.format.value} map): ok: {track_summary(track)}")
+    return EXIT_OK
 
 
 def run_rules(args: argparse.Namespace) -> int:
@@ -570,11 +645,12 @@ def run_editor(args: argparse.Namespace) -> int:
     """Open the track editor, on a file or on the drawing in progress."""
     from pathlib import Path
 
-    from racetrack.draft import load_draft
+    from racetrack.editing.files import open_drawing
+    from racetrack.imports import is_map_file
 
     path = Path(args.file) if args.file else None
-    if path is not None and path.exists():
-        load_draft(path)  # an unreadable file is reported here, in one line
+    if path is not None and (path.exists() or is_map_file(path)):
+        open_drawing(path)  # an unreadable file (or map) is reported here, in one line
     from racetrack.ui.app import App
 
     app = App()

@@ -19,11 +19,24 @@ import numpy as np
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from racetrack.errors import RacetrackError
 from racetrack.geometry import Line, Region, Vec, as_array, line_crossings, prepared
 from racetrack.track import Track
 
 #: How far the paper reaches beyond the track outline, for rules that let cars leave the track.
 SHEET_MARGIN = 4
+
+
+def sheet_of(track: Track) -> tuple[int, int, int, int]:
+    """The paper a track is drawn on: its outline's bounds widened by ``SHEET_MARGIN``, as
+    whole lattice coordinates (x0, y0, x1, y1)."""
+    minx, miny, maxx, maxy = track.bounds
+    return (math.floor(minx) - SHEET_MARGIN, math.floor(miny) - SHEET_MARGIN,
+            math.ceil(maxx) + SHEET_MARGIN, math.ceil(maxy) + SHEET_MARGIN)
+
+
+class UnracedTrackError(RacetrackError):
+    """A valid track this version's rules cannot race (its finish or checkpoints are areas)."""
 
 
 class Course:
@@ -33,7 +46,14 @@ class Course:
     """
 
     def __init__(self, track: Track, laps: int | None = None, checkpoints: bool = True):
-        """``laps`` overrides the track's own count; ``checkpoints=False`` ignores them."""
+        """``laps`` overrides the track's own count; ``checkpoints=False`` ignores them.
+
+        A track whose finish or checkpoints are areas (an imported map's cells), or that has no
+        start line, is refused with ``UnracedTrackError``: progress here is lines passed."""
+        if track.start is None or track.finish_area is not None or track.checkpoint_areas:
+            raise UnracedTrackError(f"{track.name!r}: a finish or checkpoints drawn as areas "
+                                    "(an imported map's cells) cannot be raced by this "
+                                    "version's rules yet")
         self.track = track
         self.laps = laps if laps is not None else track.laps
         used_checkpoints = track.checkpoints if checkpoints else ()
@@ -148,9 +168,7 @@ class Course:
     @cached_property
     def sheet(self) -> tuple[int, int, int, int]:
         """The paper: the outline's bounds widened by a margin, as whole lattice coordinates."""
-        minx, miny, maxx, maxy = self.track.bounds
-        return (math.floor(minx) - SHEET_MARGIN, math.floor(miny) - SHEET_MARGIN,
-                math.ceil(maxx) + SHEET_MARGIN, math.ceil(maxy) + SHEET_MARGIN)
+        return sheet_of(self.track)
 
     def on_sheet(self, points: np.ndarray) -> np.ndarray:
         pts = as_array(points)

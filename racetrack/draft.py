@@ -31,6 +31,7 @@ from racetrack.track import (
     MAX_VERTICES,
     TRACK_LIMITS,
     ZONE_KINDS,
+    Area,
     Collectable,
     Track,
     Zone,
@@ -40,6 +41,7 @@ from racetrack.track import (
 )
 from racetrack.track.fileformat import (
     TOP_KEYS,
+    read_area,
     read_collectable,
     read_lattice_point,
     read_line,
@@ -54,7 +56,9 @@ Ring = tuple[Coord, ...]
 #: to, the shape being drawn). A track file never has it; the autosave does.
 EDITOR_KEY = "editor"
 #: What a sketch can be the start of.
-SKETCH_TOOLS = ("outline", "hole", "zone", "road", "start", "finish", "checkpoint")
+SKETCH_TOOLS = ("outline", "hole", "zone", "road", "start", "finish", "checkpoint", "area")
+#: What an area drawn in the editor is.
+AREA_KINDS = ("finish", "checkpoint")
 
 
 class Severity(Enum):
@@ -104,6 +108,9 @@ class Draft:
     zones: tuple[Zone, ...] = ()
     waypoints: tuple[Vec, ...] = ()
     collectables: tuple[Collectable, ...] = ()
+    start_points: tuple[Vec, ...] = ()
+    finish_area: Area | None = None
+    checkpoint_areas: tuple[Area, ...] = ()
     sketch: Sketch | None = None
     #: The file the drawing belongs to ("" for none yet): where Ctrl+S writes it.
     source: str = field(default="", compare=False, repr=False)
@@ -114,7 +121,8 @@ class Draft:
     def from_track(cls, track: Track) -> Draft:
         return cls(track.name, track.author, track.description, track.outer, track.holes,
                    track.start, track.finish, track.checkpoints, track.laps, track.zones,
-                   track.waypoints, track.collectables, source=track.source)
+                   track.waypoints, track.collectables, track.start_points, track.finish_area,
+                   track.checkpoint_areas, source=track.source)
 
     def without_sketch(self) -> Draft:
         return replace(self, sketch=None) if self.sketch is not None else self
@@ -125,7 +133,9 @@ class Draft:
                           description=self.description, outer=self.outer, holes=self.holes,
                           start=self.start, finish=self.finish, checkpoints=self.checkpoints,
                           waypoints=self.waypoints, laps=self.laps, zones=self.zones,
-                          collectables=self.collectables)
+                          collectables=self.collectables, start_points=self.start_points,
+                          finish_area=self.finish_area,
+                          checkpoint_areas=self.checkpoint_areas)
 
     def to_track(self) -> Track:
         """The track this draft describes; ``TrackError`` lists what is still wrong."""
@@ -175,15 +185,50 @@ class Draft:
         return replace(self, **changes)
 
     def rings(self) -> list[tuple[str, int, Ring]]:
-        """Every polygon with its place: ("outer", 0, ...), ("hole", i, ...), ("zone", i, ...)."""
+        """Every polygon with its place: ("outer", 0, ...), ("hole", i, ...), ("zone", i, ...),
+        ("finish-area", i, ...) and ("checkpoint-area", i, ...), the checkpoint areas'
+        polygons counted on from one area to the next."""
         found = [("outer", 0, self.outer)] if self.outer else []
         found += [("hole", i, ring) for i, ring in enumerate(self.holes)]
         found += [("zone", i, zone.polygon) for i, zone in enumerate(self.zones)]
+        if self.finish_area is not None:
+            found += [("finish-area", i, ring) for i, ring in
+                      enumerate(self.finish_area.polygons)]
+        found += [("checkpoint-area", i, ring) for i, (_, _, ring) in
+                  enumerate(self.checkpoint_polygons())]
         return found
 
+    def checkpoint_polygons(self) -> list[tuple[int, int, Ring]]:
+        """(area, polygon in it, polygon) for every polygon of every checkpoint area."""
+        return [(a, i, ring) for a, area in enumerate(self.checkpoint_areas)
+                for i, ring in enumerate(area.polygons)]
+
+    def with_area_polygon(self, kind: str, ring: Ring) -> Draft:
+        """A polygon drawn as an area: added to the finish area, or a checkpoint area of its
+        own (numbered after the others)."""
+        if kind == "finish":
+            polygons = self.finish_area.polygons if self.finish_area is not None else ()
+            return replace(self, finish_area=Area((*polygons, ring)))
+        return replace(self, checkpoint_areas=(*self.checkpoint_areas, Area((ring,))))
+
     def set_ring(self, kind: str, index: int, ring: Ring) -> Draft:
+        """The polygon at its place (see ``rings``) replaced; one of fewer than 3 points
+        removes it (and an area left with no polygon)."""
         if kind == "outer":
             return replace(self, outer=ring)
+        if kind == "finish-area":
+            assert self.finish_area is not None
+            polygons = _replaced(self.finish_area.polygons, index, ring)
+            return replace(self, finish_area=Area(polygons) if polygons else None)
+        if kind == "checkpoint-area":
+            area, at, _ = self.checkpoint_polygons()[index]
+            areas = list(self.checkpoint_areas)
+            polygons = _replaced(areas[area].polygons, at, ring)
+            if polygons:
+                areas[area] = Area(polygons)
+            else:
+                del areas[area]
+            return replace(self, checkpoint_areas=tuple(areas))
         if kind == "hole":
             holes = list(self.holes)
             if len(ring) < 3:
@@ -225,6 +270,11 @@ class Draft:
         target = max(0, min(len(checkpoints) - 1, index + by))
         checkpoints.insert(target, checkpoints.pop(index))
         return replace(self, checkpoints=tuple(checkpoints))
+
+
+def _replaced(rings: tuple[Ring, ...], index: int, ring: Ring) -> tuple[Ring, ...]:
+    """``rings`` with the one at ``index`` replaced, or left out when ``ring`` is no shape."""
+    return rings[:index] + ((ring,) if len(ring) >= 3 else ()) + rings[index + 1:]
 
 
 def flipped(line: Line) -> Line:
@@ -355,7 +405,7 @@ def _with_notes(draft: Draft, notes: Any) -> Draft:
         kind = sketch.get("kind")
         width = _number(sketch.get("width"))
         found = Sketch(sketch["tool"], _ring(sketch.get("points")),
-                       kind if kind in ZONE_KINDS else "",
+                       kind if kind in ZONE_KINDS or kind in AREA_KINDS else "",
                        width if width is not None and 0 < width <= 100 else 0.0)
     source = file if isinstance(file, str) and file.isprintable() and len(file) < 4096 else ""
     return replace(draft, sketch=found, source=source)
@@ -401,6 +451,9 @@ def _draft_from(root: Field) -> Draft:
     zones = (read_zone(item) for item in root["zones"].items(MAX_ITEMS, default=[]))
     collectables = (read_collectable(item) for item in
                     root["collectables"].items(MAX_ITEMS, default=[]))
+    start_points = (read_lattice_point(item, "start point") for item in
+                    root["start-points"].items(MAX_ITEMS, default=[], item="start point"))
+    areas = (read_area(item) for item in root["checkpoint-areas"].items(MAX_ITEMS, default=[]))
     return Draft(
         name=root["name"].text(MAX_NAME, default="Untitled") or "Untitled",
         author=root["author"].text(MAX_NAME, default="") or "",
@@ -411,7 +464,10 @@ def _draft_from(root: Field) -> Draft:
         finish=read_line(root["finish"]) if root["finish"].given else None,
         checkpoints=lines("checkpoints"), laps=root["laps"].whole(1, MAX_LAPS, default=1) or 1,
         zones=tuple(z for z in zones if z), waypoints=tuple(w for w in waypoints if w),
-        collectables=tuple(c for c in collectables if c))
+        collectables=tuple(c for c in collectables if c),
+        start_points=tuple(p for p in start_points if p is not None),
+        finish_area=read_area(root["finish-area"]) if root["finish-area"].given else None,
+        checkpoint_areas=tuple(a for a in areas if a))
 
 
 def restore_autosave(path: Path) -> tuple[Draft | None, str]:

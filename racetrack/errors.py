@@ -52,3 +52,7 @@ class ReplayError(FileProblemError):
 
 class IllegalMoveError(RacetrackError):
     """A move was asked for that the rules do not allow now; the race state is unchanged."""
+
+
+class MapError(FileProblemError):
+    """A map to import (a Karopapier map, a character grid, a picture) cannot be read."""

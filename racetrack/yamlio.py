@@ -30,7 +30,7 @@ from racetrack.errors import FileProblemError, Problem
 from racetrack.files import atomic_write_text
 
 __all__ = ["Limits", "YamlDocument", "atomic_write_text", "count_nodes", "dump_yaml",
-           "load_yaml", "parse_yaml", "read_text", "write_yaml"]
+           "load_yaml", "parse_yaml", "read_bytes", "read_text", "write_yaml"]
 
 #: Largest file read by default, in bytes. A hand-drawn track is a few kilobytes.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -101,6 +101,20 @@ def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = File
               max_bytes: int = MAX_FILE_BYTES) -> str:
     """Read a user's file as UTF-8 text, refusing binaries, huge files and unreadable paths."""
     name = str(path)
+    raw = read_bytes(path, error, max_bytes)
+    if b"\x00" in raw:
+        raise error(Problem(name, None, "is not a text file (it contains NUL bytes)"))
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(Problem(name, None,
+                            f"is not UTF-8 text (bad byte at offset {exc.start})")) from None
+
+
+def read_bytes(path: str | os.PathLike[str], error: type[FileProblemError] = FileProblemError,
+               max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """Read a user's file whole, refusing huge files, pipes, folders and unreadable paths."""
+    name = str(path)
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -127,13 +141,7 @@ def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = File
     if len(raw) > max_bytes:
         raise error(Problem(name, None, f"is larger than {_size(max_bytes)}; refusing to "
                                         "read it"))
-    if b"\x00" in raw:
-        raise error(Problem(name, None, "is not a text file (it contains NUL bytes)"))
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise error(Problem(name, None,
-                            f"is not UTF-8 text (bad byte at offset {exc.start})")) from None
+    return raw
 
 
 def load_yaml(path: str | os.PathLike[str],
@@ -542,13 +550,14 @@ class _Layout:
         return True
 
 
-class _Dumper(_Layout, yaml.SafeDumper):
-    """PyYAML's own emitter."""
+class _Dumper(_Layout, _Resolver, yaml.SafeDumper):
+    """PyYAML's own emitter, quoting what the reader would take for something other than
+    text (the reader's resolver: ``'0E0'`` is quoted, as the reader reads ``0E0`` as 0.0)."""
 
 
 #: libyaml's emitter where PyYAML was built with it (the same text, three times as fast: the
 #: race in progress is rewritten after every move); PyYAML's own otherwise.
-_Writer: type = type("_CDumper", (_Layout, yaml.CSafeDumper), {}) \
+_Writer: type = type("_CDumper", (_Layout, _Resolver, yaml.CSafeDumper), {}) \
     if hasattr(yaml, "CSafeDumper") else _Dumper
 
 

@@ -139,6 +139,7 @@ COMMANDS = (
     ("trees-replay", "{file}", "--verify"),
     ("trees-play", "--rules", "{file}"),
     ("championship", "--tracks", "{file}"),
+    ("import", "{file}", "-o", "{out}.yaml"),
 )
 
 

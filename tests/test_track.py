@@ -64,8 +64,8 @@ class TestBadFiles:
     def test_missing_or_wrong_version(self):
         without_version = GOOD.replace("racetrack-track: 1\n", "")
         assert "missing 'racetrack-track: 1'" in one_problem(without_version)
-        assert "unsupported track format version 2" in one_problem(
-            GOOD.replace("racetrack-track: 1", "racetrack-track: 2"))
+        assert "unsupported track format version 3" in one_problem(
+            GOOD.replace("racetrack-track: 1", "racetrack-track: 3"))
 
     def test_unknown_key_is_reported_with_its_line_and_the_valid_keys(self):
         message = one_problem(GOOD + "colour: red\n")
@@ -244,3 +244,70 @@ def test_bundled_tracks_load_and_round_trip(path, tmp_path):
     assert track.start_positions(), "every bundled track has somewhere to start"
     save_track(track, tmp_path / path.name)
     assert load_track(tmp_path / path.name) == track
+
+
+AREAS = """\
+racetrack-track: 2
+name: Cells
+outer: [[-0.5, -0.5], [9.5, -0.5], [9.5, 2.5], [-0.5, 2.5]]
+start-points: [[0, 0], [0, 1], [0, 2]]
+finish-area: [[[7.5, -0.5], [8.5, -0.5], [8.5, 2.5], [7.5, 2.5]]]
+checkpoint-areas:
+  - [[[3.5, -0.5], [4.5, -0.5], [4.5, 0.5], [3.5, 0.5]],
+     [[3.5, 1.5], [4.5, 1.5], [4.5, 2.5], [3.5, 2.5]]]
+"""
+
+
+class TestVersion2:
+    """Start points, and a finish and checkpoints drawn as areas (imported maps' cells)."""
+
+    def test_areas_and_start_points_load(self):
+        track = parse_track(AREAS)
+        assert track.start is None and not track.is_circuit
+        assert track.start_positions() == [Vec(0, 0), Vec(0, 1), Vec(0, 2)]
+        assert track.finish_area.geometry().area == 3
+        assert len(track.checkpoint_areas) == 1
+        assert track.checkpoint_areas[0].geometry().area == 2
+        assert track.format_version == 2
+
+    def test_they_round_trip_and_version_1_stays_version_1(self, tmp_path):
+        track = parse_track(AREAS)
+        assert parse_track(track_to_yaml(track)) == track
+        assert track_to_yaml(track).startswith("racetrack-track: 2\n")
+        assert track_to_yaml(parse_track(GOOD)).startswith("racetrack-track: 1\n")
+
+    def test_a_version_1_file_cannot_use_them(self):
+        found = problems(AREAS.replace("racetrack-track: 2", "racetrack-track: 1"))
+        assert [p.split(": ", 1)[1].split(" (")[0] for p in found] == [
+            "'start-points'", "'finish-area'", "'checkpoint-areas'"]
+        assert all("is new in track format version 2; write 'racetrack-track: 2'" in p
+                   for p in found)
+
+    def test_start_points_on_the_edge_are_places_and_off_the_track_are_refused(self):
+        track = parse_track(AREAS.replace("[0, 2]]", "[0, 2], [9, 2]]"))
+        assert Vec(9, 2) in track.start_positions()  # the cell's centre, at its edge too
+        on_edge = AREAS.replace("outer: [[-0.5, -0.5]", "outer: [[0, -0.5]")
+        assert parse_track(on_edge).start_positions()[0] == Vec(0, 0)
+        assert "start point 2 at (5, 7) is off the track" in one_problem(
+            AREAS.replace("[0, 1]", "[5, 7]"))
+
+    def test_one_finish_only_and_a_finish_without_a_start_line(self):
+        both = AREAS + "finish: {a: [6, -0.5], b: [6, 2.5], forward: [1, 0]}\n"
+        assert "one finish" in one_problem(both)
+        lines = AREAS.split("finish-area")[0]
+        assert "needs a finish of its own" in one_problem(lines)
+
+    def test_an_area_off_the_track_or_crossing_itself_is_refused(self):
+        away = AREAS.replace("[[[7.5, -0.5], [8.5, -0.5], [8.5, 2.5], [7.5, 2.5]]]",
+                             "[[[20, 20], [21, 20], [21, 21], [20, 21]]]")
+        assert "the finish area does not lie on the track" in one_problem(away)
+        bow = AREAS.replace("[[[7.5, -0.5], [8.5, -0.5], [8.5, 2.5], [7.5, 2.5]]]",
+                            "[[[7.5, -0.5], [8.5, 2.5], [8.5, -0.5], [7.5, 2.5]]]")
+        assert "polygon 1 of the finish area is not a simple polygon" in one_problem(bow)
+        empty = AREAS.replace("[[[7.5, -0.5], [8.5, -0.5], [8.5, 2.5], [7.5, 2.5]]]", "[]")
+        assert "the finish area must be a list of 1 to 200 polygons" in one_problem(empty)
+
+    def test_reversing_reverses_the_checkpoint_areas(self):
+        track = parse_track(AREAS.replace("[3.5, 2.5]]]", "[3.5, 2.5]]]\n  - "
+                                          "[[[5.5, 0.5], [6.5, 0.5], [6.5, 1.5], [5.5, 1.5]]]"))
+        assert track.reversed().checkpoint_areas == track.checkpoint_areas[::-1]

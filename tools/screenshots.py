@@ -3,7 +3,7 @@ menu, the New race screen, races showing every kind of candidate point (a finish
 advanced rules, a crash hover and a collision under Baker's rules, leaving the track under
 Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph Trees, its
 menu and a saved game played back, the shop, a championship's standings, and the track editor
-(its road tool, and its problem marks).
+(its road tool, its problem marks, and a picture of a track imported).
 
     python tools/screenshots.py [OUT_FOLDER] [--size WxH] [--only NAME,...]
                                    (default: docs/screenshots, every size and screen)
@@ -280,7 +280,8 @@ def main(out: Path, sizes=SIZES, only: set[str] | None = None) -> None:
 def editor(app: App, out: Path) -> None:
     """The editor: a road circuit built from six clicks, with a short cut being drawn (its
     band follows the pointer); then a drawing with problems marked where they are."""
-    from racetrack.editing import Tool
+    from racetrack.editing import Leave, Tool
+    from racetrack.ui.render import hud
     from racetrack.ui.scenes.editor import EditorScene
 
     def pointer(scene: EditorScene, point: tuple[float, float]) -> None:
@@ -324,6 +325,26 @@ def editor(app: App, out: Path) -> None:
     pointer(scene, crossing)
     frames(app, 2)
     save(app, out, "editor-marks")
+
+    # A picture of a track drawn in ink, opened in the editor: traced, its red stroke the
+    # start line, the solver's par worked out.
+    from racetrack.imports import bundled_map_paths
+
+    picture = next(p for p in bundled_map_paths() if p.name == "ink-kidney.png")
+    scene.toasts.clear()
+    state.notes.clear()
+    state.request(Leave.OPEN)
+    state.open(picture)
+    scene.toasts += [hud.Toast(note) for note in state.notes]
+    state.notes.clear()
+    scene.fit()
+    pointer(scene, (-100, -100))
+    state.update(1.0)
+    if state.analyst.job is not None:
+        state.analyst.job.result(timeout=120)
+    state.update(1.0)
+    frames(app, 2)
+    save(app, out, "editor-import")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,7 @@ def problems(draft: Draft, thorough: bool = True) -> list[Mark]:
                               "The holes cut the track into pieces here"))
             surface = None
     if draft.start is None:
-        if draft.outer:
+        if draft.outer and not draft.start_points:  # an imported map's start cells will do
             marks.append(Mark(centre(draft.outer) if outline_ok else _first_point(draft),
                               "Add a start line across the track (S)"))
     else:

@@ -50,13 +50,18 @@ class Document:
         return cls(draft, path, saved, autosave), message
 
     @classmethod
-    def of_file(cls, path: Path, autosave: Path) -> Document:
-        """A track file to edit (``FileProblemError`` if it cannot be read at all); a path that
-        does not exist yet is a new drawing that saving writes there."""
-        if not path.exists():
-            return cls(path=path, autosave=autosave)
-        draft = load_draft(path)
-        return cls(draft, path, draft, autosave)
+    def of_file(cls, path: Path, autosave: Path) -> tuple[Document, str]:
+        """A track file to edit (``FileProblemError`` if it cannot be read at all), or a map
+        to import as a new drawing, and what to tell the designer; a track file that does not
+        exist yet is a new drawing that saving writes there."""
+        from racetrack.editing.files import open_drawing
+        from racetrack.imports import is_map_file
+
+        if not path.exists() and not is_map_file(path):
+            return cls(path=path, autosave=autosave), ""
+        opened = open_drawing(path)
+        saved = Draft() if opened.imported else opened.draft  # an import is not saved yet
+        return cls(opened.draft, opened.path, saved, autosave), opened.note
 
     @property
     def draft(self) -> Draft:
@@ -102,11 +107,12 @@ class Document:
         self.saved = drawing
         self.autosave()
 
-    def start_over(self, draft: Draft, path: Path | None) -> None:
-        """Another drawing (a file opened, a template): a fresh history, nothing unsaved."""
+    def start_over(self, draft: Draft, path: Path | None, saved: Draft | None = None) -> None:
+        """Another drawing (a file opened, a template): a fresh history, nothing unsaved
+        (unless ``saved``, what its file holds, differs: an imported map has no file yet)."""
         self.history = History([draft])
         self.path = path
-        self.saved = draft
+        self.saved = draft if saved is None else saved
         self.autosave()
 
     def discard(self) -> None:

@@ -1,4 +1,5 @@
-"""The tracks the editor offers to open or to start from, each told apart from the others.
+"""The tracks the editor offers to open or to start from, each told apart from the others,
+and opening one: a track file, or a map from elsewhere imported as a drawing to finish.
 
 Two files may hold tracks of the same name (a copy saved under another file name, or a track
 named like a bundled one), so every entry carries its file name and where it lives beside the
@@ -10,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from racetrack.draft import Draft, load_draft
 from racetrack.errors import FileProblemError
+from racetrack.imports import MapFormat, import_map, is_map_file, track_name_for
 from racetrack.settings import tracks_dir
 from racetrack.track import bundled_track_paths
 from racetrack.yamlio import load_yaml
@@ -50,11 +53,42 @@ def entry_for(path: Path, name: str) -> TrackEntry:
 
 
 def your_tracks(folder: Path | None = None) -> list[TrackEntry]:
-    """The tracks saved in the player's tracks folder, by name."""
+    """The tracks saved in the player's tracks folder, by name, and the maps from elsewhere
+    put there (Karopapier maps, character grids, pictures), which open as drawings."""
     folder = folder or tracks_dir()
-    paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-    entries = [TrackEntry(p, track_name(p), p.name) for p in paths]
+    paths = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    entries = [TrackEntry(p, track_name(p), p.name) for p in paths if p.suffix == ".yaml"]
+    entries += [TrackEntry(p, track_name_for(p), f"{p.name}, a map to import") for p in paths
+                if is_map_file(p)]
     return told_apart(sorted(entries, key=lambda e: (e.name.lower(), e.detail)))
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A drawing opened for editing: the file it belongs to (None for an imported map, which
+    is saved as a track under a name of its own), and what to tell the designer."""
+
+    draft: Draft
+    path: Path | None
+    note: str = ""
+
+    @property
+    def imported(self) -> bool:
+        return self.path is None
+
+
+def open_drawing(path: Path) -> Opened:
+    """A track file as it is, or a map imported as a drawing to finish (name, lines);
+    ``FileProblemError`` (one line) for a file that cannot be read."""
+    if not is_map_file(path):
+        return Opened(load_draft(path), path)
+    imported = import_map(path)
+    kind = {MapFormat.KARO: "a Karopapier map", MapFormat.GRID: "a racetrack grid",
+            MapFormat.IMAGE: "a picture"}[imported.format]
+    todo = "save it to keep it" if imported.complete else "draw its start line (S)"
+    notes = "" if imported.format is MapFormat.IMAGE else "; ".join(imported.notes)
+    return Opened(imported.draft, None,
+                  f"Imported {path.name} ({kind}): {todo}" + (f" ({notes})" if notes else ""))
 
 
 def templates() -> list[TrackEntry]:

@@ -18,7 +18,7 @@ import shapely
 
 from racetrack.draft import Draft, Ring
 from racetrack.geometry import Coord, Line, Vec
-from racetrack.track import Collectable, Zone
+from racetrack.track import Area, Collectable, Zone
 
 
 class PartKind(Enum):
@@ -30,10 +30,14 @@ class PartKind(Enum):
     CHECKPOINT = "checkpoint"
     WAYPOINT = "waypoint"
     COLLECTABLE = "collectable"
+    FINISH_AREA = "finish-area"  # one polygon of the finish area
+    CHECKPOINT_AREA = "checkpoint-area"  # one polygon of a checkpoint area, counted on
+    START_POINT = "start-point"
 
     @property
     def is_ring(self) -> bool:
-        return self in (PartKind.OUTER, PartKind.HOLE, PartKind.ZONE)
+        return self in (PartKind.OUTER, PartKind.HOLE, PartKind.ZONE, PartKind.FINISH_AREA,
+                        PartKind.CHECKPOINT_AREA)
 
     @property
     def is_line(self) -> bool:
@@ -41,7 +45,13 @@ class PartKind(Enum):
 
     @property
     def is_point(self) -> bool:
-        return self in (PartKind.WAYPOINT, PartKind.COLLECTABLE)
+        return self in (PartKind.WAYPOINT, PartKind.COLLECTABLE, PartKind.START_POINT)
+
+    @property
+    def has_inside(self) -> bool:
+        """A click inside it selects it (a hole, a zone, an area)."""
+        return self in (PartKind.HOLE, PartKind.ZONE, PartKind.FINISH_AREA,
+                        PartKind.CHECKPOINT_AREA)
 
 
 @dataclass(frozen=True, order=True)
@@ -53,7 +63,10 @@ class Part:
         if self.kind in (PartKind.OUTER, PartKind.START, PartKind.FINISH):
             return {"outer": "the outline", "start": "the start line",
                     "finish": "the finish line"}[self.kind.value]
-        return f"{self.kind.value} {self.index + 1}"
+        what = {PartKind.FINISH_AREA: "a piece of the finish area",
+                PartKind.CHECKPOINT_AREA: "a piece of a checkpoint area",
+                PartKind.START_POINT: "start place"}.get(self.kind, self.kind.value)
+        return what if what.startswith("a ") else f"{what} {self.index + 1}"
 
 
 OUTER = Part(PartKind.OUTER)
@@ -87,6 +100,11 @@ def all_parts(draft: Draft) -> list[Part]:
     found += [Part(PartKind.CHECKPOINT, i) for i in range(len(draft.checkpoints))]
     found += [Part(PartKind.WAYPOINT, i) for i in range(len(draft.waypoints))]
     found += [Part(PartKind.COLLECTABLE, i) for i in range(len(draft.collectables))]
+    if draft.finish_area is not None:
+        found += [Part(PartKind.FINISH_AREA, i) for i in range(len(draft.finish_area.polygons))]
+    found += [Part(PartKind.CHECKPOINT_AREA, i) for i in
+              range(len(draft.checkpoint_polygons()))]
+    found += [Part(PartKind.START_POINT, i) for i in range(len(draft.start_points))]
     return found
 
 
@@ -99,6 +117,11 @@ def ring_of(draft: Draft, part: Part) -> Ring:
         return draft.outer
     if part.kind is PartKind.HOLE:
         return draft.holes[part.index]
+    if part.kind is PartKind.FINISH_AREA:
+        assert draft.finish_area is not None
+        return draft.finish_area.polygons[part.index]
+    if part.kind is PartKind.CHECKPOINT_AREA:
+        return draft.checkpoint_polygons()[part.index][2]
     return draft.zones[part.index].polygon
 
 
@@ -115,6 +138,8 @@ def line_of(draft: Draft, part: Part) -> Line:
 def point_of(draft: Draft, part: Part) -> Coord:
     if part.kind is PartKind.WAYPOINT:
         return tuple(draft.waypoints[part.index])
+    if part.kind is PartKind.START_POINT:
+        return tuple(draft.start_points[part.index])
     return tuple(draft.collectables[part.index].at)
 
 
@@ -145,6 +170,10 @@ def with_point(draft: Draft, part: Part, point: Coord) -> Draft:
         waypoints = list(draft.waypoints)
         waypoints[part.index] = spot
         return replace(draft, waypoints=tuple(waypoints))
+    if part.kind is PartKind.START_POINT:
+        places = list(draft.start_points)
+        places[part.index] = spot
+        return replace(draft, start_points=tuple(places))
     items = list(draft.collectables)
     items[part.index] = replace(items[part.index], at=spot)
     return replace(draft, collectables=tuple(items))
@@ -217,6 +246,8 @@ def delete(draft: Draft, parts: Iterable[Part]) -> Draft:
             draft = with_line(draft, part, None)
         elif part.kind is PartKind.WAYPOINT:
             draft = replace(draft, waypoints=_without(draft.waypoints, part.index))
+        elif part.kind is PartKind.START_POINT:
+            draft = replace(draft, start_points=_without(draft.start_points, part.index))
         else:
             draft = replace(draft, collectables=_without(draft.collectables, part.index))
     return draft
@@ -229,6 +260,12 @@ def extract(draft: Draft, parts: Iterable[Part]) -> Draft:
     def keep(kind: PartKind, items: tuple) -> tuple:
         return tuple(item for i, item in enumerate(items) if Part(kind, i) in chosen)
 
+    finish = keep(PartKind.FINISH_AREA, draft.finish_area.polygons) \
+        if draft.finish_area is not None else ()
+    areas: dict[int, list[Ring]] = {}
+    for index, (area, _, ring) in enumerate(draft.checkpoint_polygons()):
+        if Part(PartKind.CHECKPOINT_AREA, index) in chosen:
+            areas.setdefault(area, []).append(ring)
     return Draft(name=draft.name,
                  outer=draft.outer if OUTER in chosen else (),
                  holes=keep(PartKind.HOLE, draft.holes),
@@ -237,7 +274,10 @@ def extract(draft: Draft, parts: Iterable[Part]) -> Draft:
                  finish=draft.finish if FINISH in chosen else None,
                  checkpoints=keep(PartKind.CHECKPOINT, draft.checkpoints),
                  waypoints=keep(PartKind.WAYPOINT, draft.waypoints),
-                 collectables=keep(PartKind.COLLECTABLE, draft.collectables))
+                 collectables=keep(PartKind.COLLECTABLE, draft.collectables),
+                 start_points=keep(PartKind.START_POINT, draft.start_points),
+                 finish_area=Area(finish) if finish else None,
+                 checkpoint_areas=tuple(Area(tuple(rings)) for _, rings in sorted(areas.items())))
 
 
 def merge(draft: Draft, piece: Draft, dx: float = 0, dy: float = 0) -> tuple[Draft, list[Part]]:
@@ -257,10 +297,20 @@ def merge(draft: Draft, piece: Draft, dx: float = 0, dy: float = 0) -> tuple[Dra
         made.append(FINISH)
     for kind, field in ((PartKind.HOLE, "holes"), (PartKind.ZONE, "zones"),
                         (PartKind.CHECKPOINT, "checkpoints"), (PartKind.WAYPOINT, "waypoints"),
-                        (PartKind.COLLECTABLE, "collectables")):
+                        (PartKind.COLLECTABLE, "collectables"),
+                        (PartKind.START_POINT, "start_points")):
         have, more = getattr(draft, field), getattr(piece, field)
         changes[field] = (*have, *more)
         made += [Part(kind, len(have) + i) for i in range(len(more))]
+    if piece.finish_area is not None:
+        have_finish = draft.finish_area.polygons if draft.finish_area is not None else ()
+        changes["finish_area"] = Area((*have_finish, *piece.finish_area.polygons))
+        made += [Part(PartKind.FINISH_AREA, len(have_finish) + i)
+                 for i in range(len(piece.finish_area.polygons))]
+    had = len(draft.checkpoint_polygons())
+    changes["checkpoint_areas"] = (*draft.checkpoint_areas, *piece.checkpoint_areas)
+    made += [Part(PartKind.CHECKPOINT_AREA, had + i)
+             for i in range(len(piece.checkpoint_polygons()))]
     return translate(replace(draft, **changes), made, dx, dy), made
 
 
@@ -332,7 +382,7 @@ def hit(draft: Draft, at: Coord, reach: float, arrow: float,
     if select_inside:
         inside = [(abs(shapely.Polygon(ring_of(draft, part)).area), part)
                   for part in all_parts(draft)
-                  if part.kind in (PartKind.HOLE, PartKind.ZONE) and len(ring_of(draft, part)) >= 3
+                  if part.kind.has_inside and len(ring_of(draft, part)) >= 3
                   and shapely.Polygon(ring_of(draft, part)).covers(shapely.Point(at))]
         if inside:
             return Hit(HitKind.BODY, min(inside, key=lambda pair: pair[0])[1])

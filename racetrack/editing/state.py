@@ -15,12 +15,13 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from racetrack.draft import Draft, Mark, Severity, Sketch, flipped, load_draft
+from racetrack.draft import AREA_KINDS, Draft, Mark, Severity, Sketch, flipped, load_draft
 from racetrack.editing import parts as P
 from racetrack.editing.analysis import Analysis, Analyst
 from racetrack.editing.checks import problems, warnings
 from racetrack.editing.direction import suggested_line
 from racetrack.editing.document import Document, autosave_path
+from racetrack.editing.files import open_drawing
 from racetrack.editing.gestures import (
     BoxSelect,
     DragPoint,
@@ -76,6 +77,7 @@ class EditorState:
             {t.value for t in Tool} else Tool.SELECT if draft.outer else Tool.ROAD
         self.zone_kind = ZONE_KINDS[0]
         self.collectable_kind = COLLECTABLE_KINDS[0]
+        self.area_kind = AREA_KINDS[0]
         self.road_width = draft.sketch.width if draft.sketch and draft.sketch.width \
             else DEFAULT_WIDTH
         self.selection: frozenset[P.Part] = frozenset()
@@ -112,7 +114,8 @@ class EditorState:
                 autosave: Path | None = None) -> EditorState:
         """The editor on a track file (``FileProblemError`` if it cannot be read at all); a
         path that does not exist yet starts an empty drawing that Ctrl+S saves there."""
-        return cls._of(Document.of_file(path, autosave or autosave_path()), rules, cars)
+        document, note = Document.of_file(path, autosave or autosave_path())
+        return cls._of(document, rules, cars, note)
 
     @classmethod
     def _of(cls, document: Document, rules: RuleSet | None, cars: int,
@@ -254,7 +257,9 @@ class EditorState:
         sketch = self.draft.sketch
         if sketch is not None:  # carry on drawing the shape that came back
             self.tool = Tool(sketch.tool)
-            if sketch.kind:
+            if sketch.kind and sketch.tool == Tool.AREA.value:
+                self.area_kind = sketch.kind
+            elif sketch.kind:
                 self.zone_kind = sketch.kind
             if sketch.width:
                 self.road_width = sketch.width
@@ -316,6 +321,8 @@ class EditorState:
                 self.gesture = LineDrag(point, point)
         elif self.tool is Tool.WAYPOINT:
             self.toggle_waypoint(point)
+        elif self.tool is Tool.PLACE:
+            self.toggle_start_point(point)
         elif self.tool is Tool.COLLECTABLE:
             self.toggle_collectable(point)
 
@@ -397,7 +404,8 @@ class EditorState:
     # -- drawing shapes --------------------------------------------------------------------------
 
     def _polygon_click(self, at: Coord, point: Coord) -> None:
-        fresh = Sketch(self.tool.value, (), self.zone_kind if self.tool is Tool.ZONE else "")
+        kind = {Tool.ZONE: self.zone_kind, Tool.AREA: self.area_kind}.get(self.tool, "")
+        fresh = Sketch(self.tool.value, (), kind)
         self._sketch_click(at, point, fresh, self.close_sketch)
 
     def _road_click(self, at: Coord, point: Coord) -> None:
@@ -446,6 +454,8 @@ class EditorState:
         elif sketch.tool == "zone":
             self.commit(draft.with_changes(zones=(*draft.zones, Zone(sketch.kind or
                                                                      self.zone_kind, points))))
+        elif sketch.tool == "area":
+            self.commit(draft.with_area_polygon(sketch.kind or self.area_kind, points))
 
     def build(self, closed: bool, points: list[Coord] | None = None,
               freehand: bool = False) -> None:
@@ -502,6 +512,14 @@ class EditorState:
             self.commit(draft.with_changes(finish=line))
         else:
             self.commit(draft.with_changes(checkpoints=(*draft.checkpoints, line)))
+
+    def toggle_start_point(self, point: Coord) -> None:
+        """Add a start place on the lattice point (after the others), or remove the one there:
+        where a track has start places, the cars line up on them, not on the start line."""
+        spot = Vec(round(point[0]), round(point[1]))
+        places = self.draft.start_points
+        places = tuple(p for p in places if p != spot) if spot in places else (*places, spot)
+        self.commit(self.draft.with_changes(start_points=places))
 
     def toggle_waypoint(self, point: Coord) -> None:
         """Add a waypoint on the lattice point (after the others), or remove the one there."""
@@ -597,8 +615,18 @@ class EditorState:
                                                self.draft.collectables[items[0].index].kind))
         elif self.tool is Tool.COLLECTABLE:
             self.choose_collectable_kind(_next(COLLECTABLE_KINDS, self.collectable_kind))
+        elif self.tool is Tool.AREA:
+            self.choose_area_kind(_next(AREA_KINDS, self.area_kind))
         else:
             self.choose_zone_kind(_next(ZONE_KINDS, self.zone_kind))
+
+    def choose_area_kind(self, kind: str) -> None:
+        """Whether the area being drawn (and the next) is a piece of the finish or a
+        checkpoint."""
+        self.area_kind = kind
+        sketch = self.draft.sketch
+        if sketch is not None and sketch.tool == Tool.AREA.value:
+            self.commit(self.draft.with_changes(sketch=replace(sketch, kind=kind)))
 
     def choose_zone_kind(self, kind: str) -> None:
         """The kind of the selected zones (an edit), else of the zone being drawn and the next."""
@@ -797,15 +825,18 @@ class EditorState:
             self.leaving = leave
 
     def open(self, path: Path) -> bool:
-        """Open a track file for editing (after ``request(Leave.OPEN)``)."""
+        """Open a track file for editing, or import a map as a new drawing (after
+        ``request(Leave.OPEN)``)."""
         self.choosing = None
         try:
-            draft = load_draft(path)
+            opened = open_drawing(path)
         except (FileProblemError, OSError) as exc:
             self.notes.append(str(exc.problems[0]) if isinstance(exc, FileProblemError)
                               else f"Could not open {path.name}: {exc}")
             return False
-        self._start_over(draft, path)
+        self._start_over(opened.draft, opened.path, Draft() if opened.imported else None)
+        if opened.note:
+            self.notes.append(opened.note)
         return True
 
     def new_from(self, template: Path | None) -> bool:
@@ -823,9 +854,9 @@ class EditorState:
         self._start_over(draft, None)
         return True
 
-    def _start_over(self, draft: Draft, path: Path | None) -> None:
+    def _start_over(self, draft: Draft, path: Path | None, saved: Draft | None = None) -> None:
         self.cancel_gesture()
-        self.document.start_over(draft, path)
+        self.document.start_over(draft, path, saved)
         self.selection = frozenset()
         self.tool = Tool.SELECT if draft.outer else Tool.ROAD
         self._changed()

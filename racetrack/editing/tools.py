@@ -18,10 +18,12 @@ class Tool(Enum):
     CHECKPOINT = "checkpoint"
     WAYPOINT = "waypoint"
     COLLECTABLE = "collectable"
+    AREA = "area"
+    PLACE = "place"
 
     @property
     def draws_polygon(self) -> bool:
-        return self in (Tool.OUTLINE, Tool.HOLE, Tool.ZONE)
+        return self in (Tool.OUTLINE, Tool.HOLE, Tool.ZONE, Tool.AREA)
 
     @property
     def draws_line(self) -> bool:
@@ -35,7 +37,7 @@ class Tool(Enum):
 TOOL_KEYS: dict[str, Tool] = {
     "v": Tool.SELECT, "p": Tool.ROAD, "o": Tool.OUTLINE, "h": Tool.HOLE, "z": Tool.ZONE,
     "s": Tool.START, "f": Tool.FINISH, "c": Tool.CHECKPOINT, "w": Tool.WAYPOINT,
-    "i": Tool.COLLECTABLE,
+    "i": Tool.COLLECTABLE, "a": Tool.AREA, "g": Tool.PLACE,
 }
 
 #: One line per tool: what a click does with it.
@@ -53,6 +55,10 @@ TOOL_HELP: dict[Tool, str] = {
     Tool.WAYPOINT: "click a point to add it to the course, again to remove it",
     Tool.COLLECTABLE: "click a point to place a coin or gadget, again to take it away; K "
                       "changes what",
+    Tool.AREA: "click the corners of a finish or checkpoint area (cells a car passes over, "
+               "any way); K: finish or checkpoint",
+    Tool.PLACE: "click a point to add a start place (cars line up on these, not on the "
+                "start line), again to remove it",
 }
 
 #: The keys that work in every tool, for the help panel.

@@ -1,8 +1,9 @@
 """The geometric rules a well-formed track must keep, each broken one named with its line.
 
 An outline that crosses itself, a hole outside the outline or overlapping another, a start line
-with no room on it, a line or zone that misses the track, a waypoint or collectable off it: the
-shape of the file is right (``fileformat`` checked that), the drawing is not.
+with no room on it, a line, area or zone that misses the track, a waypoint, start point or
+collectable off it: the shape of the file is right (``fileformat`` checked that), the drawing
+is not.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from shapely.geometry import Polygon
 
 from racetrack.errors import Problem
 from racetrack.geometry import Line
-from racetrack.track.model import Track
+from racetrack.track.model import Area, Track
 from racetrack.yamlio import YamlDocument
 
 #: The largest sheet, in lattice points (width x height), a track may span.
@@ -59,9 +60,23 @@ def geometry_problems(track: Track, doc: YamlDocument | None = None) -> list[Pro
         return problems
     shapely.prepare(surface)
 
-    _line_ok(track.start, ("start",), "the start line", fail)
-    if not track.start.is_degenerate and not track.start_positions():
-        fail(("start",), "the start line has no lattice point strictly inside the track")
+    if track.start is not None:
+        _line_ok(track.start, ("start",), "the start line", fail)
+        if not track.start_points and not track.start.is_degenerate \
+                and not track.start_positions():
+            fail(("start",), "the start line has no lattice point strictly inside the track")
+    for index, point in enumerate(track.start_points):
+        if not surface.covers(shapely.Point(point)):
+            fail(("start-points", index), f"start point {index + 1} at {tuple(point)} is off "
+                                          "the track")
+        elif point in track.start_points[:index]:
+            fail(("start-points", index), f"start point {index + 1} at {tuple(point)} is "
+                                          "listed twice")
+    if track.finish_area is not None:
+        _area_ok(track.finish_area, ("finish-area",), "the finish area", fail, surface)
+    for index, area in enumerate(track.checkpoint_areas):
+        _area_ok(area, ("checkpoint-areas", index), f"checkpoint area {index + 1}", fail,
+                 surface)
     if track.finish is not None:
         _line_ok(track.finish, ("finish",), "the finish line", fail, surface)
     for index, checkpoint in enumerate(track.checkpoints):
@@ -108,6 +123,14 @@ def _plain_reason(polygon: Polygon) -> str:
         "Nested shells": "the outline is nested",
     }
     return words.get(head, head.lower()) + at
+
+
+def _area_ok(area: Area, path: tuple, what: str, fail, surface: Polygon) -> None:
+    polygons = [Polygon(ring) for ring in area.polygons]
+    good = [_polygon_ok(polygon, (*path, index), f"polygon {index + 1} of {what}", fail)
+            for index, polygon in enumerate(polygons)]
+    if all(good) and shapely.union_all(polygons).intersection(surface).area <= 0:
+        fail(path, f"{what} does not lie on the track")
 
 
 def _line_ok(line: Line, path: tuple, what: str, fail, surface: Polygon | None = None) -> None:

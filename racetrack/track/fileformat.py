@@ -1,4 +1,4 @@
-"""The track file (YAML, format version 1): reading it with every check, and writing it.
+"""The track file (YAML, format versions 1 and 2): reading it with every check, and writing it.
 
 A track file is untrusted input. ``load_track`` reads it with the one YAML reader (safe,
 size-limited, line-numbered), checks its shape field by field with the one field reader, then
@@ -7,7 +7,9 @@ name the file and the YAML line. ``save_track`` writes canonical YAML atomically
 ``load_track(save_track(t)) == t`` and saving twice gives the same bytes; it refuses a track
 the reader would refuse, so the game never writes a track it cannot read back.
 
-The format is documented in ``docs/track-format.md``.
+The format is documented in ``docs/track-format.md``. Version 2 adds what imported maps need
+(start points, a finish and checkpoints as areas, a track without a start line); a track that
+uses none of it is still written as version 1, so older games read it.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from racetrack.errors import Problem, TrackError
 from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader
 from racetrack.geometry import Coord, Line, Vec
 from racetrack.track.checks import geometry_problems
-from racetrack.track.model import COLLECTABLE_KINDS, ZONE_KINDS, Collectable, Track, Zone
+from racetrack.track.model import COLLECTABLE_KINDS, ZONE_KINDS, Area, Collectable, Track, Zone
 from racetrack.yamlio import Limits, YamlDocument, dump_yaml, load_yaml, parse_yaml, write_yaml
 
 FORMAT_KEY = "racetrack-track"
-FORMAT_VERSION = 1
+#: The newest format version this game reads and writes; every older one still loads.
+FORMAT_VERSION = 2
+FORMAT_VERSIONS = (1, 2)
 
 #: Coordinates beyond this are refused: no paper is that large.
 MAX_COORD = 10_000
@@ -39,7 +43,11 @@ MAX_LAPS = 99
 TRACK_LIMITS = Limits(bytes=4 * 1024 * 1024, nodes=100_000)
 
 TOP_KEYS = (FORMAT_KEY, "name", "author", "description", "outer", "holes", "start", "finish",
-             "checkpoints", "waypoints", "laps", "zones", "collectables")
+             "checkpoints", "waypoints", "laps", "zones", "collectables", "start-points",
+             "finish-area", "checkpoint-areas")
+#: The keys format version 2 added, and what each is, for the message to a version-1 file.
+VERSION_2_KEYS = {"start-points": "start points", "finish-area": "a finish area",
+                  "checkpoint-areas": "checkpoint areas"}
 _LINE_KEYS = ("a", "b", "forward")
 
 
@@ -81,18 +89,11 @@ def read_track(root: Field) -> Track | None:
     data = root.value
     if isinstance(data, dict) and FORMAT_KEY not in data and any(k not in TOP_KEYS for k in data):
         # A file of another kind (a replay, a rules file) given as a track: one line says so.
-        root.fail(f"not a track file ('{FORMAT_KEY}: {FORMAT_VERSION}' missing, and keys no "
-                  "track file has)")
+        root.fail(f"not a track file ('{FORMAT_KEY}: N' missing, and keys no track file has)")
         return None
     if not root.keys(TOP_KEYS, what="a track file"):
         return None
-    version = root[FORMAT_KEY]
-    if not version.present:
-        root.fail(f"missing '{FORMAT_KEY}: {FORMAT_VERSION}' (the format version)")
-    else:
-        version.equals(FORMAT_VERSION, f"unsupported track format version "
-                                       f"{version.value!r:.20}; this game reads version "
-                                       f"{FORMAT_VERSION}")
+    version = read_version(root)
     name = root["name"].text(MAX_NAME)
     author = root["author"].text(MAX_NAME, default="")
     description = root["description"].text(MAX_TEXT, default="", empty=True, lines=True)
@@ -102,10 +103,17 @@ def read_track(root: Field) -> Track | None:
     holes = [read_polygon(item.named("a hole")) for item in
              root["holes"].items(MAX_ITEMS, default=[], item="hole")]
     start = read_line(root["start"].named("the start line")) if root["start"].present else None
-    if not root["start"].present:
+    start_points = [read_lattice_point(item, "start point") for item in
+                    root["start-points"].items(MAX_ITEMS, default=[], item="start point")]
+    if not root["start"].present and not root["start-points"].present:
         root.fail("missing 'start' (the start line: {a: [x, y], b: [x, y], forward: ...})")
     finish = read_line(root["finish"].named("the finish line")) if root["finish"].given \
         else None
+    finish_area = read_area(root["finish-area"].named("the finish area")) \
+        if root["finish-area"].given else None
+    checkpoint_areas = [read_area(item) for item in
+                        root["checkpoint-areas"].items(MAX_ITEMS, default=[],
+                                                       item="checkpoint area")]
     checkpoints = [read_line(item) for item in
                    root["checkpoints"].items(MAX_ITEMS, default=[], item="checkpoint")]
     waypoints = [read_lattice_point(item) for item in
@@ -114,14 +122,45 @@ def read_track(root: Field) -> Track | None:
     zones = [read_zone(item) for item in root["zones"].items(MAX_ITEMS, default=[], item="zone")]
     collectables = [read_collectable(item) for item in
                     root["collectables"].items(MAX_ITEMS, default=[], item="collectable")]
-    if root.reader.problems or outer is None or start is None:
+    if version == 1:
+        for key, what in VERSION_2_KEYS.items():
+            if root[key].present:
+                root[key].fail(f"'{key}' ({what}) is new in track format version 2; write "
+                               f"'{FORMAT_KEY}: 2'")
+    if root["finish"].given and root["finish-area"].given:
+        root["finish-area"].fail("a track has one finish: a 'finish' line or a 'finish-area', "
+                                 "not both")
+    if not root["start"].present and root["start-points"].present and not (
+            root["finish"].given or root["finish-area"].given or root["waypoints"].given):
+        root.fail("a track without a start line needs a finish of its own: 'finish', "
+                  "'finish-area' or 'waypoints'")
+    if root.reader.problems or outer is None or (start is None and not start_points):
         return None
     return Track(name=name or "", outer=outer, start=start, holes=tuple(h for h in holes if h),
                  finish=finish, checkpoints=tuple(c for c in checkpoints if c),
                  waypoints=tuple(w for w in waypoints if w is not None), laps=laps or 1,
                  zones=tuple(z for z in zones if z),
                  collectables=tuple(c for c in collectables if c),
+                 start_points=tuple(p for p in start_points if p is not None),
+                 finish_area=finish_area, checkpoint_areas=tuple(a for a in checkpoint_areas
+                                                                 if a),
                  author=author or "", description=description or "")
+
+
+def read_version(root: Field) -> int | None:
+    """The file's format version (1 or 2), or None with the problem reported."""
+    version = root[FORMAT_KEY]
+    newest = FORMAT_VERSIONS[-1]
+    if not version.present:
+        root.fail(f"missing '{FORMAT_KEY}: 1' (the format version; {newest} where the track has "
+                  "areas or start points)")
+        return None
+    value = version.value
+    if isinstance(value, bool) or value not in FORMAT_VERSIONS:
+        version.fail(f"unsupported track format version {value!r:.20}; this game reads "
+                     f"versions {' and '.join(map(str, FORMAT_VERSIONS))}")
+        return None
+    return value
 
 
 def read_point(field: Field, what: str = "a point") -> Coord | None:
@@ -159,15 +198,25 @@ def read_line(field: Field) -> Line | None:
     return Line(a, b, forward)
 
 
-def read_lattice_point(field: Field) -> Vec | None:
-    point = read_point(field, "a waypoint")
+def read_lattice_point(field: Field, what: str = "waypoint") -> Vec | None:
+    point = read_point(field, f"a {what}")
     if point is None:
         return None
     if any(isinstance(v, float) and not v.is_integer() for v in point):
-        field.fail("a waypoint must be a lattice point (whole numbers), not "
+        field.fail(f"a {what} must be a lattice point (whole numbers), not "
                    f"[{point[0]:g}, {point[1]:g}]")
         return None
     return Vec(int(point[0]), int(point[1]))
+
+
+def read_area(field: Field) -> Area | None:
+    """An area: a list of one or more polygons, taken together."""
+    items = field.items(MAX_ITEMS, item="polygon", low=1)
+    polygons = [read_polygon(item.named(f"polygon {index + 1} of {field.label}"))
+                for index, item in enumerate(items)]
+    if not items or any(p is None for p in polygons):
+        return None
+    return Area(tuple(polygons))  # type: ignore[arg-type]
 
 
 def read_zone(field: Field) -> Zone | None:
@@ -200,7 +249,8 @@ def track_to_data(track: Track) -> dict[str, Any]:
                       outer=track.outer, holes=track.holes, start=track.start,
                       finish=track.finish, checkpoints=track.checkpoints,
                       waypoints=track.waypoints, laps=track.laps, zones=track.zones,
-                      collectables=track.collectables)
+                      collectables=track.collectables, start_points=track.start_points,
+                      finish_area=track.finish_area, checkpoint_areas=track.checkpoint_areas)
 
 
 def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author: str = "",
@@ -208,9 +258,10 @@ def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author:
                finish: Line | None = None, checkpoints: Sequence[Line] = (),
                waypoints: Sequence[Vec] = (), laps: int = 1,
                zones: Sequence[Zone] = (), collectables: Sequence[Collectable] = (),
-               ) -> dict[str, Any]:
+               start_points: Sequence[Vec] = (), finish_area: Area | None = None,
+               checkpoint_areas: Sequence[Area] = ()) -> dict[str, Any]:
     """Track-file data from its parts; a part left out (no start line yet, in a draft being
-    drawn) is simply not written."""
+    drawn) is simply not written. The version written is the lowest that holds the parts."""
 
     def pts(points: Sequence[Coord]) -> list[list[float]]:
         return [[x, y] for x, y in points]
@@ -218,7 +269,11 @@ def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author:
     def line(line_: Line) -> dict[str, Any]:
         return {"a": list(line_.a), "b": list(line_.b), "forward": list(line_.forward)}
 
-    data: dict[str, Any] = {FORMAT_KEY: FORMAT_VERSION, "name": name}
+    def area(area_: Area) -> list[list[list[float]]]:
+        return [pts(polygon) for polygon in area_.polygons]
+
+    newer = bool(start_points or finish_area is not None or checkpoint_areas)
+    data: dict[str, Any] = {FORMAT_KEY: 2 if newer else 1, "name": name}
     if author:
         data["author"] = author
     if description:
@@ -242,6 +297,12 @@ def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author:
         data["collectables"] = [
             {"kind": c.kind, "at": list(c.at), **({"value": c.value} if c.value else {})}
             for c in collectables]
+    if start_points:
+        data["start-points"] = [[int(x), int(y)] for x, y in start_points]
+    if finish_area is not None:
+        data["finish-area"] = area(finish_area)
+    if checkpoint_areas:
+        data["checkpoint-areas"] = [area(a) for a in checkpoint_areas]
     return data
 
 

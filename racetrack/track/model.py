@@ -1,4 +1,4 @@
-"""The track as drawn on graph paper: its outline, holes, lines, zones and collectables.
+"""The track as drawn on graph paper: its outline, holes, lines, areas, zones and collectables.
 
 Values only: reading and writing the file is ``racetrack.track.fileformat``'s job, and the
 geometric rules a track must keep are ``racetrack.track.checks``'.
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 import shapely
 from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
 from racetrack.geometry import Coord, Line, Vec
 
@@ -40,12 +41,24 @@ class Collectable:
 
 
 @dataclass(frozen=True)
+class Area:
+    """A part of the track a car passes by driving over it, in any direction: a finish or a
+    checkpoint drawn as cells (as Karopapier's maps and the character grids have them) rather
+    than as a line. One or more polygons, taken together."""
+
+    polygons: tuple[tuple[Coord, ...], ...]
+
+    def geometry(self) -> BaseGeometry:
+        return shapely.union_all([Polygon(p) for p in self.polygons])
+
+
+@dataclass(frozen=True)
 class Track:
     """A racetrack as drawn on graph paper. Coordinates are lattice units, y grows down."""
 
     name: str
     outer: tuple[Coord, ...]
-    start: Line
+    start: Line | None  # None only where ``start_points`` place the cars and a finish is drawn
     holes: tuple[tuple[Coord, ...], ...] = ()
     finish: Line | None = None
     checkpoints: tuple[Line, ...] = ()
@@ -53,19 +66,32 @@ class Track:
     laps: int = 1
     zones: tuple[Zone, ...] = ()
     collectables: tuple[Collectable, ...] = ()
+    start_points: tuple[Vec, ...] = ()  # where the cars line up, when not along the start line
+    finish_area: Area | None = None  # the finish as an area (format version 2)
+    checkpoint_areas: tuple[Area, ...] = ()  # checkpoints as areas (format version 2)
     author: str = ""
     description: str = ""
     source: str = field(default="", compare=False, repr=False)
 
     @property
-    def finish_line(self) -> Line:
-        """The line that ends the race: the finish if drawn, else the start line (a circuit)."""
+    def finish_line(self) -> Line | None:
+        """The line that ends the race: the finish if drawn, else the start line (a circuit);
+        None where the finish is an area or a waypoint and no start line is drawn."""
         return self.finish if self.finish is not None else self.start
 
     @property
     def is_circuit(self) -> bool:
-        """A circuit ends where it starts: no finish line of its own and no waypoints."""
-        return self.finish is None and not self.waypoints
+        """A circuit ends where it starts: a start line, and no finish line, finish area or
+        waypoints of its own."""
+        return (self.start is not None and self.finish is None and self.finish_area is None
+                and not self.waypoints)
+
+    @property
+    def format_version(self) -> int:
+        """The lowest track-file format version that holds this track: 2 for areas, start
+        points or a track without a start line, else 1 (so older games still read it)."""
+        return 2 if (self.start is None or self.start_points or self.finish_area is not None
+                     or self.checkpoint_areas) else 1
 
     def reversed(self) -> Track:
         """The same circuit raced the other way round: every line's arrow turned about and the
@@ -73,10 +99,11 @@ class Track:
         def flip(line: Line) -> Line:
             return Line(line.a, line.b, (-line.forward[0], -line.forward[1]))
 
-        return replace(self, start=flip(self.start),
+        return replace(self, start=None if self.start is None else flip(self.start),
                        finish=None if self.finish is None else flip(self.finish),
                        checkpoints=tuple(flip(c) for c in reversed(self.checkpoints)),
-                       waypoints=tuple(reversed(self.waypoints)))
+                       waypoints=tuple(reversed(self.waypoints)),
+                       checkpoint_areas=tuple(reversed(self.checkpoint_areas)))
 
     def polygon(self) -> Polygon:
         """The track surface: the outline less its infield holes."""
@@ -89,16 +116,21 @@ class Track:
         return min(xs), min(ys), max(xs), max(ys)
 
     def start_positions(self) -> list[Vec]:
-        """Lattice points of the start line strictly inside the track, in order from ``a``;
-        not in water (no car is put in a lake to start)."""
+        """Where cars line up at rest, in order; never in water (no car is put in a lake to
+        start). The ``start_points`` where given, each on the track (a point on its edge
+        included: a start cell at the edge of a map is a place like any other); else the
+        lattice points of the start line strictly inside the track, in order from ``a``."""
         polygon = self.polygon()
         water = [z.geometry() for z in self.zones if z.kind == "water"]
         if water:
             polygon = polygon.difference(shapely.union_all(water))
         shapely.prepare(polygon)
-        points = self.start.lattice_points()
-        inside = shapely.contains_properly(polygon, shapely.points([tuple(p) for p in points])) \
-            if points else []
+        if self.start_points:
+            points, test = list(self.start_points), shapely.covers
+        else:
+            points = self.start.lattice_points() if self.start is not None else []
+            test = shapely.contains_properly
+        inside = test(polygon, shapely.points([tuple(p) for p in points])) if points else []
         return [p for p, ok in zip(points, inside, strict=True) if ok]
 
     def with_name(self, name: str) -> Track:

@@ -12,6 +12,7 @@ from racetrack.editing.state import Asking, autosave_path
 from racetrack.rules import load_rules
 from racetrack.settings import tracks_dir
 from racetrack.track import Zone, bundled_track_paths, load_track
+from tests.test_imports_text import KARO
 
 
 @pytest.fixture(autouse=True)
@@ -377,3 +378,62 @@ def test_a_damaged_autosave_is_reported_and_kept_aside(state):
         "The damaged autosave is kept as editor-autosave.yaml.bad")
     kept = autosave_path().with_name("editor-autosave.yaml.bad")
     assert kept.read_text() == "outer: [[0, 0], [1"
+
+
+def test_a_map_opens_as_an_unsaved_drawing_that_ctrl_s_names(tmp_path, state):
+    source = tmp_path / "ring.txt"
+    source.write_text(KARO)
+    opened = EditorState.of_file(source, autosave=autosave_path())
+    assert opened.draft.finish_area is not None and opened.document.path is None
+    assert opened.document.dirty and opened.notes[-1].startswith("Imported ring.txt")
+    assert not opened.save() and opened.prompt is not None  # asks for a file name
+    state.request(Leave.OPEN)
+    assert state.open(source) and state.document.dirty and state.draft.start_points
+    state.save_as("Ring")
+    assert load_track(tracks_dir() / "Ring.yaml").start_points == ((1, 3), (2, 3))
+
+
+def test_areas_and_start_places_are_drawn_chosen_moved_and_removed(state):
+    state.set_tool(Tool.OUTLINE)
+    click(state, (0, 0), (20, 0), (20, 6), (0, 6), (0, 0))
+    state.key("g")  # start places instead of a start line
+    click(state, (1, 2), (1, 4), (1, 3))
+    click(state, (1, 3))  # again: taken away
+    assert state.draft.start_points == ((1, 2), (1, 4))
+    state.key("a")  # an area: the finish first
+    click(state, (17, 0), (19, 0), (19, 6), (17, 6), (17, 0))
+    state.key("k")  # then a checkpoint
+    click(state, (9, 0), (11, 0), (11, 6), (9, 6))
+    state.key("enter")
+    draft = state.draft
+    assert draft.finish_area.polygons == (((17, 0), (19, 0), (19, 6), (17, 6)),)
+    assert [a.polygons for a in draft.checkpoint_areas] == [(((9, 0), (11, 0), (11, 6),
+                                                              (9, 6)),)]
+    track = draft.to_track()
+    assert track.start is None and track.start_positions() == [(1, 2), (1, 4)]
+    state.set_tool(Tool.SELECT)
+    click(state, (10, 3))  # inside the checkpoint area
+    assert state.selection == {Part(PartKind.CHECKPOINT_AREA, 0)}
+    state.key("right", shift=True)
+    assert state.draft.checkpoint_areas[0].polygons[0][0] == (10, 0)
+    state.key("delete")
+    assert state.draft.checkpoint_areas == ()
+    state.undo()
+    assert len(state.draft.checkpoint_areas) == 1
+    state.press((1, 2), button=3)  # right-click a start place: gone
+    assert state.draft.start_points == ((1, 4),)
+    state.save_as("Cells")
+    assert load_track(tracks_dir() / "Cells.yaml").finish_area is not None
+
+
+def test_copied_areas_keep_their_kind(state):
+    state.set_tool(Tool.OUTLINE)
+    click(state, (0, 0), (20, 0), (20, 6), (0, 6), (0, 0))
+    state.key("a")
+    state.key("k")
+    click(state, (9, 0), (11, 0), (11, 6), (9, 6), (9, 0))
+    state.set_tool(Tool.SELECT)
+    click(state, (10, 3))
+    state.key("d", ctrl=True)
+    assert len(state.draft.checkpoint_areas) == 2 and state.draft.finish_area is None
+    assert state.selection == {Part(PartKind.CHECKPOINT_AREA, 1)}

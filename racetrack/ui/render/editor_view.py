@@ -286,4 +286,5 @@ def _readout(surface: pygame.Surface, view: pygame.Rect, point: Coord) -> None:
 def _tool_colour(tool: Tool) -> tuple[int, int, int]:
     return {Tool.START: theme.START_COLOUR, Tool.FINISH: theme.FINISH_COLOUR,
             Tool.CHECKPOINT: theme.CHECKPOINT_COLOUR, Tool.ZONE: (90, 90, 90),
+            Tool.AREA: theme.CHECKPOINT_COLOUR,
             Tool.ROAD: theme.palette().ink}.get(tool, theme.FINISH_COLOUR)

@@ -11,7 +11,7 @@ import math
 
 import pygame
 
-from racetrack.course import Course
+from racetrack.course import Course, sheet_of
 from racetrack.geometry import Line
 from racetrack.track import Track
 from racetrack.ui import theme
@@ -139,6 +139,7 @@ def draw_drawing(surface: pygame.Surface, drawing, scale: float,
     for zone in drawing.zones:
         if len(zone.polygon) >= 3:
             _zone(surface, zone.kind, [at(*p) for p in zone.polygon], scale)
+    _areas(surface, drawing, at, scale)
     ink_width = max(2, round(scale / 10))
     for ring in (drawing.outer, *drawing.holes):
         if len(ring) >= 2:
@@ -159,6 +160,65 @@ def draw_drawing(surface: pygame.Surface, drawing, scale: float,
         _arrow(surface, drawing.finish, at, scale, theme.FINISH_COLOUR)
     if drawing.start is not None:
         _line(surface, drawing.start, at, scale, theme.START_COLOUR)
+    for point in drawing.start_points:
+        centre = at(*point)
+        pygame.draw.circle(surface, theme.START_COLOUR, centre, max(4.0, scale * 0.32),
+                           max(2, round(scale / 10)))
+
+
+def _areas(surface: pygame.Surface, drawing, at, scale: float) -> None:
+    """A finish drawn as an area, chequered; checkpoint areas tinted in the checkpoints'
+    colour, each numbered. (Imported maps' cells: each run of cells one rectangle.)"""
+    for index, area in enumerate(drawing.checkpoint_areas):
+        rings = [[at(*p) for p in ring] for ring in area.polygons if len(ring) >= 3]
+        for ring in rings:
+            _fill(surface, ring, lambda layer, box: layer.fill((*theme.CHECKPOINT_COLOUR, 90)))
+            pygame.draw.aalines(surface, theme.CHECKPOINT_COLOUR, True, ring)
+        if rings:
+            label = theme.hand(max(16, round(scale * 0.8)), bold=True).render(
+                str(index + 1), True, theme.CHECKPOINT_COLOUR)
+            xs, ys = [x for x, _ in rings[0]], [y for _, y in rings[0]]
+            surface.blit(label, label.get_rect(center=((min(xs) + max(xs)) / 2,
+                                                       (min(ys) + max(ys)) / 2)))
+    area = drawing.finish_area
+    if area is None:
+        return
+    cell = max(3.0, scale / 3)
+    origin = at(0, 0)
+
+    def chequer(layer: pygame.Surface, box: pygame.Rect) -> None:
+        first_x = math.floor((box.x - origin[0]) / cell)
+        first_y = math.floor((box.y - origin[1]) / cell)
+        for j in range(first_y, math.ceil((box.bottom - origin[1]) / cell) + 1):
+            for i in range(first_x, math.ceil((box.right - origin[0]) / cell) + 1):
+                colour = (30, 30, 30, 215) if (i + j) % 2 == 0 else (250, 250, 250, 215)
+                layer.fill(colour, (round(origin[0] + i * cell) - box.x,
+                                    round(origin[1] + j * cell) - box.y,
+                                    math.ceil(cell), math.ceil(cell)))
+
+    for ring in area.polygons:
+        if len(ring) >= 3:
+            points = [at(*p) for p in ring]
+            _fill(surface, points, chequer)
+            pygame.draw.aalines(surface, theme.FINISH_COLOUR, True, points)
+
+
+def _fill(surface: pygame.Surface, points: list[tuple[float, float]], paint) -> None:
+    """Paint (``paint(layer, box)``) a layer over the polygon's bounds and keep only what
+    falls inside the polygon: a texture that follows any outline."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    box = pygame.Rect(math.floor(min(xs)), math.floor(min(ys)), 0, 0)
+    box.w, box.h = math.ceil(max(xs)) + 1 - box.x, math.ceil(max(ys)) + 1 - box.y
+    box = box.clip(surface.get_rect())
+    if box.w <= 0 or box.h <= 0:
+        return
+    layer = pygame.Surface(box.size, pygame.SRCALPHA)
+    paint(layer, box)
+    mask = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.polygon(mask, (255, 255, 255, 255), [(x - box.x, y - box.y) for x, y in points])
+    layer.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
+    surface.blit(layer, box.topleft)
 
 
 def arrow_length(scale: float) -> float:
@@ -332,10 +392,10 @@ THUMB = (210, 130)
 
 
 def thumbnail(track: Track, size: tuple[int, int] = THUMB) -> pygame.Surface:
-    """The whole sheet of a track, small, for a list."""
-    course = Course(track)
-    x0, y0, x1, y1 = course.sheet
+    """The whole sheet of a track, small, for a list (drawn from the track alone: a track the
+    rules cannot race yet is still shown)."""
+    x0, y0, x1, y1 = sheet_of(track)
     scale = min(size[0] / (x1 - x0), size[1] / (y1 - y0))
     picture = pygame.Surface((round((x1 - x0) * scale) + 1, round((y1 - y0) * scale) + 1))
-    draw_sheet(picture, course, scale, (x0, y0))
+    draw_drawing(picture, track, scale, (x0, y0))
     return picture

@@ -52,6 +52,8 @@ class EditorScene:
         except FileProblemError as exc:
             self.state = EditorState.restore(rules, cars)
             self.toasts.append(hud.Toast(str(exc.problems[0])))
+        self.toasts += [hud.Toast(note) for note in self.state.notes]  # shown from the start
+        self.state.notes.clear()
         self.camera = Camera(followed=False)
         self.canvas = EditorCanvas()
         self.panel = EditorPanel(Actions(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from racetrack.draft import Severity
+from racetrack.draft import AREA_KINDS, Severity
 from racetrack.editing import EditorState, Tool
 from racetrack.editing import parts as P
 from racetrack.editing.road import MAX_WIDTH, MIN_WIDTH
@@ -24,7 +24,8 @@ from racetrack.ui.widgets import Button, Cycler, Form, wrap
 TOOL_LABELS = {Tool.SELECT: "Select", Tool.ROAD: "Road", Tool.OUTLINE: "Outline",
                Tool.HOLE: "Hole", Tool.ZONE: "Zone", Tool.START: "Start",
                Tool.FINISH: "Finish", Tool.CHECKPOINT: "Checkpoint",
-               Tool.WAYPOINT: "Waypoint", Tool.COLLECTABLE: "Coin, gadget"}
+               Tool.WAYPOINT: "Waypoint", Tool.COLLECTABLE: "Coin, gadget",
+               Tool.AREA: "Area", Tool.PLACE: "Start place"}
 PROBLEM = (180, 40, 40)
 WARNING = (176, 100, 10)
 WIDTHS = [f"{w:g}" for w in range(int(MIN_WIDTH), int(MAX_WIDTH) + 1)]
@@ -86,7 +87,7 @@ class EditorPanel:
             rect = pygame.Rect(x + (i % 2) * (half + 6), y + (i // 2) * 31, half, 27)
             self.tool_buttons[tool] = Button(rect, text=f"{TOOL_LABELS[tool]}  {tool.key.upper()}",
                                              action=lambda t=tool: self.actions.tool(t), size=20)
-        y += 5 * 31 + 4
+        y += (len(Tool) + 1) // 2 * 31 + 4
         hint_lines = len(wrap(TOOL_HELP[state.tool], max(20, inner // 8)))
         self.hint_top = y
         y += hint_lines * 17 + 6
@@ -192,6 +193,8 @@ def status_lines(state: EditorState, solving: bool) -> list[tuple[str, tuple]]:
 def _option_kind(state: EditorState) -> str:
     if state.tool is Tool.ZONE:
         return "zone"
+    if state.tool is Tool.AREA:
+        return "area"
     if state.tool is Tool.COLLECTABLE:
         return "collectable"
     if state.tool is Tool.ROAD:
@@ -212,6 +215,9 @@ def _option_widget(state: EditorState, rect: pygame.Rect) -> Cycler | None:
     if kind in ("collectable", "selected collectable"):
         return Cycler(rect, label="Item (K)", choices=COLLECTABLE_KINDS, size=22,
                       on_change=state.choose_collectable_kind)
+    if kind == "area":
+        return Cycler(rect, label="Area (K)", choices=AREA_KINDS, size=22,
+                      on_change=state.choose_area_kind)
     if kind == "road":
         return Cycler(rect, label="Width ([ ])", choices=WIDTHS, size=22,
                       on_change=lambda value: state.widen(float(value) - state.road_width))
@@ -228,6 +234,8 @@ def _set_option(option: Cycler, state: EditorState) -> None:
         option.set(state.collectable_kind)
     elif kind == "selected collectable":
         option.set(state.draft.collectables[min(state.selection).index].kind)
+    elif kind == "area":
+        option.set(state.area_kind)
     elif kind == "road":
         option.set(f"{state.road_width:g}")
 

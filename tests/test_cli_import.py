@@ -1,0 +1,74 @@
+"""``racetrack import``: a map in, a track file out and its summary; a bad map one line, exit 1."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from racetrack.cli import main
+from racetrack.draft import load_draft
+from racetrack.track import load_track
+from tests.test_imports_picture import oval
+from tests.test_imports_text import BARTO, KARO
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("RACETRACK_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def test_a_map_goes_to_your_tracks_folder_with_a_summary(tmp_path, home, capsys):
+    source = tmp_path / "loop.txt"
+    source.write_text(KARO)
+    assert main(["import", str(source)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    written = home / "data" / "tracks" / "loop.yaml"
+    assert out == [f"wrote {written} (karo map): ok: 'Loop', 10 x 6 squares, 36 lattice points "
+                   "on the track, 2 start positions, 1 lap; 1 checkpoint area; a finish area"]
+    assert load_track(written).start_points == ((1, 3), (2, 3))
+    assert main(["validate", str(written)]) == 0
+    assert main(["import", str(source)]) == 1  # never over a track already there
+    assert "already exists; give -o" in capsys.readouterr().err
+
+
+def test_output_name_and_format_can_be_given(tmp_path, home, capsys):
+    source = tmp_path / "barto.dat"
+    source.write_text(BARTO)
+    out = tmp_path / "mine.yaml"
+    assert main(["import", str(source), "--format", "grid", "-o", str(out), "--name",
+                 "Barto's bend"]) == 0
+    assert load_track(out).name == "Barto's bend"
+    assert main(["import", str(source), "-o", str(out), "--scale", "0.5"]) == 0
+    assert "note: --scale is for pictures" in capsys.readouterr().out
+    assert main(["import", str(source), "--format", "karo", "-o", str(out)]) == 1
+    assert "unknown cell code '#'" in capsys.readouterr().err
+
+
+def test_a_picture_without_a_start_line_is_written_as_a_drawing_to_finish(tmp_path, home,
+                                                                          capsys):
+    source = oval(tmp_path / "plain.png", mark=False)
+    out = tmp_path / "plain.yaml"
+    assert main(["import", str(source), "--scale", "0.1", "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "note: no red mark for the start line: place it in the editor" in captured.out
+    assert f"wrote {out} as a drawing to finish: racetrack edit {out}" in captured.err
+    assert len(load_draft(out).holes) == 1
+
+
+def test_bad_maps_are_one_line_and_exit_1_without_a_traceback(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("SOOF\nSOO\n")
+    result = subprocess.run([sys.executable, "-m", "racetrack", "import", str(bad), "-o",
+                             str(tmp_path / "out.yaml")], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        f"error: {bad}:2: ragged row: 3 cells where the first row has 4; every row of a map "
+        "is as wide as the others")
+    assert not (tmp_path / "out.yaml").exists()
+    usage = subprocess.run([sys.executable, "-m", "racetrack", "import", str(bad), "--scale",
+                            "-1"], capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 2 and "expected a number above 0" in usage.stderr
