@@ -9,8 +9,7 @@ import pygame
 
 from racetrack.game import RaceState
 from racetrack.geometry import Vec
-from racetrack.model import Candidate, CarStatus
-from racetrack.rules.moves import LAUNCH_NOTE
+from racetrack.model import Candidate, CarStatus, Special
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.lines import dashed_line
@@ -84,7 +83,7 @@ def draw_candidates(surface: pygame.Surface, state: RaceState, camera: Camera,
                         pencil_width(camera))
         if candidate.unchanged:
             pygame.draw.circle(surface, colours.ink, centre, radius * 1.9, 2)
-        if candidate.legal and candidate.note == LAUNCH_NOTE:
+        if candidate.legal and candidate.note is Special.LAUNCH:
             # Pope's launch offers many points: small dots in a ring of ink.
             size = radius * 0.6
             pygame.draw.circle(surface, (255, 255, 255), centre, size + 2)

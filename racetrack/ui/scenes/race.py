@@ -17,8 +17,7 @@ import pygame
 from racetrack.ai import Driver
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import Action, Candidate, Event, EventKind, Move
-from racetrack.rules.moves import LAUNCH_NOTE
+from racetrack.model import Action, Candidate, Event, EventKind, Move, Special
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
 from racetrack.ui.render import cars as draw_cars
@@ -316,7 +315,7 @@ class RaceScene:
             if candidate is not None and not candidate.legal:
                 tip(surface, candidate.reason, (self.mouse[0] + 16, self.mouse[1]))
             elif candidate is not None and candidate.note:
-                tip(surface, candidate.note, (self.mouse[0] + 16, self.mouse[1]))
+                tip(surface, candidate.note.value, (self.mouse[0] + 16, self.mouse[1]))
 
     def _draw_actions(self, surface: pygame.Surface, candidates: list[Candidate]) -> None:
         """The action buttons (the armed one outlined in the car's pencil), and a legend for
@@ -328,7 +327,7 @@ class RaceScene:
             button.draw(surface, armed)
             if armed:
                 pygame.draw.rect(surface, colour, button.rect.inflate(6, 6), 3, border_radius=10)
-        if any(c.legal and c.note and c.note != LAUNCH_NOTE for c in candidates):
+        if any(c.legal and c.note and c.note is not Special.LAUNCH for c in candidates):
             text = theme.font(20).render("special move (good brakes, turbo, boosters): "
                                          "hover for its name", True, theme.TEXT)
             box = pygame.Rect(0, hud.BAR_HEIGHT + 8, text.get_width() + 44, text.get_height()
