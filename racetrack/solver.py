@@ -28,8 +28,10 @@ from racetrack.course import Course
 from racetrack.errors import RacetrackError
 from racetrack.geometry import Vec
 from racetrack.graphs import Bitmap, DenseIndex, HashIndex, ReverseEdges, first_of_each
-from racetrack.model import Kit
+from racetrack.model import CarState, Kit
+from racetrack.position import car_position
 from racetrack.rules.movement import special_reach
+from racetrack.rules.moves import car_batch
 from racetrack.rules.ruleset import RuleSet
 from racetrack.rules.transition import (
     COLUMNS,
@@ -562,6 +564,33 @@ def solve(course: Course, rules: RuleSet, start: Vec | None = None, can_swim: bo
     if search.first_goal is None:
         return None
     return search.route(search.first_goal)
+
+
+def solve_position(course: Course, rules: RuleSet, car: CarState, can_swim: bool = False,
+                   memory: int = MEMORY_BUDGET) -> Solution | None:
+    """The fewest turns to the finish for a lone car in any state (a position string's, say:
+    moving, off the track, damaged, with turns to miss or uses of its kit left), and a route.
+    Turns still to miss come first in the count and the route."""
+    kit = car.kit if (car.kit.brakes or car.kit.turbo or car.kit.boosters) else None
+    transition, columns, limit = lone_car(course, rules, can_swim, kit)
+    start = Vec(car.position.x, car.position.y)
+    waiting = car.missed_turns
+    if car.progress >= course.goal:
+        return Solution(0, start, (start,))
+    batch = car_batch(car)
+    if "exit" in columns:
+        batch.exit = np.minimum(batch.exit, transition.exit_cap).astype(np.int32)
+    names = (*COLUMNS[:5], *columns)
+    source = Cars(**{name: getattr(batch, name) for name in names})
+    if not StateSpace(transition, columns, limit, kit).fits(source).all():
+        raise SolverError(f"the solver cannot start from {car_position(car)!r} under "
+                          f"{rules.name}: not a state a lone car can be in there")
+    search = Search(transition, source, columns, limit, kit, stop_at_goal=True, memory=memory)
+    if search.first_goal is None:
+        return None
+    found = search.route(search.first_goal)
+    return Solution(found.moves + waiting, start, (start,) * waiting + found.path,
+                    (None,) * waiting + found.plays)
 
 
 def solve_each_start(course: Course, rules: RuleSet, can_swim: bool = False,

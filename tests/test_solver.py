@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 
 from racetrack.cli import main
 from racetrack.course import Course
-from racetrack.game import Race
+from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import CarSetup, CarStatus, Move
+from racetrack.model import CarSetup, CarState, CarStatus, Move
+from racetrack.position import parse_car_position
 from racetrack.rules import load_rules
 from racetrack.rules.transition import Cars, transition_for
-from racetrack.solver import SolverError, solve, solve_each_start
+from racetrack.solver import SolverError, solve, solve_each_start, solve_position
 from racetrack.track import find_track, load_track, parse_track
 from tests.conftest import make_track
 from tests.reference_bfs import PLUS, SQUARE, SQUARE_24, fewest_moves, fewest_turns_in_game
@@ -69,14 +70,15 @@ def test_agrees_with_a_plain_bfs_on_bundled_tracks(variant, changes, must_change
     assert race_route(track, rules, solution.path).cars[0].finish is not None
 
 
-def race_plays(track, rules, solution):
+def race_plays(track, rules, solution, car=None):
     """Play a solution's choices in a one-car race (the game settles crashes with no choice
-    and missed turns itself); returns the state after the last."""
+    and missed turns itself), from a standing start or from ``car``'s state; returns the state
+    after the last."""
     race = Race(track, rules.replace(start_grid="spread"), [CarSetup("Solo")])
-    state = race.start()
-    if state.placing:
-        state.place(0, solution.start)
+    if car is not None:
+        state = RaceState(race, [car], placed=True)
     else:
+        state = race.start()
         state.set_car(0, replace(state.cars[0], position=solution.start))
     for point in solution.plays:
         if point is not None:
@@ -208,3 +210,46 @@ def test_a_skid_off_the_track_is_the_only_move():
     steer = Cars(x=[10], y=[4], vx=[3], vy=[0], progress=[1])  # along the straight
     _, found = transition.successors(steer)
     assert found.crashed.tolist() == [False] and (found.cars.x[0], found.cars.y[0]) == (13, 4)
+
+
+def test_solving_a_standing_start_position_is_solving_from_that_start():
+    track = load_track(find_track("oval"))
+    rules = load_rules("gardner")
+    start = Course(track).start_positions[0]
+    from_start = solve(Course(track), rules, start=start)
+    from_position = solve_position(Course(track), rules, CarState(start, progress=1))
+    assert from_position.moves == from_start.moves and from_position.start == start
+
+
+def test_a_position_with_turns_to_miss_counts_them_first():
+    rules = load_rules("baker")
+    course = Course(load_track(find_track("oval")))
+    moving = parse_car_position("31,23 3,1 1")
+    waiting = parse_car_position("31,23 3,1 1 miss=2")
+    a, b = solve_position(course, rules, moving), solve_position(course, rules, waiting)
+    assert b.moves == a.moves + 2 and b.path[:3] == (Vec(31, 23),) * 3
+
+
+def test_cli_solves_from_a_position(capsys):
+    assert main(["solve", "oval", "--position", "31,23 3,1 1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["start"] == [31, 23] and result["moves"] == len(result["path"]) - 1
+    state = race_plays(load_track(find_track("oval")), load_rules("gardner"),
+                       solve_position(Course(load_track(find_track("oval"))),
+                                      load_rules("gardner"), parse_car_position("31,23 3,1 1")),
+                       car=parse_car_position("31,23 3,1 1"))
+    assert state.cars[0].finish is not None and state.last_round == result["moves"]
+    assert main(["solve", "oval", "--rules", "nystrom", "--position",
+                 "20,26 0,1 1 off@118"]) == 0
+    assert "moves from (20, 26)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("position, message", [
+    ("31,23 3 1", "velocity must be two whole numbers"),
+    ("-30,23 3,1 1", "cannot start from"),
+    ("31,23 3,1 1 nitro", "unknown part 'nitro'"),
+])
+def test_cli_refuses_a_bad_position_in_one_line(capsys, position, message):
+    assert main(["solve", "oval", "--position", position]) == 1
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
