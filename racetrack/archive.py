@@ -1,114 +1,248 @@
-"""The replays folder: every finished race saved there, the race in progress kept beside them.
+"""The shelves of saved games, written once for both games: finished games kept under their
+date, and every game in progress in a file of its own beside them.
 
-The race in progress is rewritten (atomically) after every move, so a crash or a closed window
-loses nothing: the menu offers to resume it. A finished race is saved under its date and track.
+A ``Shelf`` is one game's folder: the race replays (``RACES``, in the replays folder) or the
+Graph Trees games (``trees.record.GAMES``). Each game in progress has its own file in
+``unfinished/``, rewritten (atomically) after every move, so a crash or a closed window loses
+nothing and starting another game never replaces an interrupted one: the menus list them to
+resume or discard. A finished game is saved under its date and name, and its in-progress file
+goes. A shelf reads and writes through its game's recording format (``replay.py``,
+``trees/record.py``, both ``recording.Recording``), and names files through ``files.file_in``,
+so a player's name never leaves the folder.
+
+The module's functions (``save_finished``, ``saved_races``, ``read_unfinished``, ...) are the
+race shelf's, as the window and the command line have always called them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from racetrack.errors import ReplayError
-from racetrack.game import RaceState
+from racetrack.files import file_in, keep_aside, remove_stray_temp_files, safe_name
+from racetrack.recording import Recording
 from racetrack.replay import Replay, load_replay, save_replay
 from racetrack.settings import replays_dir
 
-UNFINISHED = "unfinished-race.yaml"
+R = TypeVar("R", bound=Recording)
 
-
-def unfinished_path() -> Path:
-    return replays_dir() / UNFINISHED
-
-
-def record_progress(state: RaceState) -> None:
-    """Keep the race so far on disk (called after every move)."""
-    save_replay(state, unfinished_path())
-
-
-def save_finished(state: RaceState, when: datetime | None = None) -> Path:
-    """Save a finished race under its date and track, and forget the unfinished copy."""
-    when = when or datetime.now()
-    name = f"{when:%Y-%m-%d %H%M%S} {safe_file_name(state.race.track.name)}.yaml"
-    path = replays_dir() / name
-    save_replay(state, path)
-    with contextlib.suppress(OSError):
-        unfinished_path().unlink()
-    return path
-
-
-def load_unfinished() -> Replay | None:
-    """The interrupted race, if there is one that still loads and is not over."""
-    path = unfinished_path()
-    if not path.exists():
-        return None
-    try:
-        replay = load_replay(path)
-        if replay.final_state().is_over:
-            return None
-    except ReplayError:
-        return None
-    return replay
-
-
-def discard_unfinished() -> None:
-    with contextlib.suppress(OSError):
-        unfinished_path().unlink()
+#: The folder (inside a shelf's folder) of the games in progress, one file each.
+UNFINISHED_DIR = "unfinished"
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One saved race, as the replays list shows it."""
+class Unfinished(Generic[R]):
+    """A game in progress on disk: its file, when it was last played, and the game so far."""
 
     path: Path
     saved: datetime
-    track: str
-    players: tuple[str, ...]
-    winner: str | None
-    replay: Replay | None  # None: the file no longer loads
+    recording: R
+
+    @property
+    def replay(self) -> R:
+        """The recording, by the name the race screens use."""
+        return self.recording
+
+    @property
+    def describe(self) -> str:
+        return f"{self.recording.describe} · {len(self.recording.moves)} moves"
+
+
+@dataclass(frozen=True)
+class Interrupted(Generic[R]):
+    """Every game in progress that can be resumed, the latest first, and one line for each
+    damaged file that was kept aside."""
+
+    races: tuple[Unfinished[R], ...] = ()
+    messages: tuple[str, ...] = ()
+
+
+#: The race shelf's name for what it finds in progress.
+InterruptedRaces = Interrupted
+
+
+@dataclass(frozen=True)
+class Entry(Generic[R]):
+    """One saved game, as a list shows it."""
+
+    path: Path
+    saved: datetime
+    title: str  # the track a race was on, or the file's name when it no longer loads
+    recording: R | None  # None: the file no longer loads
     problem: str = ""
 
+    @property
+    def replay(self) -> R | None:
+        return self.recording
 
-def saved_races() -> list[Entry]:
-    """Every saved replay, newest first; broken files are listed with their problem."""
-    folder = replays_dir()
-    if not folder.is_dir():
-        return []
-    entries = []
-    for path in folder.glob("*.yaml"):
-        if path.name == UNFINISHED:
-            continue
-        saved = datetime.fromtimestamp(path.stat().st_mtime)
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.recording.players if self.recording is not None else ()
+
+    @property
+    def winner(self) -> str | None:
+        return self.recording.winner if self.recording is not None else None
+
+
+@dataclass(frozen=True)
+class Shelf(Generic[R]):
+    """One game's folder of recordings."""
+
+    noun: str                                    # "race", "game": for messages
+    item: str                                    # "replay", "saved game": a finished one
+    folder: Callable[[], Path]                   # where (read each time: tests move the home)
+    load: Callable[[Path], R]                    # the game's recording reader
+    save: Callable[[Any, Path], None]            # the game's recording writer (atomic)
+    name_of: Callable[[Any], str]                # a finished game's file name, from its state
+    legacy: str                                  # the single in-progress file of old versions
+
+    # -- games in progress ------------------------------------------------------------------
+
+    def legacy_path(self) -> Path:
+        """Where earlier versions kept their one game in progress."""
+        return self.folder() / self.legacy
+
+    def new_progress_path(self, state: Any, when: datetime | None = None) -> Path:
+        """A fresh file for a game starting now (never one another game uses)."""
+        when = when or datetime.now()
+        folder = self.folder() / UNFINISHED_DIR
+        prefix = f"{when:%Y-%m-%d %H%M%S} "
+        name = self.name_of(state)
+        path, number = file_in(folder, name, prefix=prefix), 1
+        while path.exists():
+            number += 1
+            path = file_in(folder, name, prefix=prefix, suffix=f" {number}.yaml")
+        return path
+
+    def record_progress(self, state: Any, path: Path | None = None) -> None:
+        """Keep the game so far on disk (called after every move) in its own file."""
+        self.save(state, path or self.legacy_path())
+
+    def save_finished(self, state: Any, when: datetime | None = None,
+                      progress: Path | None = None) -> Path:
+        """Save a finished game under its date and name, and forget its in-progress copy
+        (``progress``, or the old single file)."""
+        when = when or datetime.now()
+        path = file_in(self.folder(), self.name_of(state), prefix=f"{when:%Y-%m-%d %H%M%S} ")
+        self.save(state, path)
+        self.discard_unfinished(progress)
+        return path
+
+    def _progress_paths(self) -> list[Path]:
+        folder = self.folder() / UNFINISHED_DIR
+        paths = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+        legacy = self.legacy_path()
+        if legacy.exists() or legacy.is_symlink():
+            paths.append(legacy)
+        return paths
+
+    def read_unfinished(self) -> Interrupted[R]:
+        """Every game in progress that still loads and is not over.
+
+        A file that no longer loads or re-simulates is not dropped: it is kept aside as
+        ``NAME.bad`` (so no later save writes over it), and a message says so.
+        """
+        folder = self.folder() / UNFINISHED_DIR
+        if folder.is_dir():
+            remove_stray_temp_files(folder)
+        found, messages = [], []
+        for path in self._progress_paths():
+            try:
+                recording = self.load(path)
+                if recording.final_state().is_over:
+                    continue
+                saved = datetime.fromtimestamp(path.stat().st_mtime)
+            except OSError:
+                continue  # gone since it was listed
+            except ReplayError as exc:
+                messages.append(self._kept_aside(path, exc.problems[0].message))
+                continue
+            found.append(Unfinished(path, saved, recording))
+        found.sort(key=lambda u: u.saved, reverse=True)
+        return Interrupted(tuple(found), tuple(messages))
+
+    def _kept_aside(self, path: Path, problem: str) -> str:
         try:
-            replay = load_replay(path)
-        except ReplayError as exc:
-            entries.append(Entry(path, saved, "?", (), None, None, str(exc.problems[0])))
-            continue
-        race = replay.race
-        entries.append(Entry(path, saved, race.track.name, tuple(c.name for c in race.cars),
-                             replay.result.get("winner"), replay))
-    return sorted(entries, key=lambda e: e.saved, reverse=True)
+            aside = keep_aside(path)
+        except OSError as error:
+            return (f"The interrupted {self.noun} {path.stem} cannot be read ({problem}) nor "
+                    f"kept aside: {error.strerror or error}")
+        return f"The interrupted {self.noun} is kept as {aside.name}: it cannot be read " \
+               f"({problem})"
+
+    def unfinished(self) -> list[Unfinished[R]]:
+        """Every game in progress that still loads and is not over, the latest first."""
+        return list(self.read_unfinished().races)
+
+    def load_unfinished(self) -> R | None:
+        """The latest interrupted game, if there is one that still loads and is not over."""
+        races = self.read_unfinished().races
+        return races[0].recording if races else None
+
+    def discard_unfinished(self, path: Path | None = None) -> None:
+        """Forget a game in progress (by default the old single file)."""
+        with contextlib.suppress(OSError):
+            (path or self.legacy_path()).unlink()
+
+    # -- finished games ---------------------------------------------------------------------
+
+    def saved(self) -> list[Entry[R]]:
+        """Every saved game, newest first; broken files are listed with their problem."""
+        folder = self.folder()
+        if not folder.is_dir():
+            return []
+        remove_stray_temp_files(folder)
+        entries = []
+        for path in folder.glob("*.yaml"):
+            if path.name == self.legacy:
+                continue
+            try:
+                saved = datetime.fromtimestamp(path.lstat().st_mtime)
+                recording = self.load(path)
+            except OSError:
+                continue  # gone since it was listed
+            except ReplayError as exc:
+                problem = exc.problems[0]
+                where = f"line {problem.line}: " if problem.line else ""
+                entries.append(Entry(path, saved, path.stem, None, where + problem.message))
+                continue
+            entries.append(Entry(path, saved, recording.title, recording))
+        return sorted(entries, key=lambda e: e.saved, reverse=True)
+
+    def rename(self, path: Path, new_name: str) -> Path:
+        """Rename a saved game (within its folder); returns the new path."""
+        if not safe_name(new_name):
+            raise ValueError(f"a {self.item} needs a name")
+        target = file_in(path.parent, new_name)
+        if target.exists() and target != path:
+            raise ValueError(f"there is already a {self.item} called {target.stem!r}")
+        path.rename(target)
+        return target
+
+    @staticmethod
+    def delete(path: Path) -> None:
+        path.unlink()
 
 
-def rename(path: Path, new_name: str) -> Path:
-    """Rename a saved replay (within the replays folder); returns the new path."""
-    stem = safe_file_name(new_name)
-    if not stem:
-        raise ValueError("a replay needs a name")
-    target = path.with_name(f"{stem}.yaml")
-    if target.exists() and target != path:
-        raise ValueError(f"there is already a replay called {stem!r}")
-    path.rename(target)
-    return target
+#: The single race in progress of earlier versions (still offered until it is resumed).
+UNFINISHED = "unfinished-race.yaml"
 
+RACES: Shelf[Replay] = Shelf("race", "replay", replays_dir, load_replay, save_replay,
+                             lambda state: state.race.track.name, UNFINISHED)
 
-def delete(path: Path) -> None:
-    path.unlink()
-
-
-def safe_file_name(name: str) -> str:
-    """A file-name-safe version of a name: letters, digits, spaces, dashes and dots."""
-    return re.sub(r"[^\w .-]+", "", name).strip(" .")[:80]
+unfinished_path = RACES.legacy_path
+new_progress_path = RACES.new_progress_path
+record_progress = RACES.record_progress
+save_finished = RACES.save_finished
+read_unfinished = RACES.read_unfinished
+unfinished_races = RACES.unfinished
+load_unfinished = RACES.load_unfinished
+discard_unfinished = RACES.discard_unfinished
+saved_races = RACES.saved
+rename = RACES.rename
+delete = RACES.delete

@@ -15,19 +15,31 @@ of its cars' points and money).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from racetrack.errors import FileProblemError, Problem
+from racetrack.errors import FileProblemError, Problem, RulesError, TrackError
+from racetrack.fields import MAX_NAME, Field, Reader, describe
 from racetrack.game import Race, RaceState
 from racetrack.model import MAX_MONEY, TEAM_POINTS, CarSetup, CarStatus
-from racetrack.rules import RuleSet, load_rules
+from racetrack.rules import RuleSet, bundled_variant_names, load_rules
+from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import data_dir
 from racetrack.shop import suggested_kit
-from racetrack.track import find_track, load_track
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.track import (
+    Track,
+    bundled_track_paths,
+    find_track,
+    is_track_folder_file,
+    load_track,
+)
+from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
+
+if TYPE_CHECKING:
+    from racetrack.archive import Unfinished
 
 FORMAT_KEY = "racetrack-championship"
 FORMAT_VERSION = 1
@@ -116,15 +128,58 @@ class Championship:
         return cars
 
     def next_race(self, cars: list[CarSetup] | None = None) -> Race:
+        """The next race; ``ChampionshipError`` if its track no longer loads (edited into a
+        draft or removed since the series began)."""
         if self.is_over:
             raise ChampionshipError("the championship is over")
-        track = load_track(find_track(self.next_track))
-        return Race(track, self.ruleset(), cars or self.next_cars(), seed=self.next_seed)
+        return Race(self.load_next_track(), self.ruleset(), cars or self.next_cars(),
+                    seed=self.next_seed)
+
+    def load_next_track(self) -> Track:
+        """The next race's track, loaded and checked now (it may have changed since)."""
+        return _load_track(self.next_track, find_track)
 
     @property
     def next_seed(self) -> int:
         """The next race's seed (a race resumed after a quit is known by it)."""
         return self.seed * 1000 + self.race_number
+
+    def is_next_race(self, race: Race) -> bool:
+        """Whether ``race`` is this championship's next race (one interrupted by a quit), its
+        cars set up as the championship would: the same drivers and budgets, and the computer
+        cars' kits the ones they buy (a human car's kit is checked against its budget by the
+        race)."""
+        if self.is_over:
+            return False
+        try:
+            next_track = self.load_next_track()
+        except ChampionshipError:
+            return False
+        if not (race.seed == self.next_seed and race.rules == self.ruleset()
+                and [car.name for car in race.cars] == [e.name for e in self.entrants]
+                and race.track.name == next_track.name):
+            return False
+        for car, expected in zip(race.cars, self.next_cars(), strict=True):
+            if (car.driver != expected.driver or car.team != expected.team
+                    or car.budget != expected.budget
+                    or (not expected.is_human and car.kit != expected.kit)):
+                return False
+        return True
+
+    def interrupted_race(self, unfinished: Sequence[Unfinished]) -> tuple[Unfinished,
+                                                                          RaceState] | None:
+        """The next race, if it is among the races in progress and not over: its file and
+        the state to race on from."""
+        for entry in unfinished:
+            if not self.is_next_race(entry.replay.race):
+                continue
+            try:
+                state = entry.replay.final_state()
+            except ValueError:
+                continue
+            if not state.is_over:
+                return entry, state
+        return None
 
     def record(self, state: RaceState) -> dict[str, Any]:
         """Score a finished race: points, prizes and the money each car still holds."""
@@ -191,8 +246,8 @@ class Championship:
         """Write the standings; only the user data folder is created if missing (a file
         named elsewhere must be in a folder that exists)."""
         target = Path(path) if path is not None else default_path()
-        atomic_write_text(target, dump_yaml(self.to_data()),
-                          make_parents=target == default_path())
+        write_yaml(target, self.to_data(), CHAMPIONSHIP_LIMITS, ChampionshipError,
+                   make_parents=target == default_path())
         return target
 
 
@@ -205,130 +260,131 @@ MAX_SEED = 10**12
 
 
 def load_championship(path: str | os.PathLike[str] | None = None) -> Championship:
-    """A saved championship; every field is checked, so a damaged or hostile file is a
-    ``ChampionshipError`` (one line), never a traceback later."""
+    """A saved championship; every field is checked and every track it races loaded, so a
+    damaged or hostile file (or a track edited into a draft since) is a ``ChampionshipError``
+    (one line), never a traceback later."""
     file = Path(path) if path is not None else default_path()
-    data = load_yaml(file, ChampionshipError).data
-    if not isinstance(data, dict) or data.get(FORMAT_KEY) != FORMAT_VERSION \
-            or isinstance(data.get(FORMAT_KEY), bool):
-        raise ChampionshipError(Problem(str(file), None, f"not a championship file "
-                                                         f"('{FORMAT_KEY}: {FORMAT_VERSION}' "
-                                                         "missing)"))
+    doc = load_yaml(file, ChampionshipError, CHAMPIONSHIP_LIMITS)
     try:
-        found = _from_data(data)
-    except ChampionshipError as exc:
-        raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
-                                                         f"{exc.problems[0].message}")) from None
-    except (ValueError, ArithmeticError) as exc:
-        message = exc.problems[0].message if isinstance(exc, FileProblemError) else str(exc)
-        raise ChampionshipError(Problem(str(file), None, f"a damaged championship file: "
-                                                         f"{message}")) from None
-    return found
+        return championship_from_document(doc)
+    except FileProblemError as exc:
+        problem = exc.problems[0]
+        raise ChampionshipError(Problem(problem.file, problem.line, f"a damaged championship "
+                                                                    f"file: {problem.message}")
+                                ) from None
 
 
-def _whole(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ChampionshipError(f"{what} must be a whole number from {low} to {high}, "
-                                f"not {value!r}")
-    return value
-
-
-def _text(value: Any, what: str, empty: bool = False) -> str:
-    if not isinstance(value, str) or (not empty and not value.strip()):
-        raise ChampionshipError(f"{what} must be {'' if empty else 'non-empty '}text, "
-                                f"not {value!r}")
-    return value
-
-
-def _mapping(value: Any, what: str) -> dict:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise ChampionshipError(f"{what} must be a mapping, not {type(value).__name__}")
-    return value
-
-
-def _from_data(data: dict[str, Any]) -> Championship:
+def championship_from_document(doc: YamlDocument) -> Championship:
     from racetrack.ai import LEVELS
     from racetrack.game import MAX_CARS
 
-    for key in ("rules", "tracks", "entrants"):
-        if key not in data:
-            raise ChampionshipError(f"{key} missing")
-    rules = _text(data["rules"], "rules")
-    tracks = data["tracks"]
-    if not isinstance(tracks, list) or not tracks:
-        raise ChampionshipError("tracks must be a non-empty list of track names")
-    tracks = [_text(t, "a track") for t in tracks]
-    for name in tracks:
-        if not find_track(name).is_file():
-            raise ChampionshipError(f"no track {name!r}")
-    seed = _whole(data.get("seed", 0), "seed", -MAX_SEED, MAX_SEED)
-    raw = data["entrants"]
-    if not isinstance(raw, list) or not raw:
-        raise ChampionshipError("entrants must be a non-empty list")
-    if len(raw) > MAX_CARS:
-        raise ChampionshipError(f"at most {MAX_CARS} entrants, not {len(raw)}")
+    root = Reader(doc, ChampionshipError).root
+    if not isinstance(doc.data, dict) or not root[FORMAT_KEY].present:
+        root.fail(f"not a championship file ('{FORMAT_KEY}: {FORMAT_VERSION}' missing)")
+    root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a championship file of version "
+                                            f"{FORMAT_VERSION}")
+    root.keys(_KEYS, what="a championship file")
+    root.require("rules", "tracks", "entrants")
+    rules = root["rules"].text(MAX_PATH)
+    if rules not in bundled_variant_names() and not rules.endswith((".yaml", ".yml")):
+        root["rules"].fail("'rules' must be a bundled rule variant's name or a rules file "
+                           "ending in .yaml")
+    tracks = [item.text(MAX_PATH) for item in
+              root["tracks"].items(MAX_RACES, item="track", low=1)]
+    for item, name in zip(root["tracks"].items(MAX_RACES, item="track", low=1), tracks,
+                          strict=True):
+        try:
+            load_series_track(name)
+        except ChampionshipError as exc:
+            item.fail(exc.problems[0].message)
+    seed = root["seed"].whole(-MAX_SEED, MAX_SEED, default=0)
     entrants = []
-    for e in raw:
-        if not isinstance(e, dict):
-            raise ChampionshipError(f"an entrant must be a mapping, not {e!r}")
-        if "name" not in e:
-            raise ChampionshipError("an entrant's name missing")
-        driver = _text(e.get("driver", "human"), "a driver")
-        if driver not in ("human", *LEVELS):
-            raise ChampionshipError(f"unknown driver {driver!r}; drivers: human, "
-                                    f"{', '.join(LEVELS)}")
-        entrants.append(Entrant(_text(e["name"], "a name"),
-                                _text(e.get("colour", "red"), "a colour"), driver,
-                                _text(e.get("team", ""), "a team", empty=True)))
+    for item in root["entrants"].items(MAX_CARS, item="entrant", low=1):
+        item.keys(("name", "colour", "driver", "team"), what="an entrant")
+        entrants.append(Entrant(item["name"].text(MAX_NAME),
+                                item["colour"].text(MAX_NAME, default="red"),
+                                item["driver"].choice(("human", *LEVELS), default="human",
+                                                      unknown="driver", valid="drivers"),
+                                item["team"].text(MAX_NAME, default="", empty=True)))
     names = {e.name for e in entrants}
     races = len(tracks)
-    most_points = max(TEAM_POINTS, default=0) * races
 
     def per_car(key: str, high: int) -> dict[str, int]:
         table = {}
-        for name, value in _mapping(data.get(key), key).items():
+        for name, value in root[key].entries(MAX_CARS, default={}):
             if name not in names:
-                raise ChampionshipError(f"{key} for {name!r}, who is not an entrant")
-            table[name] = _whole(value, f"{key} of {name}", 0, high)
+                value.fail(f"{key} for {name!r}, who is not an entrant")
+            table[name] = value.whole(0, high)
         return table
 
-    points = per_car("points", most_points)
+    points = per_car("points", max(TEAM_POINTS, default=0) * races)
     money = per_car("money", MAX_MONEY)
-    results = data.get("results") or []
-    if not isinstance(results, list) or len(results) > races:
-        raise ChampionshipError(f"results must be a list of at most {races} races")
-    for number, result in enumerate(results, start=1):
-        _check_result(result, number, names)
+    results = [_result(item, names) for item in
+               root["results"].items(races, default=[], item="race result")]
     overrides = {}
-    for key, value in _mapping(data.get("overrides"), "overrides").items():
-        if not isinstance(value, (str, int)):  # a bool is an int: "True" is checked later
-            raise ChampionshipError(f"override {key} must be a single value, not {value!r}")
-        overrides[_text(key, "an override")] = str(value)
-    found = Championship(rules, tracks, entrants, seed, points, money, list(results),
-                         overrides)
-    found.ruleset()
+    for key, value in root["overrides"].entries(len(OPTIONS_BY_KEY), default={}):
+        if isinstance(value.value, bool) or not isinstance(value.value, str | int):
+            value.fail(f"override {key} must be a single value, not {describe(value.value)}")
+        overrides[key] = str(value.value)
+    try:
+        found = Championship(rules, tracks, entrants, seed, points, money, results, overrides)
+        found.ruleset()
+    except (RulesError, ChampionshipError) as exc:
+        root.fail(exc.problems[0].message)
     return found
 
 
-def _check_result(result: Any, number: int, names: set[str]) -> None:
-    what = f"race {number}'s result"
-    if not isinstance(result, dict):
-        raise ChampionshipError(f"{what} must be a mapping, not {result!r}")
-    for key in ("track", "ranking", "prizes", "kept"):
-        if key not in result:
-            raise ChampionshipError(f"{what}: {key} missing")
-    _text(result["track"], f"{what}'s track")
-    ranking = result["ranking"]
-    if (not isinstance(ranking, list) or any(not isinstance(n, str) for n in ranking)
-            or len(set(ranking)) != len(ranking) or not set(ranking) <= names):
-        raise ChampionshipError(f"{what}'s ranking must list different entrants")
+_KEYS = (FORMAT_KEY, "rules", "tracks", "seed", "entrants", "points", "money", "results",
+         "overrides")
+#: The most races a series may have.
+MAX_RACES = 100
+#: The longest name of a track or rules file a championship names.
+MAX_PATH = 1_000
+#: A series' standings: a few hundred values for each of at most a hundred races.
+CHAMPIONSHIP_LIMITS = Limits(bytes=1024 * 1024, nodes=100_000)
+
+
+def _result(field: Field, names: set[str]) -> dict[str, Any]:
+    field.keys(("track", "ranking", "prizes", "kept"), what=field.label)
+    field.require("track", "ranking", "prizes", "kept")
+    ranking = [item.text(MAX_NAME) for item in field["ranking"].items(len(names), item="car")]
+    if len(set(ranking)) != len(ranking) or not set(ranking) <= names:
+        field["ranking"].fail(f"{field.label}'s ranking must list different entrants")
+    result: dict[str, Any] = {"track": field["track"].text(MAX_NAME), "ranking": ranking}
     for key in ("prizes", "kept"):
-        for name, value in _mapping(result[key], f"{what}'s {key}").items():
+        amounts = {}
+        for name, value in field[key].entries(len(names)):
             if name not in names:
-                raise ChampionshipError(f"{what}'s {key} name {name!r}, not an entrant")
-            _whole(value, f"{what}'s {key} of {name}", 0, MAX_MONEY)
+                value.fail(f"{field.label}'s {key} name {name!r}, not an entrant")
+            amounts[name] = value.whole(0, MAX_MONEY)
+        result[key] = amounts
+    return result
+
+
+def load_series_track(name: str) -> Track:
+    """A track a championship file names: a bundled track by its name, or one of the
+    player's own tracks by its file (a file never makes the game open any other file);
+    ``ChampionshipError`` if it is neither, or does not load."""
+    def locate(name: str) -> Path:
+        bundled = {p.stem: p for p in bundled_track_paths()}
+        if name in bundled:
+            return bundled[name]
+        if is_track_folder_file(name):
+            return Path(name)
+        raise ChampionshipError(f"the track {describe(name)} is neither a bundled track nor "
+                                "one of your tracks")
+
+    return _load_track(name, locate)
+
+
+def _load_track(name: str, locate) -> Track:
+    try:
+        return load_track(locate(name))
+    except TrackError as exc:
+        problem = exc.problems[0]
+        where = f" (line {problem.line})" if problem.line else ""
+        raise ChampionshipError(f"the track {Path(name).stem!r} cannot be raced: "
+                                f"{problem.message}{where}") from None
 
 
 def set_aside(path: str | os.PathLike[str] | None = None) -> Path | None:

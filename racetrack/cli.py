@@ -14,14 +14,24 @@ from collections.abc import Sequence
 
 from racetrack.ai import LEVELS
 from racetrack.errors import FileProblemError, RacetrackError
+from racetrack.fields import printable
 from racetrack.track import find_track, load_track
-
-#: Names and pencil colours given to computer cars in headless races, in order.
-CAR_COLOURS = ("red", "blue", "green", "orange", "purple", "black", "brown", "pink")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print one line for the user, every control character in it escaped: names and file
+    names come from files and arguments, and an escape sequence must not reach the terminal
+    (nor a lone surrogate stop the printing)."""
+    print(printable(text), file=sys.stderr if err else sys.stdout)
+
+
+def one_line(text: str) -> str:
+    """A description written over several lines, as one."""
+    return " ".join(text.split())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,14 +43,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except FileProblemError as exc:
         for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+            say(f"error: {problem}", err=True)
         return EXIT_FAILED
     except RacetrackError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        say(f"error: {exc}", err=True)
         return EXIT_FAILED
     except OSError as exc:  # a file the player named cannot be written (or read)
         where = f"{exc.filename}: " if exc.filename else ""
-        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        say(f"error: {where}{exc.strerror or exc}", err=True)
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
@@ -66,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help='who races, e.g. "human,ai" or "Ann,Bob,ai:expert": "human" or a '
                            'name is a human player, "ai" or "ai:LEVEL" a computer driver '
                            "(easy, medium, hard, expert)")
-    play.add_argument("--seed", type=int, default=None, metavar="N",
+    play.add_argument("--seed", type=seed_number, default=None, metavar="N",
                       help="seed for the turn order by lot and the computer drivers")
     add_overrides(play)
     play.set_defaults(run=run_window)
@@ -94,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--reverse", action="append", type=int, default=[], metavar="K",
                       help="car number K (from 1) races the circuit the other way round "
                            "(rules with start.direction: either); repeatable")
-    race.add_argument("--seed", type=int, default=0, metavar="N",
+    race.add_argument("--seed", type=seed_number, default=0, metavar="N",
                       help="seed for the turn order by lot and the drivers (default: 0)")
     race.add_argument("--save", metavar="FILE", help="save the race as a replay file")
     race.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -108,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rule variant name or rules file (default: baker-bond)")
     series.add_argument("--driver", action="append", metavar="D", choices=LEVELS,
                         help=f"add a computer driver: {', '.join(LEVELS)} (default: two medium)")
-    series.add_argument("--seed", type=int, default=0, metavar="N",
+    series.add_argument("--seed", type=seed_number, default=0, metavar="N",
                         help="seed for the races and drivers (default 0)")
     series.add_argument("--save", metavar="FILE", help="save the standings to a file")
     series.add_argument("--json", action="store_true", help="print the standings as JSON")
@@ -181,7 +191,7 @@ def add_trees_setup(command: argparse.ArgumentParser, players: str) -> None:
                               '"greedy" (the computer) for each (default: as many as the '
                               f'rules seat, like "{players}")')
     command.set_defaults(default_players=players.split(","))
-    command.add_argument("--seed", type=int, default=None, metavar="N",
+    command.add_argument("--seed", type=seed_number, default=None, metavar="N",
                          help="seed for the computer players' tie-breaks (default: 0 "
                               "headless, random in the window)")
 
@@ -221,6 +231,22 @@ def chosen_rules(args: argparse.Namespace):
     return apply_overrides(load_rules(args.rules), dict(args.overrides), where="--set")
 
 
+#: The largest seed taken on the command line (a championship numbers its races' seeds from
+#: it; every seed the game writes must stay within what its files may hold).
+MAX_SEED = 10**12
+
+
+def seed_number(text: str) -> int:
+    """A whole-number seed for ``--seed``, from -10^12 to 10^12."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if not -MAX_SEED <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is from -{MAX_SEED} to {MAX_SEED}")
+    return value
+
+
 def parse_point(text: str):
     """``"3,-4"`` -> ``Vec(3, -4)``, for command-line options."""
     from racetrack.geometry import Vec
@@ -242,7 +268,7 @@ def run_validate(args: argparse.Namespace) -> int:
             track = load_track(find_track(name))
         except FileProblemError as exc:
             for problem in exc.problems:
-                print(f"error: {problem}", file=sys.stderr)
+                say(f"error: {problem}", err=True)
             status = EXIT_FAILED
             continue
         course = Course(track)
@@ -260,7 +286,7 @@ def run_validate(args: argparse.Namespace) -> int:
             extras.append("zones: " + ", ".join(course.zone_kinds))
         extra = "; " + "; ".join(extras) if extras else ""
         spots = len(course.start_positions)
-        print(f"{name}: ok: {track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, "
+        say(f"{name}: ok: {track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, "
               f"{on_track} lattice points on the track, {spots} start "
               f"position{'s' if spots != 1 else ''}, {laps}{extra}")
     return status
@@ -274,24 +300,25 @@ def run_rules(args: argparse.Namespace) -> int:
         names = bundled_variant_names()
         width = max(len(n) for n in names)
         for name in names:
-            print(f"{name:<{width}}  {load_rules(name).description}")
+            say(f"{name:<{width}}  {one_line(load_rules(name).description)}")
         return EXIT_OK
     rules = load_rules(args.name)
-    print(f"{rules.name}: {rules.description}")
+    say(f"{rules.name}: {one_line(rules.description)}")
     if rules.source:
-        print(f"source: {rules.source}")
+        say(f"source: {one_line(rules.source)}")
     for option in OPTIONS:
         value = rules.option(option.key)
         shown = "null" if value is None else str(value).lower() if isinstance(value, bool) \
             else str(value)
-        print(f"\n{option.key}: {shown}")
-        print(f"    {option.doc}")
+        say("")
+        say(f"{option.key}: {shown}")
+        say(f"    {option.doc}")
         if option.choices:
-            print(f"    {shown}: {option.choices.get(shown, '')}")
+            say(f"    {shown}: {option.choices.get(shown, '')}")
             others = [k for k in option.choices if k != shown]
-            print(f"    other values: {', '.join(others)}")
+            say(f"    other values: {', '.join(others)}")
         else:
-            print(f"    allowed: {option.allowed()}")
+            say(f"    allowed: {option.allowed()}")
     return EXIT_OK
 
 
@@ -301,21 +328,14 @@ def run_race(args: argparse.Namespace) -> int:
 
     from racetrack.ai import make_driver
     from racetrack.game import Race
-    from racetrack.model import CarSetup
+    from racetrack.lineup import computer_line_up
     from racetrack.replay import save_replay
 
     track = load_track(find_track(args.track))
     rules = chosen_rules(args)
     levels = args.driver or ["medium", "medium"]
-    if len(levels) > len(CAR_COLOURS):
-        raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
-    for number in args.reverse:
-        if not 1 <= number <= len(levels):
-            raise RacetrackError(f"--reverse {number}: there is no car {number}; the cars are "
-                                 f"numbered 1 to {len(levels)}")
-    cars = [CarSetup(colour.title(), colour, level, reverse=number in args.reverse)
-            for number, (colour, level) in enumerate(zip(CAR_COLOURS, levels, strict=False), 1)]
     try:
+        cars = computer_line_up(levels, args.reverse)
         race = Race(track, rules, cars, seed=args.seed)
     except ValueError as exc:
         raise RacetrackError(str(exc)) from None
@@ -328,7 +348,7 @@ def run_race(args: argparse.Namespace) -> int:
     outcome = state.outcome
     names = [car.name for car in cars]
     if args.json:
-        print(json.dumps({
+        say(json.dumps({
             "winner": names[outcome.winner] if outcome.winner is not None else None,
             "ranking": [names[i] for i in outcome.ranking],
             "turns": outcome.rounds,
@@ -342,15 +362,15 @@ def run_race(args: argparse.Namespace) -> int:
                      for i, car in enumerate(state.cars)],
         }))
         return EXIT_OK
-    print(f"{track.name}, {rules.name} rules, seed {args.seed}: {outcome.reason}")
+    say(f"{track.name}, {rules.name} rules, seed {args.seed}: {outcome.reason}")
     for place, index in enumerate(outcome.ranking, start=1):
         car = state.cars[index]
         status = (f"finished in turn {car.finish.round}" if car.finish
                   else car.status.value)
-        print(f"{place}. {names[index]} ({levels[index]}): {status}, {car.moves} moves, "
+        say(f"{place}. {names[index]} ({levels[index]}): {status}, {car.moves} moves, "
               f"damage {car.damage}")
     winner = names[outcome.winner] if outcome.winner is not None else "nobody"
-    print(f"Winner: {winner} after {outcome.rounds} turns")
+    say(f"Winner: {winner} after {outcome.rounds} turns")
     return EXIT_OK
 
 
@@ -359,6 +379,7 @@ def run_championship(args: argparse.Namespace) -> int:
     import json
 
     from racetrack.championship import Championship, Entrant, run_headless
+    from racetrack.lineup import computer_line_up
     from racetrack.rules import load_rules
 
     load_rules(args.rules)  # a bad name fails here, with the list of variants
@@ -366,10 +387,11 @@ def run_championship(args: argparse.Namespace) -> int:
     for name in tracks:
         find_track(name)
     levels = args.driver or ["medium", "medium"]
-    if len(levels) > len(CAR_COLOURS):
-        raise RacetrackError(f"at most {len(CAR_COLOURS)} drivers")
-    entrants = [Entrant(colour.title(), colour, level)
-                for colour, level in zip(CAR_COLOURS, levels, strict=False)]
+    try:
+        cars = computer_line_up(levels)
+    except ValueError as exc:
+        raise RacetrackError(str(exc)) from None
+    entrants = [Entrant(car.name, car.colour, car.driver) for car in cars]
     series = Championship(args.rules, tracks, entrants, seed=args.seed)
     try:
         run_headless(series, args.seed)
@@ -382,16 +404,16 @@ def run_championship(args: argparse.Namespace) -> int:
             raise RacetrackError(f"cannot save the championship to {args.save}: "
                                  f"{exc.strerror or exc}") from None
     if args.json:
-        print(json.dumps({"rules": args.rules, "tracks": tracks, "seed": args.seed,
+        say(json.dumps({"rules": args.rules, "tracks": tracks, "seed": args.seed,
                           "races": series.results,
                           "standings": [{"name": n, "points": pts, "money": money}
                                         for n, pts, money in series.standings()]}))
         return EXIT_OK
     for number, result in enumerate(series.results, start=1):
-        print(f"Race {number}, {result['track']}: " + ", ".join(result["ranking"]))
-    print("Standings:")
+        say(f"Race {number}, {result['track']}: " + ", ".join(result["ranking"]))
+    say("Standings:")
     for place, (name, points, money) in enumerate(series.standings(), start=1):
-        print(f"{place}. {name}: {points} points, ${money} for the next shop")
+        say(f"{place}. {name}: {points} points, ${money} for the next shop")
     return EXIT_OK
 
 
@@ -421,10 +443,10 @@ def run_records(args: argparse.Namespace) -> int:
              "player": r.player, "date": r.date, "runs": r.runs, "track_hash": r.track_hash}
             for r in table.entries]
     if args.json:
-        print(json.dumps({"file": str(path), "records": rows}))
+        say(json.dumps({"file": str(path), "records": rows}))
         return EXIT_OK
     if not rows:
-        print(f"no time-trial records yet (race alone to set one; they are kept in {path})")
+        say(f"no time-trial records yet (race alone to set one; they are kept in {path})")
         return EXIT_OK
     heads = ("track", "rules", "best", "par", "player", "date", "runs")
     cells = [[str(row[h]) if row[h] is not None else "-" for h in heads] for row in rows]
@@ -435,9 +457,9 @@ def run_records(args: argparse.Namespace) -> int:
         return "  ".join(v.rjust(w) if h in numeric else v.ljust(w)
                          for h, v, w in zip(heads, values, widths, strict=True)).rstrip()
 
-    print(line(heads))
+    say(line(heads))
     for row in cells:
-        print(line(row))
+        say(line(row))
     return EXIT_OK
 
 
@@ -447,25 +469,27 @@ def run_replay(args: argparse.Namespace) -> int:
 
     replay = load_replay(args.file)
     if not args.verify and not args.png:
-        from racetrack.ui.scenes.viewer import ViewerScene
-
         states = list(replay.states())
-        return _window_over_menu(lambda app: ViewerScene(app, replay, states))
+        return _window_over_menu(lambda app: app.routes.watch(replay, states))
     state = replay.verify() if args.verify else replay.final_state()
     if args.verify:
         note = "" if not replay.track_changed else " (the track file has changed since: " \
             "the copy in the replay was used)"
-        verdict = ("no result recorded to compare" if not replay.result
-                   else "result matches" if state.is_over else "race unfinished")
-        print(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, {verdict}{note}")
+        verdict = "result matches" if state.is_over else "race unfinished"
+        say(f"{args.file}: ok: {len(replay.moves)} moves re-simulated, {verdict}{note}")
     if args.png:
+        from datetime import datetime
+
         from racetrack.ui.render.poster import save_race_sheet
 
+        when = datetime.fromtimestamp(os.path.getmtime(args.file))  # when it was saved
         try:
-            save_race_sheet(state, args.png)
+            save_race_sheet(state, args.png, when)
+        except OSError as exc:
+            raise RacetrackError(f"cannot write {args.png}: {exc.strerror or exc}") from None
         except Exception as exc:  # pygame raises its own error type for unwritable files
             raise RacetrackError(f"cannot write {args.png}: {exc}") from None
-        print(f"race sheet saved to {args.png}")
+        say(f"race sheet saved to {args.png}")
     return EXIT_OK
 
 
@@ -483,16 +507,16 @@ def run_solve(args: argparse.Namespace) -> int:
         found = solve_each_start(course, rules)
         solved = [v for v in found.values() if v is not None]
         if args.json:
-            print(json.dumps({"starts": [{"start": list(p), "moves": v}
+            say(json.dumps({"starts": [{"start": list(p), "moves": v}
                                          for p, v in found.items()],
                               "best": min(solved) if solved else None,
                               "spread": max(solved) - min(solved) if solved else None}))
         else:
-            print(f"{track.name} ({rules.name} rules): the optimum from each start point")
+            say(f"{track.name} ({rules.name} rules): the optimum from each start point")
             for point, value in found.items():
-                print(f"  {tuple(point)}: {value if value is not None else 'cannot finish'}")
+                say(f"  {tuple(point)}: {value if value is not None else 'cannot finish'}")
             if solved:
-                print(f"spread: {max(solved) - min(solved)} moves")
+                say(f"spread: {max(solved) - min(solved)} moves")
         return EXIT_OK if solved else EXIT_FAILED
     if args.position is not None:
         if args.start is not None or args.starts:
@@ -509,17 +533,17 @@ def run_solve(args: argparse.Namespace) -> int:
         solution = solve(course, rules, start=args.start)
     if solution is None:
         if args.json:
-            print(json.dumps({"moves": None, "start": None, "path": []}))
+            say(json.dumps({"moves": None, "start": None, "path": []}))
         else:
-            print(f"{track.name} ({rules.name} rules): no way to the finish")
+            say(f"{track.name} ({rules.name} rules): no way to the finish")
         return EXIT_FAILED
     if args.json:
-        print(json.dumps(solution.to_json()))
+        say(json.dumps(solution.to_json()))
         return EXIT_OK
-    print(f"{track.name} ({rules.name} rules): {solution.moves} "
+    say(f"{track.name} ({rules.name} rules): {solution.moves} "
           f"move{'s' if solution.moves != 1 else ''} from "
           f"{tuple(solution.start)}")
-    print("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
+    say("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
     return EXIT_OK
 
 
@@ -538,17 +562,16 @@ def run_window(args: argparse.Namespace | None) -> int:
         chosen_rules(args)  # and bad rules or a bad --set
         play = (track_path, args.rules, players, args.seed, dict(args.overrides))
     from racetrack.ui.app import App
-    from racetrack.ui.launch import start_race
-    from racetrack.ui.scenes.menu import MenuScene
 
     settings = load_settings()
     app = App()
-    app.push(MenuScene(app))
+    app.routes.menu()
     if play is not None:
         track_path, rules, players, seed, overrides = play
         try:
-            start_race(app, track_path, rules, players, seed, settings.animation_seconds,
-                       replace=False, overrides=overrides)
+            app.routes.start_race(track_path, rules, players, seed,
+                                  settings.animation_seconds, replace=False,
+                                  overrides=overrides)
         except ValueError as exc:
             raise RacetrackError(str(exc)) from None
     app.run()
@@ -565,15 +588,10 @@ def run_editor(args: argparse.Namespace) -> int:
     if path is not None and path.exists():
         load_draft(path)  # an unreadable file is reported here, in one line
     from racetrack.ui.app import App
-    from racetrack.ui.scenes.editor import EditorScene
-    from racetrack.ui.scenes.menu import MenuScene
 
     app = App()
-    app.push(MenuScene(app))
-    scene = EditorScene(app, path if path is not None and path.exists() else None)
-    if path is not None and not path.exists():
-        scene.path = path  # a new track: Ctrl+S saves it here
-    app.push(scene)
+    app.routes.menu()
+    app.routes.editor(path)  # a path not there yet: a new track Ctrl+S saves there
     app.run()
     return EXIT_OK
 
@@ -612,16 +630,16 @@ def run_trees_play(args: argparse.Namespace) -> int:
         save_game(state, args.save)
     result = result_data(state)
     if args.json:
-        print(json.dumps({**result, "rules": game.rules.name, "seed": game.seed,
+        say(json.dumps({**result, "rules": game.rules.name, "seed": game.seed,
                           "moves": len(state.history),
                           "tracks": [len(state.track_ids(p)) for p in range(len(players))]}))
         return EXIT_OK
-    print(f"Graph Trees, {game.rules.name} rules, seed {game.seed}: {result['reason']} after "
+    say(f"Graph Trees, {game.rules.name} rules, seed {game.seed}: {result['reason']} after "
           f"{len(state.history)} moves")
     for place, name in enumerate(result["ranking"], start=1):
         index = [p.name for p in game.players].index(name)
-        print(f"{place}. {name}: territory {result['scores'][index]}")
-    print(f"Winner: {result['winner'] or 'nobody (a draw)'}")
+        say(f"{place}. {name}: territory {result['scores'][index]}")
+    say(f"Winner: {result['winner'] or 'nobody (a draw)'}")
     return EXIT_OK
 
 
@@ -633,22 +651,19 @@ def run_trees_replay(args: argparse.Namespace) -> int:
     if args.verify:
         state = saved.verify()
         verdict = "result matches" if state.is_over else "game unfinished"
-        print(f"{args.file}: ok: {len(saved.moves)} moves re-simulated, {verdict}")
+        say(f"{args.file}: ok: {len(saved.moves)} moves re-simulated, {verdict}")
         return EXIT_OK
     states = list(saved.states())
-    from racetrack.ui.scenes.trees_viewer import TreesViewerScene
-
-    return _window_over_menu(lambda app: TreesViewerScene(app, saved, states))
+    return _window_over_menu(lambda app: app.routes.watch(saved, states))
 
 
-def _window_over_menu(make_scene) -> int:
-    """Open the window on a scene, with the main menu beneath it to go back to."""
+def _window_over_menu(show) -> int:
+    """Open the window with the main menu, and ``show(app)`` a scene over it."""
     from racetrack.ui.app import App
-    from racetrack.ui.scenes.menu import MenuScene
 
     app = App()
-    app.push(MenuScene(app))
-    app.push(make_scene(app))
+    app.routes.menu()
+    show(app)
     app.run()
     return EXIT_OK
 
@@ -658,12 +673,4 @@ def run_trees_window(args: argparse.Namespace) -> int:
     import random
 
     game = trees_game(args, args.seed if args.seed is not None else random.randrange(10**6))
-    from racetrack.ui.app import App
-    from racetrack.ui.scenes.menu import MenuScene
-    from racetrack.ui.scenes.trees import start_trees
-
-    app = App()
-    app.push(MenuScene(app))
-    start_trees(app, game, replace=False)
-    app.run()
-    return EXIT_OK
+    return _window_over_menu(lambda app: app.routes.trees(game, replace=False))

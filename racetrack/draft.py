@@ -1,25 +1,67 @@
 """A track being drawn: an immutable draft that may be incomplete or invalid, with undo history.
 
 The editor never mutates a draft; every edit makes a new one, so undo and redo are just moving
-along a list of values. A draft turns into a ``Track`` only when it validates; until then its
-problems are listed in plain words, each with a point on the drawing to mark.
+along a list of values. A shape still being drawn (the points of an outline not yet closed, a
+road's centreline) is part of the draft as its ``sketch``, so each clicked point is a step of
+its own in the history and survives a crash in the autosave. A draft turns into a ``Track``
+only when it validates; until then its problems are listed in plain words, each with a point
+on the drawing to mark (``racetrack.editing.checks``).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field, replace
+from enum import Enum
+from pathlib import Path
 from typing import Any
 
 import shapely
 
-from racetrack.errors import TrackError
+from racetrack.errors import Problem, TrackError
+from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader
+from racetrack.files import keep_aside
 from racetrack.geometry import Coord, Line, Vec
-from racetrack.track import Collectable, Track, Zone, track_data, track_from_data
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.track import (
+    MAX_COORD,
+    MAX_ITEMS,
+    MAX_LAPS,
+    MAX_VERTICES,
+    TRACK_LIMITS,
+    ZONE_KINDS,
+    Collectable,
+    Track,
+    Zone,
+    track_data,
+    track_from_data,
+    track_from_document,
+)
+from racetrack.track.fileformat import (
+    TOP_KEYS,
+    read_collectable,
+    read_lattice_point,
+    read_line,
+    read_point,
+    read_zone,
+)
+from racetrack.yamlio import load_yaml, write_yaml
 
 Ring = tuple[Coord, ...]
+
+#: The key of a draft file that holds what only the editor needs (the file the drawing belongs
+#: to, the shape being drawn). A track file never has it; the autosave does.
+EDITOR_KEY = "editor"
+#: What a sketch can be the start of.
+SKETCH_TOOLS = ("outline", "hole", "zone", "road", "start", "finish", "checkpoint")
+
+
+class Severity(Enum):
+    """A problem stops the track being raced; a warning is worth a look but does not."""
+
+    PROBLEM = "problem"
+    WARNING = "warning"
 
 
 @dataclass(frozen=True)
@@ -28,6 +70,24 @@ class Mark:
 
     at: Coord
     message: str
+    severity: Severity = Severity.PROBLEM
+
+
+@dataclass(frozen=True)
+class Sketch:
+    """A shape being drawn, not yet closed: the points clicked so far, in order.
+
+    ``tool`` says what it becomes (one of ``SKETCH_TOOLS``); a zone's sketch carries its
+    ``kind`` and a road's the road's ``width`` in squares.
+    """
+
+    tool: str
+    points: tuple[Coord, ...] = ()
+    kind: str = ""
+    width: float = 0.0
+
+    def adding(self, point: Coord) -> Sketch:
+        return replace(self, points=(*self.points, point))
 
 
 @dataclass(frozen=True)
@@ -44,6 +104,9 @@ class Draft:
     zones: tuple[Zone, ...] = ()
     waypoints: tuple[Vec, ...] = ()
     collectables: tuple[Collectable, ...] = ()
+    sketch: Sketch | None = None
+    #: The file the drawing belongs to ("" for none yet): where Ctrl+S writes it.
+    source: str = field(default="", compare=False, repr=False)
 
     # -- conversion -----------------------------------------------------------------------
 
@@ -51,7 +114,10 @@ class Draft:
     def from_track(cls, track: Track) -> Draft:
         return cls(track.name, track.author, track.description, track.outer, track.holes,
                    track.start, track.finish, track.checkpoints, track.laps, track.zones,
-                   track.waypoints, track.collectables)
+                   track.waypoints, track.collectables, source=track.source)
+
+    def without_sketch(self) -> Draft:
+        return replace(self, sketch=None) if self.sketch is not None else self
 
     def to_data(self) -> dict[str, Any]:
         """Track-file data, as complete as the draft is (a draft may lack an outline)."""
@@ -66,19 +132,23 @@ class Draft:
         return track_from_data(self.to_data(), self.name or "draft")
 
     def marks(self) -> list[Mark]:
-        """Every problem, in plain words, with the point of the drawing it is about."""
-        if len(set(self.outer)) < 3:
-            return [Mark((0, 0), "Draw the outline: click lattice points, then close it")]
-        if self.start is None:
-            return [Mark(_centre(self.outer), "Add a start line across the track")]
+        """Every problem, in plain words, with the point of the drawing it is about: all of
+        them at once, whatever else is still missing (``racetrack.editing.checks``)."""
+        from racetrack.editing.checks import problems
+
+        return problems(self)
+
+    def validation_marks(self) -> list[Mark]:
+        """What track validation still finds wrong, each placed where its message points."""
         try:
             self.to_track()
         except TrackError as exc:
-            return [Mark(self._where(problem.message), _plain(problem.message))
+            return [Mark(self.where(problem.message), _plain(problem.message))
                     for problem in exc.problems]
         return []
 
-    def _where(self, message: str) -> Coord:
+    def where(self, message: str) -> Coord:
+        """The point of the drawing a validation message is about."""
         found = re.search(r"at \((-?[\d.]+), (-?[\d.]+)\)", message)
         if found:
             return float(found.group(1)), float(found.group(2))
@@ -167,10 +237,17 @@ def across(a: Coord, b: Coord) -> Line:
     return Line(a, b, (-dy, dx))
 
 
+def centre(ring: Ring) -> Coord:
+    """A point inside a ring (or on it, for a ring too thin to have an inside)."""
+    return _centre(ring)
+
+
 def _centre(ring: Ring) -> Coord:
     if len(ring) >= 3:
-        point = shapely.Polygon(ring).representative_point()
-        return point.x, point.y
+        polygon = shapely.Polygon(ring)
+        point = polygon.representative_point() if polygon.is_valid else polygon.centroid
+        if not point.is_empty:
+            return point.x, point.y
     if ring:
         return ring[0]
     return (0.0, 0.0)
@@ -216,48 +293,147 @@ class History:
         return False
 
 
-def save_draft(draft: Draft, path: str | os.PathLike[str]) -> None:
-    """Write a draft as a track file, valid or not (an invalid one is kept, not raced)."""
-    atomic_write_text(path, dump_yaml(draft.to_data()))
+def save_draft(draft: Draft, path: str | os.PathLike[str], keep_editing: bool = False) -> None:
+    """Write a draft as a track file, valid or not (an invalid one is kept, not raced).
+
+    With ``keep_editing`` (the autosave) the file also keeps what only the editor needs: the
+    file the drawing belongs to and the shape being drawn, under the ``editor`` key, which
+    ``load_draft`` reads back.
+    """
+    data = draft.to_data()
+    if keep_editing:
+        notes: dict[str, Any] = {"file": draft.source or None}
+        if draft.sketch is not None:
+            sketch = draft.sketch
+            notes["sketch"] = {"tool": sketch.tool, "points": [list(p) for p in sketch.points],
+                               **({"kind": sketch.kind} if sketch.kind else {}),
+                               **({"width": sketch.width} if sketch.width else {})}
+        data[EDITOR_KEY] = notes
+    write_yaml(path, data, TRACK_LIMITS, TrackError)
 
 
 def load_draft(path: str | os.PathLike[str]) -> Draft:
-    """A draft from a track file: a valid track exactly, or whatever a draft file holds."""
-    from racetrack.track import load_track
+    """A draft from a track file: a valid track exactly, or whatever a draft file holds.
 
+    A file the editor autosaved also gives back the shape being drawn and the file the drawing
+    belongs to (``source``); any other file belongs to itself.
+    """
+    return read_draft(path)[0]
+
+
+def read_draft(path: str | os.PathLike[str]) -> tuple[Draft, list[Problem]]:
+    """A draft from a track file, and what of it had to be left out.
+
+    A valid track is taken exactly. An unfinished drawing is taken as far as it is
+    well-formed: every value is read with the track's own checks (finite coordinates on the
+    paper, printable names), and a part that fails them is left out and listed. Raises
+    ``TrackError`` for a file that is no drawing at all (not YAML, not a mapping).
+    """
+    doc = load_yaml(path, TrackError, TRACK_LIMITS)
+    if not isinstance(doc.data, dict):
+        raise TrackError(doc.problem((), "a track file must be a YAML mapping"))
+    notes = doc.data.pop(EDITOR_KEY, None)
     try:
-        return Draft.from_track(load_track(path))
+        draft, problems = Draft.from_track(track_from_document(doc)), []
     except TrackError:
-        data = load_yaml(path, TrackError).data
-    return _draft_from_loose_data(data)
+        reader = Reader(doc, TrackError, collect=True)
+        draft, problems = _draft_from(reader.root), reader.problems
+    if notes is None:
+        return replace(draft, source=str(path)), problems
+    return _with_notes(draft, notes), problems
 
 
-def _draft_from_loose_data(data: Any) -> Draft:
+def _with_notes(draft: Draft, notes: Any) -> Draft:
+    """The editor's own part of an autosave, read leniently: what is not well-formed is
+    dropped (a sketch is only ever a few clicks, easily made again)."""
+    if not isinstance(notes, dict):
+        return draft
+    file = notes.get("file")
+    sketch = notes.get("sketch")
+    found = None
+    if isinstance(sketch, dict) and sketch.get("tool") in SKETCH_TOOLS:
+        kind = sketch.get("kind")
+        width = _number(sketch.get("width"))
+        found = Sketch(sketch["tool"], _ring(sketch.get("points")),
+                       kind if kind in ZONE_KINDS else "",
+                       width if width is not None and 0 < width <= 100 else 0.0)
+    source = file if isinstance(file, str) and file.isprintable() and len(file) < 4096 else ""
+    return replace(draft, sketch=found, source=source)
+
+
+def _number(value: Any) -> float | None:
+    """A finite coordinate-sized number, or None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not math.isfinite(value) or abs(value) > MAX_COORD:
+        return None
+    return value
+
+
+def _ring(value: Any) -> Ring:
+    if not isinstance(value, list):
+        return ()
+    points = []
+    for item in value[:MAX_VERTICES]:
+        if isinstance(item, list) and len(item) == 2:
+            x, y = _number(item[0]), _number(item[1])
+            if x is not None and y is not None:
+                points.append((x, y))
+    return tuple(points)
+
+
+def _draft_from(root: Field) -> Draft:
     """Best effort for an unfinished draft: take what is well-formed, leave out the rest."""
-    if not isinstance(data, dict):
-        return Draft()
-    draft = Draft(name=str(data.get("name") or "Untitled"))
+    root.keys(TOP_KEYS, what="a track file")
 
-    def ring(value: Any) -> Ring:
-        if not isinstance(value, list):
-            return ()
-        points = [tuple(p) for p in value if isinstance(p, list) and len(p) == 2
-                  and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)]
-        return tuple(points)  # type: ignore[return-value]
+    def ring(field: Field) -> Ring:
+        points = (read_point(item) for item in field.items(MAX_VERTICES, default=[],
+                                                          item="point"))
+        return tuple(p for p in points if p is not None)
 
-    def line(value: Any) -> Line | None:
-        if not isinstance(value, dict):
-            return None
-        parts = [ring([value.get(k)]) for k in ("a", "b", "forward")]
-        return Line(parts[0][0], parts[1][0], parts[2][0]) if all(parts) else None
+    def lines(key: str) -> tuple[Line, ...]:
+        found = (read_line(item) for item in root[key].items(MAX_ITEMS, default=[]))
+        return tuple(line for line in found if line is not None)
 
-    holes = tuple(r for r in (ring(h) for h in data.get("holes") or []) if r)
-    checkpoints = tuple(c for c in (line(c) for c in data.get("checkpoints") or []) if c)
-    waypoints = tuple(Vec(int(x), int(y)) for x, y in ring(data.get("waypoints")))
-    laps = data.get("laps")
-    return replace(draft, outer=ring(data.get("outer")), holes=holes, start=line(data.get(
-        "start")), finish=line(data.get("finish")), checkpoints=checkpoints,
-        waypoints=waypoints,
-        laps=laps if isinstance(laps, int) and not isinstance(laps, bool) and 1 <= laps <= 99
-        else 1, description=str(data.get("description") or ""))
+    holes = (ring(item) for item in root["holes"].items(MAX_ITEMS, default=[], item="hole"))
+    waypoints = (read_lattice_point(item) for item in
+                 root["waypoints"].items(MAX_ITEMS, default=[], item="waypoint"))
+    zones = (read_zone(item) for item in root["zones"].items(MAX_ITEMS, default=[]))
+    collectables = (read_collectable(item) for item in
+                    root["collectables"].items(MAX_ITEMS, default=[]))
+    return Draft(
+        name=root["name"].text(MAX_NAME, default="Untitled") or "Untitled",
+        author=root["author"].text(MAX_NAME, default="") or "",
+        description=root["description"].text(MAX_TEXT, default="", empty=True,
+                                             lines=True) or "",
+        outer=ring(root["outer"]), holes=tuple(h for h in holes if h),
+        start=read_line(root["start"]) if root["start"].given else None,
+        finish=read_line(root["finish"]) if root["finish"].given else None,
+        checkpoints=lines("checkpoints"), laps=root["laps"].whole(1, MAX_LAPS, default=1) or 1,
+        zones=tuple(z for z in zones if z), waypoints=tuple(w for w in waypoints if w),
+        collectables=tuple(c for c in collectables if c))
 
+
+def restore_autosave(path: Path) -> tuple[Draft | None, str]:
+    """The drawing in progress from the editor's autosave, and what to tell the player.
+
+    A file that cannot be read, or only in part, is first kept aside as ``NAME.bad`` (the
+    next autosave would overwrite it), and the message says so; (None, "") when there is no
+    autosave.
+    """
+    if not path.exists() and not path.is_symlink():
+        return None, ""
+    try:
+        draft, problems = read_draft(path)
+    except TrackError as exc:
+        draft, problems = None, exc.problems
+    if not problems:
+        return draft, "Restored the track you were drawing"
+    try:
+        aside = keep_aside(path)
+    except OSError as exc:
+        return draft, f"The track you were drawing could not be read ({problems[0].message}) " \
+                      f"nor kept aside: {exc.strerror or exc}"
+    what = "restored what could be read" if draft is not None else "it could not be read"
+    return draft, f"The damaged autosave is kept as {aside.name}; {what} " \
+                  f"({problems[0].message})"

@@ -7,7 +7,9 @@ current car's candidate moves with the rules' verdict on each, applies a chosen 
 ``IllegalMoveError`` and changing nothing if it is not legal) and reports what happened as
 events. Turns that need no choice (a missed turn, a car with no legal move) resolve themselves
 before the next choice, so ``history`` is exactly the list of choices and replaying it
-re-creates every state.
+re-creates every state. Both speak the protocol the two games share (``racetrack.protocol``:
+``start``, ``current_player``, ``legal_moves``, ``check``, ``apply``, ``is_over``, ``outcome``,
+``clone``, ``history``), which recording, the archive and the playback scene are written on.
 
 A script can race without a window::
 
@@ -187,6 +189,11 @@ class Race:
         """Whether the cars pick their own start points before the race."""
         return self.rules.start_grid == "choose"
 
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        """The cars' names, in the order the setup lists them (the games' shared protocol)."""
+        return tuple(car.name for car in self.cars)
+
     def start(self) -> RaceState:
         """The state at the start: every car at rest on its grid point (or, where the cars
         choose their places, waiting to choose: the car that moves last chooses first)."""
@@ -239,6 +246,11 @@ class RaceState:
         return self.unplaced[0] if self.unplaced else self.race.order[self.turn]
 
     @property
+    def current_player(self) -> int | None:
+        """``current_car`` under the name both games' protocol uses (``racetrack.protocol``)."""
+        return self.current_car
+
+    @property
     def placing(self) -> bool:
         """True before the start while cars still choose their start points."""
         return bool(self.unplaced)
@@ -279,6 +291,13 @@ class RaceState:
     def _forget_moves(self) -> None:
         self._candidates = None
         self._moves = None
+
+    def candidates_for(self, index: int) -> list[Candidate]:
+        """Car ``index``'s candidate points as if it were its turn now (a look ahead for the
+        window's warnings; not cached, and no start points)."""
+        moves = race_moves(self.course_of(index), self.race.rules, self.race.cars, self.cars,
+                           index, self._oil_shapes)
+        return to_candidates(moves, self.race.rules, self.race.cars)
 
     def _start_points(self, index: int) -> list[Candidate]:
         """Before the start: the start line's free points. Each car takes a point of its own
@@ -341,6 +360,24 @@ class RaceState:
     def candidate_for(self, move: Move) -> Candidate | None:
         return next((c for c in self.candidates() if c.target == move.target), None)
 
+    def check(self, move: Move) -> str | None:
+        """``None`` when ``move`` is legal now, else why not (the words ``apply`` raises)."""
+        if self.over:
+            return "the race is over"
+        index = self.current_car
+        assert index is not None
+        name = self.race.cars[index].name
+        candidate = self.candidate_for(move)
+        if candidate is None:
+            allowed = ", ".join(str(m) for m in self.legal_moves()) or "none"
+            return f"{name} cannot reach {tuple(move.target)} this turn; legal moves: {allowed}"
+        if not candidate.legal:
+            return f"{name} may not move to {tuple(move.target)}: {candidate.reason}"
+        problem = self.action_problem(move, candidate)
+        if problem:
+            return f"{name} cannot {move.action.value}: {problem}"
+        return None
+
     def take_events(self) -> list[Event]:
         """Events of turns that resolved themselves since the last ``apply`` (at the start)."""
         events, self._pending = self._pending, []
@@ -361,22 +398,12 @@ class RaceState:
         """Make the current car's move; return what happened (including turns that followed
         with no choice to make). Raises ``IllegalMoveError`` and changes nothing if the move is
         not one of the legal candidates."""
-        if self.over:
-            raise IllegalMoveError("the race is over")
+        reason = self.check(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
         index = self.current_car
-        assert index is not None
-        name = self.race.cars[index].name
         candidate = self.candidate_for(move)
-        if candidate is None:
-            allowed = ", ".join(str(m) for m in self.legal_moves()) or "none"
-            raise IllegalMoveError(f"{name} cannot reach {tuple(move.target)} this turn; "
-                                   f"legal moves: {allowed}")
-        if not candidate.legal:
-            raise IllegalMoveError(f"{name} may not move to {tuple(move.target)}: "
-                                   f"{candidate.reason}")
-        problem = self.action_problem(move, candidate)
-        if problem:
-            raise IllegalMoveError(f"{name} cannot {move.action.value}: {problem}")
+        assert index is not None and candidate is not None
         return self._play(index, move, candidate)
 
     def apply_unchecked(self, move: Move) -> list[Event]:

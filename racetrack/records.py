@@ -25,22 +25,23 @@ import datetime
 import hashlib
 import json
 import logging
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from racetrack.errors import FileProblemError, RulesError
+from racetrack.fields import MAX_TEXT, Field, Reader
+from racetrack.files import keep_aside
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import CarSetup, Move
 from racetrack.replay import track_hash
 from racetrack.rules.options import OPTIONS_BY_KEY
-from racetrack.rules.ruleset import RuleSet, rules_from_data
+from racetrack.rules.ruleset import RuleSet, rules_from_document
 from racetrack.settings import data_dir
 from racetrack.solver import Solution
 from racetrack.track import Track
-from racetrack.yamlio import YamlDocument, atomic_write_text, dump_yaml, load_yaml
+from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,11 @@ MAX_RECORDS = 10_000
 MAX_TURNS = 10_000
 MAX_RUNS = 1_000_000_000
 MAX_COORDINATE = 1_000_000
+#: The longest track name kept: a track's name, and " (reverse)" for a run the other way.
 MAX_NAME = 200
+#: How much of a records file is read (and written): a record is about a hundred values and
+#: its best run's moves.
+RECORDS_LIMITS = Limits(bytes=MAX_RECORDS_BYTES, nodes=1_000_000)
 
 
 class RecordsError(FileProblemError):
@@ -272,13 +277,7 @@ def note_par(track: Track, rules: RuleSet, par: int | None, path: Path | None = 
 
 def set_aside(path: Path) -> Path:
     """Rename a damaged file to ``NAME.bad`` (or ``NAME.bad-2``, ...) so that it is kept."""
-    aside = path.with_name(path.name + ".bad")
-    number = 2
-    while aside.exists():
-        aside = path.with_name(f"{path.name}.bad-{number}")
-        number += 1
-    os.replace(path, aside)
-    return aside
+    return keep_aside(path)
 
 
 # --------------------------------------------------------------------------------------------
@@ -295,8 +294,9 @@ def records_to_data(table: Records) -> dict[str, Any]:
 
 
 def save_records(table: Records, path: Path | None = None) -> None:
-    """Write the table atomically (the file is either the old one or the new one, whole)."""
-    atomic_write_text(path or records_path(), dump_yaml(records_to_data(table)))
+    """Write the table atomically (the file is either the old one or the new one, whole);
+    ``RecordsError`` if it has grown past what the game reads back."""
+    write_yaml(path or records_path(), records_to_data(table), RECORDS_LIMITS, RecordsError)
 
 
 def load_records(path: Path | None = None) -> Records:
@@ -308,7 +308,7 @@ def load_records(path: Path | None = None) -> Records:
     path = path or records_path()
     if not path.exists() and not path.is_symlink():
         return Records()
-    doc = load_yaml(path, RecordsError, MAX_RECORDS_BYTES)
+    doc = load_yaml(path, RecordsError, RECORDS_LIMITS)
     return records_from_document(doc)
 
 
@@ -322,88 +322,60 @@ def read_records(path: Path | None = None) -> tuple[Records, str | None]:
 
 
 def records_from_document(doc: YamlDocument) -> Records:
-    data = doc.data
-
-    def fail(where: tuple, message: str) -> RecordsError:
-        return RecordsError(doc.problem(where, message))
-
-    if not isinstance(data, dict):
-        raise fail((), "a records file must be a YAML mapping")
-    if data.get(FORMAT_KEY) != FORMAT_VERSION:
-        raise fail((FORMAT_KEY,), f"not a records table of format version {FORMAT_VERSION} "
-                                  f"('{FORMAT_KEY}: {FORMAT_VERSION}' missing or different)")
-    items = data.get("records", [])
-    if not isinstance(items, list) or len(items) > MAX_RECORDS:
-        raise fail(("records",), f"'records' must be a list of at most {MAX_RECORDS} records")
+    """The table a parsed records file holds, every field checked (the first problem is
+    raised as a ``RecordsError``)."""
+    root = Reader(doc, RecordsError).root
+    if not isinstance(doc.data, dict):
+        root.fail("a records file must be a YAML mapping")
+    root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a records table of format version "
+                                            f"{FORMAT_VERSION} ('{FORMAT_KEY}: "
+                                            f"{FORMAT_VERSION}' missing or different)")
+    root.keys((FORMAT_KEY, "records"), what="a records file")
     table = Records()
-    for index, item in enumerate(items):
-        record = _record(doc, index, item, fail)
+    for item in root["records"].items(MAX_RECORDS, default=[], item="record"):
+        record = _record(doc, item)
         if table.find(record.key) is not None:
-            raise fail(("records", index), "a second record for the same track and rules")
+            item.fail("a second record for the same track and rules")
         table = table.with_record(record)
     return table
 
 
-def _record(doc: YamlDocument, index: int, item: Any, fail) -> Record:
-    at = ("records", index)
-    if not isinstance(item, dict):
-        raise fail(at, f"record {index + 1} must be a mapping")
+_RECORD_KEYS = ("track", "rules", "best", "par", "player", "date", "runs", "moves")
 
-    def text(value: Any, where: tuple, what: str, limit: int = MAX_NAME) -> str:
-        if not isinstance(value, str) or not 0 < len(value) <= limit:
-            raise fail(where, f"record {index + 1}: {what} must be a text of 1 to {limit} "
-                              "characters")
-        return value
 
-    def whole(key: str, low: int, high: int, nullable: bool = False) -> int | None:
-        value = item.get(key)
-        if value is None and nullable:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise fail((*at, key), f"record {index + 1}: '{key}' must be a whole number from "
-                                   f"{low} to {high}" + (" or null" if nullable else ""))
-        return value
-
-    track = item.get("track")
-    if not isinstance(track, dict):
-        raise fail((*at, "track"), f"record {index + 1}: 'track' must hold 'name' and 'hash'")
-    track_name = text(track.get("name"), (*at, "track", "name"), "the track's name")
-    hash_ = text(track.get("hash"), (*at, "track", "hash"), "the track's hash", 64)
-    rules_part = item.get("rules")
-    if not isinstance(rules_part, dict) or not isinstance(rules_part.get("options"), dict):
-        raise fail((*at, "rules"), f"record {index + 1}: 'rules' must hold 'name' and "
-                                   "'options'")
-    rules_name = text(rules_part.get("name"), (*at, "rules", "name"), "the rules' name")
-    options = rules_part["options"]
-    unknown = [key for key in options if key not in OPTIONS_BY_KEY]
-    if unknown:
-        raise fail((*at, "rules", "options"), f"record {index + 1}: unknown rule option "
-                                              f"{unknown[0]!r}")
+def _record(doc: YamlDocument, item: Field) -> Record:
+    if not isinstance(item.value, dict):
+        item.fail(f"{item.label} must be a mapping")
+    item.keys(_RECORD_KEYS, what=item.label)
+    track = item["track"]
+    if not isinstance(track.value, dict):
+        track.fail("'track' must hold 'name' and 'hash'")
+    track.keys(("name", "hash"), what="'track'")
+    track_name = track["name"].text(MAX_NAME)
+    hash_ = track["hash"].text(64)
+    rules_part = item["rules"]
+    if not isinstance(rules_part.value, dict) or not isinstance(rules_part["options"].value,
+                                                                dict):
+        rules_part.fail("'rules' must hold 'name' and 'options'")
+    rules_part.keys(("name", "options"), what="'rules'")
+    rules_name = rules_part["name"].text(MAX_TEXT)
+    rules_part["options"].keys(OPTIONS_BY_KEY, unknown="rule option")
+    options = doc.sub(rules_part["options"].path)
     try:
-        rules = rules_from_data({**options, "name": rules_name},
-                                f"{doc.file} (record {index + 1})")
+        rules = rules_from_document(YamlDocument({**options.data, "name": rules_name},
+                                                 doc.file, options.lines))
     except RulesError as exc:
         raise RecordsError(exc.problems) from None
-    best = whole("best", 1, MAX_TURNS)
-    par = whole("par", 1, MAX_TURNS, nullable=True)
-    runs = whole("runs", 1, MAX_RUNS)
-    date = item.get("date")
-    if isinstance(date, datetime.date):  # an unquoted date, as a hand-edited file may have
-        date = date.isoformat()
-    date = text(date, (*at, "date"), "'date'", 40)
-    player = text(item.get("player"), (*at, "player"), "'player'")
-    moves = item.get("moves", [])
-    if not isinstance(moves, list) or len(moves) > MAX_TURNS:
-        raise fail((*at, "moves"), f"record {index + 1}: 'moves' must be a list of at most "
-                                   f"{MAX_TURNS} points")
-    points = []
-    for number, point in enumerate(moves):
-        if (not isinstance(point, list) or len(point) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool)
-                           and abs(v) <= MAX_COORDINATE for v in point)):
-            raise fail((*at, "moves", number), f"record {index + 1}: move {number + 1} must "
-                                               "be [x, y] in whole numbers")
-        points.append(Vec(point[0], point[1]))
-    assert best is not None and runs is not None
-    return Record(track_name, hash_, rules, best, player, date, runs, tuple(points), par)
-
+    best = item["best"].whole(1, MAX_TURNS)
+    par = item["par"].whole(1, MAX_TURNS, default=None, nullable=True)
+    runs = item["runs"].whole(1, MAX_RUNS)
+    date_field = item["date"]
+    if isinstance(date_field.value, datetime.date):  # unquoted, as a hand-edited file may be
+        date_field = date_field.named("'date'")
+        date = date_field.value.isoformat()
+    else:
+        date = date_field.text(40)
+    player = item["player"].text(MAX_NAME)
+    moves = tuple(Vec(*move.pair(-MAX_COORDINATE, MAX_COORDINATE, whole=True, what="[x, y]"))
+                  for move in item["moves"].items(MAX_TURNS, default=[], item="move"))
+    return Record(track_name, hash_, rules, best, player, date, runs, moves, par)

@@ -1,5 +1,8 @@
 """Replays: a race saved as its setup plus its moves, and re-simulated to check or watch it.
 
+This is the race's file format; re-simulating and checking a recording is written once for
+both games in ``racetrack.recording``.
+
 The file is YAML (format ``racetrack-replay: 1``): the track embedded whole with a hash of its
 canonical text, the rule set with every option, the cars and their drivers, the seed, every move
 in order and the recorded result. Nothing random is left out, so re-simulating the moves
@@ -12,21 +15,39 @@ import functools
 import hashlib
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from racetrack.errors import IllegalMoveError, Problem, ReplayError, RulesError, TrackError
-from racetrack.game import Race, RaceState
+from racetrack.errors import ReplayError, RulesError, TrackError
+from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader, describe_key
+from racetrack.game import MAX_CARS, Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import Action, CarSetup, Kit, Move
-from racetrack.rules.ruleset import rules_from_data
+from racetrack.model import MAX_ITEMS, Action, CarSetup, CarStatus, Kit, Move
+from racetrack.recording import Recording
+from racetrack.rules.options import OPTIONS_BY_KEY
+from racetrack.rules.ruleset import rules_from_document
 from racetrack.shop import starting_kit
-from racetrack.track import Track, track_from_data, track_to_data, track_to_yaml
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.track import (
+    TRACK_LIMITS,
+    Track,
+    is_track_folder_file,
+    load_track,
+    track_from_document,
+    track_to_data,
+    track_to_yaml,
+)
+from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 FORMAT_KEY = "racetrack-replay"
 FORMAT_VERSION = 1
 MAX_REPLAY_BYTES = 16 * 1024 * 1024
-MAX_MOVES = 200_000
+#: No race is longer: every car moves once a round, and every race stops after
+#: ``max-rounds`` rounds (plus the cars choosing their start points).
+MAX_MOVES = MAX_CARS * (OPTIONS_BY_KEY["max-rounds"].high + 1)
+#: The values a replay may hold: its track, every move (a list and four values), and room
+#: for the rules, the cars and the result. ``save_replay`` writes with the same limits, so
+#: the game never writes a replay it would refuse to read.
+REPLAY_LIMITS = Limits(bytes=MAX_REPLAY_BYTES,
+                       nodes=TRACK_LIMITS.nodes + 5 * MAX_MOVES + 20_000)
 
 
 @functools.lru_cache(maxsize=64)
@@ -83,68 +104,43 @@ def car_data(race: Race, car: CarSetup) -> dict[str, Any]:
 
 
 def save_replay(state: RaceState, path: str | os.PathLike[str]) -> None:
-    """Write the race atomically (the file is either the old one or the new one, whole)."""
-    atomic_write_text(path, dump_yaml(replay_data(state)))
+    """Write the race atomically (the file is either the old one or the new one, whole);
+    ``ReplayError`` if it would be too large to read back (no race of the rules' length is)."""
+    write_yaml(path, replay_data(state), REPLAY_LIMITS, ReplayError)
 
 
 @dataclass(frozen=True)
-class Replay:
-    """A loaded replay: the race's setup, its moves and the result it claims."""
+class Replay(Recording[RaceState]):
+    """A loaded replay: the race's setup, its moves and the result it claims (re-simulated
+    and checked as any recording is, ``racetrack.recording``)."""
 
-    race: Race
-    moves: tuple[tuple[int, Move], ...]
-    result: dict[str, Any]
-    track_hash_matches: bool
-    file: str
+    track_hash_matches: bool = True
     track_changed: bool = False  # the track file it names has changed since (embedded is used)
 
-    def states(self):
-        """Every state from the start, one after each move (re-simulated, so checked)."""
-        state = self.race.start()
-        yield state.clone()
-        for number, (car, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, car, move)
-            yield state.clone()
+    noun: ClassVar[str] = "race"
+    result_keys: ClassVar[tuple[str, ...]] = ("finished", "winner", "ranking", "turns",
+                                              "reason", "cars")
+    optional_result_keys: ClassVar[tuple[str, ...]] = ("cars",)
 
-    def final_state(self) -> RaceState:
-        state = self.race.start()
-        for number, (car, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, car, move)
-        return state
+    @property
+    def race(self) -> Race:
+        return self.setup  # type: ignore[return-value]
 
-    def _apply(self, state: RaceState, number: int, car: int, move: Move) -> None:
-        name = self.race.cars[car].name if 0 <= car < len(self.race.cars) else f"car {car}"
-        if state.is_over:
-            raise ReplayError(Problem(self.file, None, f"move {number} ({name} to "
-                                                       f"{tuple(move.target)}): the race was "
-                                                       "already over"))
-        if state.current_car != car:
-            expected = self.race.cars[state.current_car].name
-            raise ReplayError(Problem(self.file, None, f"move {number} is {name}'s, but it is "
-                                                       f"{expected}'s turn"))
-        try:
-            state.apply(move)
-        except IllegalMoveError as exc:
-            raise ReplayError(Problem(self.file, None, f"move {number} ({name} to "
-                                                       f"{tuple(move.target)}"
-                                                       f"{_with(move)}) is illegal: "
-                                                       f"{exc}")) from None
+    @property
+    def title(self) -> str:
+        return self.race.track.name
 
-    def verify(self) -> RaceState:
-        """Re-simulate every move and compare the result; raise ``ReplayError`` if not equal."""
-        state = self.final_state()
-        recorded = self.result
-        if recorded and (recorded.get("finished") or state.is_over):
-            actual = result_data(state)
-            for key in ("finished", "winner", "ranking", "turns", "reason", "cars"):
-                if key == "cars" and "cars" not in recorded:
-                    continue  # written before the cars were recorded
-                if recorded.get(key) != actual.get(key):
-                    raise ReplayError(Problem(
-                        self.file, None, f"the recorded result does not match the moves: "
-                                         f"{key} is {recorded.get(key)!r} in the file but "
-                                         f"{actual.get(key)!r} when re-simulated"))
-        return state
+    @property
+    def describe(self) -> str:
+        race = self.race
+        return f"{race.track.name} · {race.rules.name} · {', '.join(self.players)}"
+
+    @staticmethod
+    def result_of(state: RaceState) -> dict[str, Any]:
+        return result_data(state)
+
+    def move_words(self, player: int, move: Move) -> str:
+        return f"{self.race.cars[player].name} to {tuple(move.target)}{_with(move)}"
 
 
 def _with(move: Move) -> str:
@@ -153,97 +149,146 @@ def _with(move: Move) -> str:
 
 def load_replay(path: str | os.PathLike[str]) -> Replay:
     """Read a replay file; every problem is a ``ReplayError`` naming the file (and line)."""
-    doc = load_yaml(path, ReplayError, MAX_REPLAY_BYTES)
-    data = doc.data
-    file = str(path)
+    return replay_from_document(load_yaml(path, ReplayError, REPLAY_LIMITS))
 
-    def fail(where: tuple, message: str) -> ReplayError:
-        return ReplayError(doc.problem(where, message))
 
-    if not isinstance(data, dict):
-        raise fail((), "a replay file must be a YAML mapping")
-    if data.get(FORMAT_KEY) != FORMAT_VERSION:
-        raise fail((FORMAT_KEY,), f"not a replay of format version {FORMAT_VERSION} "
-                                  f"('{FORMAT_KEY}: {FORMAT_VERSION}' missing or different)")
-    for key in ("track", "rules", "cars", "moves"):
-        if key not in data:
-            raise fail((), f"missing '{key}'")
-    track_part = data["track"]
-    if not isinstance(track_part, dict) or "data" not in track_part:
-        raise fail(("track",), "'track' must hold the embedded track under 'data'")
+def replay_from_document(doc: YamlDocument) -> Replay:
+    """A replay from a parsed file, every field checked (the first problem is raised)."""
+    root = Reader(doc, ReplayError).root
+    if not isinstance(doc.data, dict):
+        root.fail("a replay file must be a YAML mapping")
+    root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a replay of format version {FORMAT_VERSION} "
+                                            f"('{FORMAT_KEY}: {FORMAT_VERSION}' missing or "
+                                            "different)")
+    root.keys(_TOP_KEYS, what="a replay file")
+    root.require("track")
+    part = root["track"]
+    part.keys(("file", "hash", "data"), what="'track'")
+    if not part["data"].present:
+        part.fail("'track' must hold the embedded track under 'data'")
+    root.require("rules", "cars", "moves", "result")
+    reference = part["file"].text(MAX_PATH, default=None, nullable=True)
+    recorded_hash = part["hash"].text(64, default=None, nullable=True)
     try:
-        track = track_from_data(track_part["data"], f"{file} (embedded track)")
-        rules = rules_from_data(data["rules"], f"{file} (embedded rules)")
+        track = track_from_document(doc.sub(("track", "data")))
+        rules = rules_from_document(doc.sub(("rules",)))
     except (TrackError, RulesError) as exc:
         raise ReplayError(exc.problems) from None
-    cars = data["cars"]
-    if not isinstance(cars, list) or not cars:
-        raise fail(("cars",), "'cars' must be a list of cars")
-    setups = []
-    for index, car in enumerate(cars):
-        if not isinstance(car, dict) or not isinstance(car.get("name"), str):
-            raise fail(("cars", index), "each car needs a 'name'")
-        for flag in ("can-swim", "reverse"):
-            if not isinstance(car.get(flag, False), bool):
-                raise fail(("cars", index, flag), f"'{flag}' must be true or false")
-        kit = None
-        if "kit" in car:
-            try:
-                kit = Kit.from_data(car["kit"])
-            except (TypeError, ValueError) as exc:
-                raise fail(("cars", index, "kit"), str(exc)) from None
-        budget = car.get("budget")
-        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
-                                   or budget < 0):
-            raise fail(("cars", index, "budget"), "'budget' must be a whole number of dollars")
-        setups.append(CarSetup(car["name"], str(car.get("colour", "red")),
-                               str(car.get("driver", "human")), car.get("can-swim", False),
-                               car.get("reverse", False), kit=kit, budget=budget,
-                               team=str(car.get("team", ""))))
+    setups = [_car(item) for item in root["cars"].items(MAX_CARS, item="car", low=1)]
     names = [setup.name for setup in setups]
     if len(set(names)) != len(names):
         twice = next(name for name in names if names.count(name) > 1)
-        raise fail(("cars",), f"two cars are named {twice!r}: every car needs its own name")
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise fail(("seed",), "'seed' must be a whole number")
-    moves_data = data["moves"]
-    if not isinstance(moves_data, list) or len(moves_data) > MAX_MOVES:
-        raise fail(("moves",), f"'moves' must be a list of at most {MAX_MOVES} moves")
-    moves = []
-    actions = [a.value for a in Action]
-    for number, entry in enumerate(moves_data, start=1):
-        if (not isinstance(entry, list) or len(entry) not in (3, 4)
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in entry[:3])):
-            raise fail(("moves", number - 1), f"move {number} must be [car, x, y] in whole "
-                                              "numbers, or [car, x, y, action]")
-        action = None
-        if len(entry) == 4:
-            if entry[3] not in actions:
-                raise fail(("moves", number - 1, 3), f"move {number}: unknown action "
-                                                     f"{entry[3]!r}; actions: "
-                                                     f"{', '.join(actions)}")
-            action = Action(entry[3])
-        moves.append((entry[0], Move(Vec(entry[1], entry[2]), action)))
-    result = data.get("result") if "result" in data else {}
-    if not isinstance(result, dict):
-        raise fail(("result",), "'result' must be a mapping")
+        root["cars"].fail(f"two cars are named {twice!r}: every car needs its own name")
+    seed = root["seed"].whole(-MAX_SEED, MAX_SEED, default=0)
+    moves = _moves(root["moves"], len(setups))
+    result = _result(root["result"])
     try:
         race = Race(track, rules, setups, seed)
     except ValueError as exc:
-        raise fail(("cars",), str(exc)) from None
-    recorded_hash = track_part.get("hash")
-    return Replay(race, tuple(moves), result, recorded_hash == track_hash(track), file,
-                  _track_changed(track_part.get("file"), recorded_hash))
+        raise ReplayError(doc.problem(("cars",), str(exc))) from None
+    return Replay(race, tuple(moves), result, doc.file, recorded_hash == track_hash(track),
+                  _track_changed(reference, recorded_hash))
 
 
-def _track_changed(reference: Any, recorded_hash: Any) -> bool:
-    """Whether the track file the replay names now differs from the one raced on."""
-    if not isinstance(reference, str) or not reference:
+_TOP_KEYS = (FORMAT_KEY, "track", "rules", "seed", "cars", "moves", "result")
+_CAR_KEYS = ("name", "colour", "driver", "can-swim", "reverse", "team", "budget", "kit")
+#: The longest path a replay names its track by.
+MAX_PATH = 4_096
+#: The largest seed a file may hold.
+MAX_SEED = 10**18
+#: No coordinate of a move is farther out (a track's paper ends at 10,000).
+MAX_MOVE_COORD = 1_000_000
+#: The most money or budget a car's setup may hold.
+MAX_BUDGET = 10**9
+
+
+def _car(field: Field) -> CarSetup:
+    from racetrack.ai import LEVELS
+
+    field.keys(_CAR_KEYS, what="a car")
+    kit = None
+    if field["kit"].present:
+        kit_field = field["kit"].named("a car's kit")
+        kit_field.keys(Kit.__dataclass_fields__, unknown="kit item")
+        items = {key: (kit_field[key].flag() if key == "submarine" else
+                       kit_field[key].whole(0, MAX_BUDGET if key == "money" else MAX_ITEMS))
+                 for key in kit_field.value}
+        kit = Kit(**items)
+    return CarSetup(field["name"].text(MAX_NAME), field["colour"].text(MAX_NAME, default="red"),
+                    field["driver"].choice(("human", *LEVELS), default="human",
+                                           unknown="driver", valid="drivers"),
+                    field["can-swim"].flag(default=False), field["reverse"].flag(default=False),
+                    kit=kit, budget=field["budget"].whole(0, MAX_BUDGET, default=None),
+                    team=field["team"].text(MAX_NAME, default="", empty=True))
+
+
+def _moves(field: Field, cars: int) -> list[tuple[int, Move]]:
+    """Every move, ``[car, x, y]`` or ``[car, x, y, action]``; checked in one quick pass (a
+    long race has a hundred thousand of them), the first bad one named by its number."""
+    entries = field.value
+    if not isinstance(entries, list) or len(entries) > MAX_MOVES:
+        field.fail(f"'moves' must be a list of at most {MAX_MOVES} moves")
+    actions = {a.value: a for a in Action}
+    moves = []
+    for number, entry in enumerate(entries, start=1):
+        if (type(entry) is list and 3 <= len(entry) <= 4 and type(entry[0]) is int
+                and type(entry[1]) is int and type(entry[2]) is int
+                and 0 <= entry[0] < cars and abs(entry[1]) <= MAX_MOVE_COORD
+                and abs(entry[2]) <= MAX_MOVE_COORD):
+            action = None
+            if len(entry) == 4:
+                action = actions.get(entry[3]) if isinstance(entry[3], str) else None
+                if action is None:
+                    field.reader.fail(("moves", number - 1, 3),
+                                      f"move {number}: unknown action {describe_key(entry[3])}; "
+                                      f"actions: {', '.join(actions)}")
+            moves.append((entry[0], Move(Vec(entry[1], entry[2]), action)))
+        else:
+            field.reader.fail(("moves", number - 1),
+                              f"move {number} must be [car, x, y] in whole numbers (a car from "
+                              f"0 to {cars - 1}, x and y within ±{MAX_MOVE_COORD:,}), or "
+                              "[car, x, y, action]")
+    return moves
+
+
+def _result(field: Field) -> dict[str, Any]:
+    """The recorded result: ``{finished: false}`` for a race cut short, or the whole of
+    ``result_data``; what is shown of it (the winner's name) is checked like any name."""
+    field.keys(("finished", "winner", "ranking", "turns", "reason", "cars"),
+               what="'result'")
+    finished = field["finished"].flag()
+    if not finished:
+        return {"finished": False}
+    result: dict[str, Any] = {
+        "finished": True,
+        "winner": field["winner"].text(MAX_NAME, nullable=True),
+        "ranking": [item.text(MAX_NAME) for item in
+                    field["ranking"].items(MAX_CARS, item="ranked car")],
+        "turns": field["turns"].whole(0, 10**9),
+        "reason": field["reason"].text(MAX_TEXT, lines=True),
+    }
+    if field["cars"].present:
+        cars = []
+        for item in field["cars"].items(MAX_CARS, item="car"):
+            item.keys(("status", "at", "progress"), what="a car's result")
+            cars.append({"status": item["status"].choice([s.value for s in CarStatus]),
+                         "at": list(item["at"].pair(-MAX_MOVE_COORD, MAX_MOVE_COORD,
+                                                    whole=True)),
+                         "progress": item["progress"].whole(-10**9, 10**9)})
+        result["cars"] = cars
+    return result
+
+
+def _track_changed(reference: str | None, recorded_hash: str | None) -> bool:
+    """Whether the track file the replay names now differs from the one raced on.
+
+    The embedded track is the truth; the name is only a hint, followed only to a track file
+    in the bundled or the player's tracks folder (read with a track's limits), never to any
+    other file the replay may name.
+    """
+    if not reference or not is_track_folder_file(reference):
         return False
     try:
-        from racetrack.track import load_track
-
         current = load_track(reference)
     except (TrackError, OSError, ValueError):
         return False

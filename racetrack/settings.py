@@ -17,7 +17,8 @@ from typing import Any
 import platformdirs
 
 from racetrack.errors import FileProblemError
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.fields import MAX_NAME, Field, Reader, unprintable
+from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,10 @@ TEAMS = ("", "A", "B", "C")
 #: The setup screen's movement override: "" keeps the rule set's own, else a
 #: ``movement.choices`` value applied on top of any variant.
 MOVES = ("", "plus", "square", "square-24")
+#: The UI scale: "auto" follows the window's size, the rest are fixed.
+UI_SCALES = {"auto": None, "80%": 0.8, "100%": 1.0, "125%": 1.25, "150%": 1.5, "200%": 2.0}
+#: The largest window or zoom a settings file may ask for (a sanity bound for the file).
+MAX_WINDOW = (16384, 16384)
 
 
 def home() -> Path | None:
@@ -81,6 +86,14 @@ class Settings:
         PlayerChoice("Player 1", "red", "human"), PlayerChoice("Computer", "blue", "medium")))
     animation_seconds: float = 0.35
     moves: str = ""  # a movement.choices override, "" for the rule set's own (see MOVES)
+    window: tuple[int, int] | None = None  # the last window size (None: fit the screen)
+    fullscreen: bool = False
+    ui_scale: str = "auto"  # one of UI_SCALES
+    colour_blind: bool = False  # colour-blind-safe pencils
+    volume: int = 70  # percent
+    muted: bool = False
+    zoom: float | None = None  # the race camera's zoom, kept from race to race
+    tutorial_done: bool = False  # the tutorial race was finished (or skipped)
 
     def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...],
                   moves: str | None = None) -> Settings:
@@ -98,49 +111,75 @@ def load_settings(path: Path | None = None) -> Settings:
     if not path.exists():
         return Settings()
     try:
-        data = load_yaml(path).data
+        doc = load_yaml(path, FileProblemError, SETTINGS_LIMITS)
     except FileProblemError as exc:
         log.warning("settings ignored: %s", exc.problems[0])
         return Settings()
-    return settings_from_data(data, str(path))
+    return settings_from_document(doc)
 
 
 def settings_from_data(data: Any, where: str = "settings") -> Settings:
+    return settings_from_document(YamlDocument(data, where, {}))
+
+
+def settings_from_document(doc: YamlDocument) -> Settings:
+    """Settings from a parsed file, value by value: whatever is wrong is said in the log and
+    left at its default (a settings file must never stop the game)."""
     defaults = Settings()
-    if not isinstance(data, dict):
-        log.warning("settings ignored: %s is not a mapping", where)
+    reader = Reader(doc, FileProblemError, collect=True)
+    root = reader.root
+    if not root.keys(_KEYS, what="the settings"):
+        log.warning("settings ignored: %s", reader.problems[0])
         return defaults
-    values: dict[str, Any] = {}
-    for key in ("track", "rules"):
-        if isinstance(data.get(key), str) and 0 < len(data[key]) < 500:
-            values[key] = data[key]
-    if data.get("moves") in MOVES:
-        values["moves"] = data["moves"]
-    seconds = data.get("animation_seconds")
-    if isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 <= seconds <= 3:
-        values["animation_seconds"] = float(seconds)
-    players = data.get("players")
-    if isinstance(players, list) and 1 <= len(players) <= MAX_PLAYERS:
-        chosen = []
-        for item in players:
-            if (isinstance(item, dict) and isinstance(item.get("name"), str)
-                    and isinstance(item.get("colour"), str) and item.get("driver") in DRIVERS):
-                team = item.get("team", "")
-                chosen.append(PlayerChoice(item["name"][:20], item["colour"], item["driver"],
-                                           item.get("reverse") is True,
-                                           team if team in TEAMS else ""))
-        if len(chosen) == len(players):
-            values["players"] = tuple(chosen)
-    unknown = set(data) - {"track", "rules", "animation_seconds", "players", "moves"}
-    if unknown:
-        log.warning("settings: unknown keys ignored in %s: %s", where, ", ".join(map(str, unknown)))
-    return replace(defaults, **values)
+    values: dict[str, Any] = {
+        "track": root["track"].text(500, default=defaults.track),
+        "rules": root["rules"].text(500, default=defaults.rules),
+        "moves": root["moves"].choice(MOVES, default=defaults.moves),
+        "animation_seconds": root["animation_seconds"].number(
+            0, 3, default=defaults.animation_seconds),
+        "volume": root["volume"].whole(0, 100, default=defaults.volume),
+        "ui_scale": root["ui_scale"].choice(tuple(UI_SCALES), default=defaults.ui_scale),
+    }
+    for key in ("fullscreen", "colour_blind", "muted", "tutorial_done"):
+        values[key] = root[key].flag(default=getattr(defaults, key))
+    # Sizes and zoom are null until the player first changes them.
+    if root["zoom"].value is not None:
+        values["zoom"] = root["zoom"].number(1, 200)
+    if root["window"].value is not None:
+        window = root["window"].pair(100, min(MAX_WINDOW), whole=True)
+        values["window"] = (int(window[0]), int(window[1])) if window else None
+    if root["players"].given:
+        before = len(reader.problems)
+        players = tuple(_player(item) for item in
+                        root["players"].items(MAX_PLAYERS, item="player", low=1))
+        if len(reader.problems) == before and players:
+            values["players"] = players
+    for problem in reader.problems:
+        log.warning("settings: %s (the default is used)", problem)
+    return replace(defaults, **{key: value for key, value in values.items()
+                                if value is not None})
+
+
+_KEYS = ("track", "rules", "animation_seconds", "players", "moves", "window", "fullscreen",
+         "ui_scale", "colour_blind", "volume", "muted", "zoom", "tutorial_done")
+#: How much of a settings file is read: a few lines.
+SETTINGS_LIMITS = Limits(bytes=64 * 1024, nodes=2_000)
+
+
+def _player(item: Field) -> PlayerChoice:
+    item.keys(("name", "colour", "driver", "reverse", "team"), what="a player")
+    name = item["name"].text(MAX_NAME)
+    return PlayerChoice((name or "")[:20], item["colour"].text(MAX_NAME) or "",
+                        item["driver"].choice(DRIVERS) or "",
+                        item["reverse"].value is True,
+                        item["team"].value if item["team"].value in TEAMS else "")
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     data = asdict(settings)
     data["players"] = [asdict(p) for p in settings.players]
-    atomic_write_text(path or settings_path(), dump_yaml(data))
+    data["window"] = list(settings.window) if settings.window else None
+    write_yaml(path or settings_path(), data, SETTINGS_LIMITS)
 
 
 PENCILS = ("red", "blue", "green", "orange", "purple", "black")
@@ -178,5 +217,8 @@ def parse_players(spec: str) -> tuple[PlayerChoice, ...]:
             humans += 1
             players.append(PlayerChoice(f"Player {humans}", colour, "human", reverse))
         else:
-            players.append(PlayerChoice(word[:20], colour, "human", reverse))
+            name = word[:20]
+            if unprintable(name) is not None:  # it would be drawn, printed and saved
+                raise ValueError(f"a player's name must be printable text, not {name!r}")
+            players.append(PlayerChoice(name, colour, "human", reverse))
     return tuple(players)

@@ -1,34 +1,55 @@
-"""Reading untrusted YAML with line numbers, and writing files atomically.
+"""The one reader of the players' YAML files, and the writer that agrees with it.
 
-Tracks, rule sets, replays and settings all come from users, so they are read the same careful
-way: size-limited, UTF-8 text only, ``yaml.SafeLoader`` only (no tags that build objects), no
-alias bombs or runaway nesting, and every value remembers the line it came from so an error can
-name it. Writes go to a temporary file in the same folder and are renamed into place, so a crash
-mid-write never leaves a half-written file where the user's work was.
+Tracks, rule sets, replays, saved games, championships, records, settings and drafts all come
+from users, so they are all read here, the same careful way:
+
+- only ordinary files, at most ``Limits.bytes`` long, UTF-8 text without control characters;
+- parsed event by event (libyaml's C parser where it is installed, PyYAML's own otherwise), and
+  built into plain data (mappings, lists, text, numbers, yes/no, dates) by this module: no tag
+  builds an object, and the node, depth and alias limits are counted while parsing, so a huge
+  or hostile file is refused before any big tree exists;
+- every parser error, of whatever kind, becomes one ``Problem`` with the file and the line;
+- every key and list item remembers its line, so a later check can name it.
+
+``write_yaml`` writes with the same limits the file is read with, so the game never writes a
+file it would refuse to read back.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import stat
-import tempfile
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from racetrack.errors import FileProblemError, Problem
+from racetrack.files import atomic_write_text
 
-#: Largest file read, in bytes. A hand-drawn track is a few kilobytes.
+__all__ = ["Limits", "YamlDocument", "atomic_write_text", "count_nodes", "dump_yaml",
+           "load_yaml", "parse_yaml", "read_text", "write_yaml"]
+
+#: Largest file read by default, in bytes. A hand-drawn track is a few kilobytes.
 MAX_FILE_BYTES = 4 * 1024 * 1024
-#: Most YAML nodes a document may expand to, counting every use of an alias.
+#: Most YAML nodes a document may hold by default, counting every use of an alias.
 MAX_NODES = 200_000
 #: Deepest nesting accepted (a track needs four levels; a self-referring alias has no end).
 MAX_DEPTH = 40
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of a kind of file is read (and written): bytes, values, nesting."""
+
+    bytes: int = MAX_FILE_BYTES
+    nodes: int = MAX_NODES
+    depth: int = MAX_DEPTH
+
+
+DEFAULT_LIMITS = Limits()
 
 PathKey = tuple[Hashable, ...]
 
@@ -54,6 +75,27 @@ class YamlDocument:
         """A problem located at ``path`` in this document."""
         return Problem(self.file, self.line_of(path), message)
 
+    def sub(self, path: Sequence[Hashable]) -> YamlDocument:
+        """The part of this document at ``path`` (a replay's embedded track, say) as a
+        document of its own, in the same file and with the same lines."""
+        data = self.data
+        for key in path:
+            if isinstance(data, dict):
+                data = data.get(key)
+            elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+                data = data[key]
+            else:
+                data = None
+        prefix, size = tuple(path), len(path)
+        lines = {key[size:]: line for key, line in self.lines.items() if key[:size] == prefix}
+        if () not in lines:
+            lines[()] = self.line_of(path) or 1
+        return YamlDocument(data, self.file, lines)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
 
 def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = FileProblemError,
               max_bytes: int = MAX_FILE_BYTES) -> str:
@@ -63,13 +105,16 @@ def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = File
         info = os.stat(path)
     except FileNotFoundError:
         raise error(Problem(name, None, "no such file")) from None
-    except OSError as exc:
-        raise error(Problem(name, None, f"cannot be read ({exc.strerror or exc})")) from None
+    except (OSError, ValueError) as exc:
+        raise error(Problem(name, None, f"cannot be read ({_reason(exc)})")) from None
     if stat.S_ISDIR(info.st_mode):
         raise error(Problem(name, None, "is a folder, not a file"))
     if not stat.S_ISREG(info.st_mode):
         # A pipe or a device would block or never end: only ordinary files are read.
         raise error(Problem(name, None, "is not an ordinary file"))
+    if info.st_size > max_bytes:
+        raise error(Problem(name, None, f"is larger than {_size(max_bytes)}; refusing to "
+                                        "read it"))
     try:
         with open(path, "rb") as handle:
             raw = handle.read(max_bytes + 1)
@@ -78,10 +123,10 @@ def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = File
     except IsADirectoryError:
         raise error(Problem(name, None, "is a folder, not a file")) from None
     except OSError as exc:
-        raise error(Problem(name, None, f"cannot be read ({exc.strerror or exc})")) from None
+        raise error(Problem(name, None, f"cannot be read ({_reason(exc)})")) from None
     if len(raw) > max_bytes:
-        raise error(Problem(name, None,
-                            f"is larger than {max_bytes // 1024} KiB; refusing to read it"))
+        raise error(Problem(name, None, f"is larger than {_size(max_bytes)}; refusing to "
+                                        "read it"))
     if b"\x00" in raw:
         raise error(Problem(name, None, "is not a text file (it contains NUL bytes)"))
     try:
@@ -91,95 +136,402 @@ def read_text(path: str | os.PathLike[str], error: type[FileProblemError] = File
                             f"is not UTF-8 text (bad byte at offset {exc.start})")) from None
 
 
-def parse_yaml(text: str, file: str,
-               error: type[FileProblemError] = FileProblemError) -> YamlDocument:
-    """Parse one YAML document safely, recording the line of every key and list item."""
-    loader = _Loader(text)
+def load_yaml(path: str | os.PathLike[str],
+              error: type[FileProblemError] = FileProblemError,
+              limits: Limits = DEFAULT_LIMITS) -> YamlDocument:
+    """Read and parse a user's YAML file; every failure is an ``error`` naming the file."""
+    return parse_yaml(read_text(path, error, limits.bytes), str(path), error, limits)
+
+
+def parse_yaml(text: str, file: str, error: type[FileProblemError] = FileProblemError,
+               limits: Limits = DEFAULT_LIMITS) -> YamlDocument:
+    """Parse one YAML document of plain data, recording the line of every key and list item.
+
+    Raises ``error`` (one problem, with the line where known) for text that is not printable,
+    not YAML, holds a tag that would build an object, or goes past ``limits``.
+    """
+    if len(text) > limits.bytes:
+        raise error(Problem(file, None, f"is larger than {_size(limits.bytes)}; refusing to "
+                                        "read it"))
+    bad = _NON_PRINTABLE.search(text)
+    if bad is not None:
+        line = _line_at(text, bad.start())
+        raise error(Problem(file, line, f"a control character (U+{ord(bad.group()):04X}) is "
+                                        "not allowed in a YAML file"))
+    builder = _Builder(file, error, limits)
+    loader = None
     try:
-        node = loader.get_single_node()
-        if node is None:
-            return YamlDocument(None, file, {(): 1})
-        lines = _line_map(node, file, error)
-        data = loader.construct_document(node)
+        loader = _Parser(text)
+        return YamlDocument(builder.build(_events(loader)), file, builder.lines)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         what = exc.problem or exc.context or "is not valid YAML"
-        if isinstance(exc, yaml.constructor.ConstructorError):
-            what = f"{what} (only plain YAML data is accepted: no tags that build objects)"
         raise error(Problem(file, line, f"YAML error: {what}")) from None
     except yaml.YAMLError as exc:
-        raise error(Problem(file, None, f"YAML error: {exc}")) from None
+        reason = getattr(exc, "reason", None) or "is not valid YAML"
+        raise error(Problem(file, None, f"YAML error: {reason}")) from None
     except RecursionError:
         raise error(Problem(file, None, "YAML is nested too deeply")) from None
     finally:
-        loader.dispose()
-    return YamlDocument(data, file, lines)
+        if loader is not None:
+            loader.dispose()
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader, also reading ``1e3`` and ``2.5E-4`` as numbers (YAML 1.1 wants a dot
-    in them; files written by JSON tools and numpy often have none)."""
+#: What YAML does not allow in a stream (PyYAML's own rule, also applied for libyaml, which
+#: has a few more exceptions): controls other than tab and line breaks, lone surrogates, and
+#: the non-characters U+FFFE and U+FFFF.
+_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd"
+                            "\U00010000-\U0010ffff]")
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 
-_Loader.add_implicit_resolver(
+def _line_at(text: str, index: int) -> int:
+    return len(_LINE_BREAK.findall(text, 0, index)) + 1
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit // 1024} KiB"
+
+
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+
+
+class _PurePythonParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's own parser, for where it was installed without libyaml."""
+
+    def __init__(self, text: str):
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+
+#: libyaml's parser in C where PyYAML was built with it (parsing is most of the time a big
+#: file takes); the events, and so the data, lines and limits, are the same either way.
+try:
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - depends on how PyYAML was installed
+    _Parser = _PurePythonParser
+
+
+def _events(parser) -> Iterator[yaml.Event]:
+    get = parser.get_event
+    while True:
+        event = get()
+        yield event
+        if event is None or type(event) is yaml.StreamEndEvent:
+            return
+
+
+class _Resolver(yaml.resolver.Resolver):
+    """YAML 1.1's implicit types, also reading ``1e3`` and ``2.5E-4`` as numbers (YAML 1.1
+    wants a dot in them; files written by JSON tools and numpy often have none)."""
+
+
+_Resolver.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
     list("-+0123456789"))
 
+_TAG = "tag:yaml.org,2002:"
+#: The scalar types built (every other tag is refused: no tag may build an object).
+_SCALAR_TAGS = {f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null",
+                                             "timestamp")}
+_STR = f"{_TAG}str"
+_MERGE = f"{_TAG}merge"
+#: A plain scalar that is a whole number in decimal, short enough to convert at once.
+_DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]{0,17})")
+#: The first characters of the plain scalars that may be something other than text.
+_TYPED_STARTS = frozenset(_Resolver.yaml_implicit_resolvers)
 
-def load_yaml(path: str | os.PathLike[str],
-              error: type[FileProblemError] = FileProblemError,
-              max_bytes: int = MAX_FILE_BYTES) -> YamlDocument:
-    """Read and parse a user's YAML file; every failure is an ``error`` naming the file."""
-    return parse_yaml(read_text(path, error, max_bytes), str(path), error)
+
+@dataclass
+class _Frame:
+    """A mapping or list being built."""
+
+    value: Any
+    path: PathKey
+    line: int
+    anchor: str | None
+    first_node: int  # the node count when it started
+    depth: int
+    deepest: int  # the deepest nesting reached inside it
+    fallback: int  # the line ``line_of`` gives an item whose own line is not recorded
+    key: Any = None
+    has_key: bool = False  # a mapping's key is read, its value not yet
+    key_line: int = 0
+    merges: list = field(default_factory=list)
+    explicit: set = field(default_factory=set)
 
 
-def _line_map(root: yaml.Node, file: str, error: type[FileProblemError]) -> dict[PathKey, int]:
-    """Walk the node graph once, counting every node an alias expands to.
+@dataclass(frozen=True)
+class _Anchored:
+    value: Any
+    nodes: int
+    depth: int
 
-    Counting expansions (not distinct nodes) is what stops a "billion laughs" document: it is
-    small as a graph but enormous once any code iterates over it.
-    """
-    lines: dict[PathKey, int] = {(): root.start_mark.line + 1}
-    stack: list[tuple[yaml.Node, PathKey]] = [(root, ())]
-    visited = 0
-    while stack:
-        node, path = stack.pop()
-        visited += 1
-        if visited > MAX_NODES:
-            raise error(Problem(file, None, f"YAML expands to more than {MAX_NODES} values "
-                                            "(an alias bomb or a far too large file)"))
-        if len(path) > MAX_DEPTH:
-            raise error(Problem(file, node.start_mark.line + 1, "YAML is nested too deeply "
-                                                                "(or an alias refers to itself)"))
-        if isinstance(node, yaml.MappingNode):
-            seen: set = set()
-            for key_node, value_node in node.value:
-                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-                if key is not None and key in seen and key != "<<":
-                    raise error(Problem(file, key_node.start_mark.line + 1,
-                                        f"the key {key!r} appears twice in one mapping"))
-                seen.add(key)
-                child = (*path, key)
-                lines.setdefault(child, key_node.start_mark.line + 1)
-                stack.append((value_node, child))
-        elif isinstance(node, yaml.SequenceNode):
-            for index, item in enumerate(node.value):
-                child = (*path, index)
-                lines.setdefault(child, item.start_mark.line + 1)
-                stack.append((item, child))
-    return lines
+
+class _Builder:
+    """Plain data from parser events, counting nodes (aliases by what they expand to) and
+    nesting as it goes."""
+
+    def __init__(self, file: str, error: type[FileProblemError], limits: Limits):
+        self.file = file
+        self.error = error
+        self.limits = limits
+        self.lines: dict[PathKey, int] = {}
+        self.nodes = 0
+        self.anchors: dict[str, _Anchored] = {}
+        self.open_anchors: set[str] = set()
+        self.resolver = _Resolver()
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.scalars: dict[str, Any] = {}  # plain scalars already built, by their text
+
+    def fail(self, line: int | None, message: str) -> FileProblemError:
+        return self.error(Problem(self.file, line, message))
+
+    def build(self, events: Iterator[yaml.Event]) -> Any:
+        stack: list[_Frame] = []
+        root: Any = None
+        documents = 0
+        self.lines[()] = 1
+        for event in events:
+            if event is None:
+                break
+            line = event.start_mark.line + 1 if event.start_mark is not None else None
+            kind = type(event)
+            if kind is yaml.ScalarEvent:
+                value = self.scalar(event, line)
+                self.nodes += 1
+                if self.nodes > self.limits.nodes:
+                    self.count(0, 0, line)
+                if event.anchor is not None:
+                    self.anchors[event.anchor] = _Anchored(value, 1, 0)
+                root = self.add(stack, value, line, root, is_scalar=True)
+            elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+                mapping = kind is yaml.MappingStartEvent
+                self.check_tag(event.tag, "map" if mapping else "seq", line)
+                self.count(1, len(stack) + 1, line)
+                path = self.child_path(stack, line)
+                fallback = stack[-1].key_line if stack and isinstance(stack[-1].value, dict) \
+                    else line or 0
+                frame = _Frame({} if mapping else [], path, line or 0, event.anchor,
+                               self.nodes, len(stack) + 1, len(stack) + 1, fallback)
+                if event.anchor is not None:
+                    self.open_anchors.add(event.anchor)
+                stack.append(frame)
+            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+                frame = stack.pop()
+                if kind is yaml.MappingEndEvent:
+                    self.apply_merges(frame)
+                if frame.anchor is not None:
+                    self.open_anchors.discard(frame.anchor)
+                    self.anchors[frame.anchor] = _Anchored(
+                        frame.value, self.nodes - frame.first_node + 1,
+                        frame.deepest - frame.depth + 1)
+                if stack:
+                    stack[-1].deepest = max(stack[-1].deepest, frame.deepest)
+                root = self.add(stack, frame.value, frame.line, root, path=frame.path)
+            elif kind is yaml.AliasEvent:
+                if event.anchor in self.open_anchors:
+                    raise self.fail(line, "YAML is nested too deeply: an alias refers to "
+                                          "itself (or to a value that contains it)")
+                anchored = self.anchors.get(event.anchor)
+                if anchored is None:
+                    raise self.fail(line, f"an alias to an unknown anchor {event.anchor!r}")
+                self.count(anchored.nodes, len(stack) + anchored.depth if anchored.depth else 0,
+                           line)
+                if stack:
+                    stack[-1].deepest = max(stack[-1].deepest, len(stack) + anchored.depth)
+                root = self.add(stack, anchored.value, line, root,
+                                is_scalar=not isinstance(anchored.value, dict | list))
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise self.fail(line, "YAML error: expected a single document in the "
+                                          "file, but found another")
+        return root
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    def count(self, nodes: int, depth: int, line: int | None) -> None:
+        """Add ``nodes`` values, the deepest of them ``depth`` containers down."""
+        self.nodes += nodes
+        if self.nodes > self.limits.nodes:
+            raise self.fail(None, f"YAML expands to more than {self.limits.nodes:,} values "
+                                  "(an alias bomb or a far too large file)")
+        if depth > self.limits.depth:
+            raise self.fail(line, "YAML is nested too deeply (or an alias refers to itself)")
+
+    def check_tag(self, tag: str | None, kind: str, line: int | None) -> None:
+        if tag is not None and tag != "!" and tag != f"{_TAG}{kind}":
+            raise self.fail(line, f"YAML error: the tag {_shown(tag)} is not allowed (only "
+                                  "plain YAML data is accepted: no tags that build objects)")
+
+    def scalar(self, event: yaml.ScalarEvent, line: int | None) -> Any:
+        text = event.value
+        plain = event.implicit[0] and event.tag is None
+        if plain:
+            if text[:1] not in _TYPED_STARTS:
+                return text
+            if _DECIMAL.fullmatch(text):
+                return int(text)
+            if text in self.scalars:
+                return self.scalars[text]
+        if event.tag is None or event.tag == "!":
+            tag = self.resolver.resolve(yaml.ScalarNode, text, event.implicit) \
+                if event.tag is None else _STR
+        else:
+            tag = event.tag
+            if tag not in _SCALAR_TAGS:
+                raise self.fail(line, f"YAML error: the tag {_shown(tag)} is not allowed (only "
+                                      "plain YAML data is accepted: no tags that build "
+                                      "objects)")
+        if tag == _MERGE:
+            return _MergeKey
+        if tag not in _SCALAR_TAGS:
+            tag = _STR  # "=" and the like: YAML 1.1 types no loader builds; plain text here
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+        try:
+            value = self.constructor.yaml_constructors[tag](self.constructor, node)
+        except (ValueError, OverflowError, yaml.YAMLError):
+            raise self.fail(line, f"YAML error: {_shown(text)} is not a valid "
+                                  f"{tag.removeprefix(_TAG)}") from None
+        if plain and len(text) <= 24 and len(self.scalars) < 50_000:
+            self.scalars[text] = value
+        return value
+
+    def child_path(self, stack: list[_Frame], line: int | None) -> PathKey:
+        if not stack:
+            return ()
+        parent = stack[-1]
+        if isinstance(parent.value, list):
+            return (*parent.path, len(parent.value))
+        if not parent.has_key:
+            raise self.fail(line, "YAML error: a key must be a plain value, not a list or a "
+                                  "mapping")
+        return (*parent.path, parent.key)
+
+    def add(self, stack: list[_Frame], value: Any, line: int | None, root: Any,
+            is_scalar: bool = False, path: PathKey | None = None) -> Any:
+        """Put a finished value in its parent (or make it the document)."""
+        if not stack:
+            if line is not None:
+                self.lines[()] = line
+            return "<<" if value is _MergeKey else value
+        parent = stack[-1]
+        if value is _MergeKey and (isinstance(parent.value, list) or parent.has_key):
+            value = "<<"  # a merge only means something as a key
+        if isinstance(parent.value, list):
+            index = len(parent.value)
+            parent.value.append(value)
+            if line is not None and (not is_scalar or line != parent.fallback):
+                self.lines[(*parent.path, index)] = line
+            return root
+        if not parent.has_key:
+            if value is _MergeKey or not is_scalar:
+                if value is _MergeKey:
+                    parent.key, parent.has_key, parent.key_line = _MergeKey, True, line or 0
+                    return root
+                raise self.fail(line, "YAML error: a key must be a plain value, not a list or "
+                                      "a mapping")
+            try:
+                duplicate = value in parent.explicit
+            except TypeError:
+                raise self.fail(line, "YAML error: a key must be a plain value") from None
+            if duplicate:
+                raise self.fail(line, f"the key {_shown(value)} appears twice in one mapping")
+            parent.key, parent.has_key, parent.key_line = value, True, line or 0
+            return root
+        key, parent.has_key = parent.key, False
+        if key is _MergeKey:
+            parent.merges.append((value, parent.key_line))
+            return root
+        parent.explicit.add(key)
+        parent.value[key] = value
+        self.lines[(*parent.path, key)] = parent.key_line
+        return root
+
+    def apply_merges(self, frame: _Frame) -> None:
+        """``<<: *defaults`` (or a list of them): keys the mapping does not set itself."""
+        merged: dict = {}
+        for value, line in frame.merges:
+            sources = value if isinstance(value, list) else [value]
+            if not all(isinstance(source, dict) for source in sources):
+                raise self.fail(line, "YAML error: '<<' merges only mappings")
+            for source in sources:
+                for key, item in source.items():
+                    merged.setdefault(key, item)
+        for key, item in merged.items():
+            if key not in frame.explicit:
+                frame.value[key] = item
+                self.lines.setdefault((*frame.path, key), frame.line)
+
+
+class _MergeKeyType:
+    def __repr__(self) -> str:
+        return "<<"
+
+
+_MergeKey = _MergeKeyType()
+
+
+def _shown(value: Any) -> str:
+    """A value for a message: quoted, with anything unprintable escaped, and kept short."""
+    text = repr(value)
+    return text if len(text) <= 42 else text[:40] + "…" + text[-1]
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
 
 
 def dump_yaml(data: Any) -> str:
     """YAML text for plain data: keys in the given order, short lists of numbers on one line."""
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(data, Dumper=_Writer, sort_keys=False, allow_unicode=True, width=100)
 
 
-class _Dumper(yaml.SafeDumper):
-    """A safe dumper that writes flat lists (of numbers or strings) in flow style, ``[3, 4]``,
-    and lists of them one per line, so a polygon or a replay's moves read a point a line."""
+def count_nodes(data: Any, limit: int | None = None) -> int:
+    """How many YAML values ``data`` is written as, counted as the reader counts them: each
+    mapping, list, key and scalar is one. Stops counting past ``limit``."""
+    count = 0
+    stack = [data]
+    while stack and (limit is None or count <= limit):
+        value = stack.pop()
+        count += 1
+        if isinstance(value, dict):
+            count += len(value)
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+    return count
+
+
+def write_yaml(path: str | os.PathLike[str], data: Any, limits: Limits = DEFAULT_LIMITS,
+               error: type[FileProblemError] = FileProblemError,
+               make_parents: bool = True) -> None:
+    """Write ``data`` atomically, refusing (``error``) what would be refused when read back.
+
+    The reader counts every key, value and list item as a node; so does this.
+    """
+    nodes = count_nodes(data, limits.nodes)
+    if nodes > limits.nodes:
+        raise error(Problem(str(path), None, f"too large to save: more than "
+                                             f"{limits.nodes:,} values, which the game "
+                                             "would refuse to read back"))
+    text = dump_yaml(data)
+    if len(text.encode("utf-8")) > limits.bytes:
+        raise error(Problem(str(path), None, f"too large to save: more than "
+                                             f"{_size(limits.bytes)}, which the game would "
+                                             "refuse to read back"))
+    atomic_write_text(path, text, make_parents=make_parents)
+
+
+class _Layout:
+    """How the game writes YAML: flat lists (of numbers or strings) in flow style, ``[3, 4]``,
+    and lists of them one per line, so a polygon or a replay's moves read a point a line; no
+    anchors or aliases."""
 
     def represent_sequence(self, tag, sequence, flow_style=None):  # noqa: D102
         if flow_style is None:
@@ -190,24 +542,15 @@ class _Dumper(yaml.SafeDumper):
         return True
 
 
+class _Dumper(_Layout, yaml.SafeDumper):
+    """PyYAML's own emitter."""
+
+
+#: libyaml's emitter where PyYAML was built with it (the same text, three times as fast: the
+#: race in progress is rewritten after every move); PyYAML's own otherwise.
+_Writer: type = type("_CDumper", (_Layout, yaml.CSafeDumper), {}) \
+    if hasattr(yaml, "CSafeDumper") else _Dumper
+
+
 def _is_flat(sequence: Any) -> bool:
     return all(isinstance(v, int | float | str | bool) or v is None for v in sequence)
-
-
-def atomic_write_text(path: str | os.PathLike[str], text: str, make_parents: bool = True) -> None:
-    """Write ``text`` to ``path`` so that the file is either the old one or the new one, whole
-    (its folder created if missing, unless ``make_parents`` is false)."""
-    target = Path(path)
-    if make_parents:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp_name)
-        raise

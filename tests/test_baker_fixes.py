@@ -210,16 +210,14 @@ def test_a_resumed_championship_race_must_have_the_kits_the_series_gives():
 
     from racetrack.championship import Championship, Entrant
     from racetrack.model import Kit
-    from racetrack.ui.launch import is_next_race
-
     series = Championship("baker-bond", ["oval"],
                           [Entrant("Ann", "red", "easy"), Entrant("Bob", "blue", "easy")])
-    assert is_next_race(series, series.next_race())
+    assert series.is_next_race(series.next_race())
     cars = series.next_cars()
     richer = [replace(cars[0], budget=5000, kit=Kit(damage=99, money=4505)), cars[1]]
-    assert not is_next_race(series, series.next_race(richer))
+    assert not series.is_next_race(series.next_race(richer))
     armed = [cars[0], replace(cars[1], kit=Kit(missiles=3, money=10))]
-    assert not is_next_race(series, series.next_race(armed))
+    assert not series.is_next_race(series.next_race(armed))
 
 
 def test_a_special_move_into_the_wall_spends_its_use():

@@ -48,3 +48,16 @@ def test_no_traceback_for_hostile_input(tmp_path):
     assert result.returncode == 1
     assert "Traceback" not in result.stderr and "hacked" not in result.stdout
     assert len(result.stderr.strip().splitlines()) == 3
+
+
+def test_control_characters_never_reach_the_terminal(tmp_path, capsys):
+    """A file name (or anything else printed) holding an escape sequence is printed escaped:
+    it cannot set the terminal's title or clear its screen."""
+    name = "box\x1b]0;pwned\x07\x1b[2J.yaml"
+    (tmp_path / name).write_text(GOOD)
+    (tmp_path / f"bad-{name}").write_text(GOOD + "colour: red\n")
+    assert main(["validate", str(tmp_path / name), str(tmp_path / f"bad-{name}")]) == 1
+    captured = capsys.readouterr()
+    for line in (captured.out + captured.err).splitlines():
+        assert "\x1b" not in line and "\x07" not in line and line.isprintable()
+    assert "box\\x1b]0;pwned\\x07\\x1b[2J.yaml: ok" in captured.out

@@ -138,3 +138,31 @@ def test_cli_reports_a_bad_rules_file_without_a_traceback(tmp_path, capsys):
     assert main(["rules", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"error: {path}:1:") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("base, words", [
+    ("/etc/shadow", "ending in .yaml"),
+    ("../../../../etc/passwd", "ending in .yaml"),
+    ("secret.yaml", "is not a rules file"),
+    ("big.yaml", "cannot be read: is larger than 256 KiB"),
+    ("missing.yaml", "cannot be read: no such file"),
+])
+def test_a_base_is_only_a_rules_file_and_never_quoted(tmp_path, base, words):
+    """A base is a file the game opens for the player: a .yaml rules file, size-limited, and
+    when it is not a rules file nothing of it appears in the message."""
+    write(tmp_path, "secret.yaml", "password: hunter2\nroot: x:0:0:root:/root:/bin/bash\n")
+    write(tmp_path, "big.yaml", "walls: off-track\n" + "# padding\n" * 30_000)
+    path = write(tmp_path, "mine.yaml", f"name: mine\nbase: {base}\n")
+    with pytest.raises(RulesError) as info:
+        load_rules(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:2: ") and words in message
+    assert "hunter2" not in message and "x:0:0" not in message
+    assert len(info.value.problems) == 1
+
+
+def test_embedded_rules_may_not_name_a_base(tmp_path):
+    from racetrack.rules import rules_from_data
+
+    with pytest.raises(RulesError, match="'base' is not allowed in embedded rules"):
+        rules_from_data({"name": "x", "base": "gardner"})

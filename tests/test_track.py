@@ -74,7 +74,7 @@ class TestBadFiles:
 
     def test_wrong_types_name_the_line(self):
         message = one_problem(GOOD.replace("[12, 0], [12, 12]", "[12, zero], [12, 12]"))
-        assert message.startswith("bad.yaml:3:") and "expected a number" in message
+        assert message.startswith("bad.yaml:3:") and "must be a number" in message
         assert "must be a whole number" in one_problem(GOOD + "laps: two\n")
         assert "must be a whole number" in one_problem(GOOD + "laps: true\n")
         assert "a point must be a pair" in one_problem(
@@ -86,7 +86,7 @@ class TestBadFiles:
         assert track.outer[1] == (12.0, 0)
 
     def test_booleans_are_not_coordinates(self):
-        assert "expected a number" in one_problem(GOOD.replace("[0, 0], [12", "[0, no], [12"))
+        assert "must be a number" in one_problem(GOOD.replace("[0, 0], [12", "[0, no], [12"))
 
     def test_fewer_than_three_points(self):
         message = one_problem(GOOD.replace("[[0, 0], [12, 0], [12, 12], [0, 12]]",

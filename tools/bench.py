@@ -1,7 +1,7 @@
 """Speed goals, measured side by side in one run (numbers for the README's Speed table).
 
     python tools/bench.py            # all benchmarks
-    python tools/bench.py solver     # just one (solver, big, tables, moves, help, frames)
+    python tools/bench.py solver     # just one (see BENCHES)
 
 solver: the exact solver on a 100 x 60 ring under Gardner's rules against a plain breadth-first
 search that tests every move with its own shapely call, and against the small compiled
@@ -12,7 +12,12 @@ tables: the drivers' moves-to-go table for every bundled track (Gardner), and a 
 open sheet.
 moves: a turn's candidates, and a computer driver's choice, on bundled tracks.
 help: ``racetrack --help`` as a fresh process.
-frames: the race screen's frame time through a whole six-car race.
+frames: the race screen's frame time through whole six-car races.
+editor: the editor's live checks and road tool on big drawings, and its frame time, still and
+while a corner is dragged.
+files: refusing the biggest hostile files, and reading the longest replay the game writes, each
+in a fresh process (CPU time and peak memory).
+playback: the playback scene's frames, a race and a game of Graph Trees.
 
 Memory is the peak of what Python and numpy allocate during the call (``tracemalloc``), and for
 the C reference every byte it allocates.
@@ -225,42 +230,233 @@ def bench_help() -> None:
 
 
 def bench_frames() -> None:
-    """Frame times of the race screen during a whole six-car race (dummy video driver)."""
+    """Frame times of the race screen through whole six-car races (dummy video driver, a
+    1920 x 1080 window): one car driven through the screen as a person would (its candidates'
+    outlooks worked out, a point hovered, then clicked), five computer cars; on the wide
+    speedway, and on the largest bundled sheet (the rally, its start shared by six cars)."""
+    for track, overrides in (("wide-speedway", {}), ("rally", {"cars": "shared"})):
+        frame_times(track, overrides)
+
+
+def frame_times(track: str, overrides: dict) -> None:
     import os
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
+    from racetrack.ai import make_driver
     from racetrack.settings import PlayerChoice
     from racetrack.ui.app import App
-    from racetrack.ui.launch import start_race
+    from racetrack.ui.scenes.menu import MenuScene
+
+    app = App((1920, 1080))
+    app.push(MenuScene(app))
+    levels = ("human", "hard", "medium", "easy", "hard", "medium")
+    colours = ("red", "blue", "green", "orange", "purple", "black")
+    players = tuple(PlayerChoice(f"Car {i + 1}", c, level)
+                    for i, (c, level) in enumerate(zip(colours, levels, strict=True)))
+    scene = app.routes.start_race(find_track(track), "gardner", players, seed=3,
+                                  animation_seconds=0.1, replace=False, overrides=overrides)
+    scene.preparing.result()
+    scene._start_following()
+    coach = make_driver("expert", 5)
+    times, work = [], []
+    human_frames = 0
+    while app.scenes and app.scenes[-1] is scene and len(times) < 8000:
+        if scene.human_turn and scene.lookout.complete:
+            human_frames += 1
+            move = coach.choose(scene.state.clone())
+            scene.hover = move.target  # pointed at for a few frames, then clicked
+            scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*move.target))
+            if human_frames % 6 == 0:
+                scene.play(move)
+        start, own = time.perf_counter(), time.thread_time()
+        app.step(1 / 60)
+        times.append(time.perf_counter() - start)
+        work.append(time.thread_time() - own)
+        # The game waits for the next frame here (60 a second); a short wait gives the
+        # other threads their turn, as the real frame clock does.
+        time.sleep(0.002)
+    app.gui.kill_all()
+    times.sort()
+    work.sort()
+    over = sum(1 for t in times if t > 1 / 60) / len(times)
+    print(f"race screen, {track}{' (start shared)' if overrides else ''}, 6 cars, "
+          f"{len(scene.state.history)} moves, 1920 x 1080, {len(times)} frames: frame time "
+          f"median {statistics.median(times) * 1e3:.1f} ms, 95th percentile "
+          f"{times[int(len(times) * 0.95)] * 1e3:.1f} ms, worst {times[-1] * 1e3:.1f} ms, "
+          f"{over:.1%} over 16.7 ms; the frame's own work (its thread's CPU time) median "
+          f"{statistics.median(work) * 1e3:.1f} ms, 95th percentile "
+          f"{work[int(len(work) * 0.95)] * 1e3:.1f} ms, worst {work[-1] * 1e3:.1f} ms; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+def thread_frames(app, count: int) -> list[float]:
+    """``count`` frames of the window, each timed on the window's thread's own clock
+    (time.thread_time), so the workers' threads and other programs on a busy machine do not
+    count."""
+    times = []
+    for _ in range(count):
+        start = time.thread_time()
+        app.step(1 / 60)
+        times.append(time.thread_time() - start)
+    return times
+
+
+def bench_editor() -> None:
+    """The editor: a road of 40 clicks built, all its live checks, every crossing of a ring of
+    5,000 corners, and the frame time at 1280 x 800 (dummy video driver)."""
+    import math
+    import os
+
+    from racetrack.draft import Draft
+    from racetrack.editing.checks import self_crossings
+    from racetrack.editing.road import build_road
+
+    clicks = [(60 + 50 * math.cos(a / 40 * 2 * math.pi) * (1 + 0.25 * math.sin(a * 0.9)),
+               40 + 30 * math.sin(a / 40 * 2 * math.pi)) for a in range(40)]
+    road, took = timed(build_road, clicks, 6.0, True)
+    print(f"road tool: 40 clicks into a circuit of {len(road.outer)} + "
+          f"{sum(map(len, road.holes))} corners in {took * 1e3:.0f} ms")
+    draft = Draft(outer=road.outer, holes=road.holes, start=road.start)
+    marks, took = timed(draft.marks)
+    print(f"live checks of that drawing: {len(marks)} problems in {took * 1e3:.0f} ms")
+    zigzag = tuple((i * 0.1, (i % 2) * 4.0) for i in range(4998)) + ((499.8, -3.0), (0, -3))
+    star = tuple((40 * math.cos(a * 2 * math.pi * 2499 / 5000),
+                  40 * math.sin(a * 2 * math.pi * 2499 / 5000)) for a in range(5000))
+    for name, ring in (("a zigzag", zigzag), ("a star", star)):
+        found, took = timed(self_crossings, ring)
+        print(f"every crossing of {name} of {len(ring)} corners: {len(found):,} in "
+              f"{took * 1e3:.0f} ms")
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
+    from racetrack.editing import EditorState
+    from racetrack.ui.app import App
+    from racetrack.ui.scenes.editor import EditorScene
     from racetrack.ui.scenes.menu import MenuScene
 
     app = App((1280, 800))
     app.push(MenuScene(app))
-    levels = ("expert", "hard", "medium", "easy", "hard", "medium")
-    colours = ("red", "blue", "green", "orange", "purple", "black")
-    players = tuple(PlayerChoice(f"Car {i + 1}", c, level)
-                    for i, (c, level) in enumerate(zip(colours, levels, strict=True)))
-    scene = start_race(app, find_track("wide-speedway"), "gardner", players, seed=3,
-                       animation_seconds=0.1, replace=False)
-    scene.preparing.result()
-    times = []
-    while app.scenes and app.scenes[-1] is scene and len(times) < 5000:
-        start = time.perf_counter()
+    scene = EditorScene(app)
+    scene.state = EditorState(draft)
+    app.push(scene)
+    scene.fit()
+    still = thread_frames(app, 120)
+    corner = road.outer[0]
+    scene.state.press(corner)
+    dragging = []
+    for i in range(120):
+        start = time.thread_time()
+        scene.state.drag((corner[0] + i * 0.05, corner[1]))
         app.step(1 / 60)
-        times.append(time.perf_counter() - start)
-        # The game waits for the next frame here (60 a second); a short wait gives the
-        # drivers' thread its turn, as the real frame clock does.
-        time.sleep(0.002)
-    times.sort()
-    print(f"race screen, 6 cars, {len(scene.state.history)} moves: frame time median "
-          f"{statistics.median(times) * 1e3:.1f} ms, 95th percentile "
-          f"{times[int(len(times) * 0.95)] * 1e3:.1f} ms over {len(times)} frames "
-          f"(60 frames a second needs 16.7 ms)")
+        dragging.append(time.thread_time() - start)
+    scene.state.release(corner)
+    print(f"editor frame, 1280 x 800, {len(road.outer) + sum(map(len, road.holes))} corners "
+          f"at {scene.camera.scale:.0f} pixels a square: median "
+          f"{statistics.median(still) * 1e3:.1f} ms still, "
+          f"{statistics.median(dragging) * 1e3:.1f} ms while dragging a corner (the drawing "
+          f"checked and drawn again every frame); thread CPU time")
+
+
+
+FILE_CHILD = """
+import json, resource, sys
+from racetrack.{module} import {function} as read
+before = resource.getrusage(resource.RUSAGE_SELF)
+try:
+    read(sys.argv[1])
+    outcome = "read"
+except ValueError as exc:
+    outcome = "refused"
+after = resource.getrusage(resource.RUSAGE_SELF)
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+print(json.dumps([outcome, cpu, peak // 1024]))
+"""
+
+
+def bench_files() -> None:
+    """The hostile files that once took minutes and gigabytes, and the longest replay."""
+    import json
+    import subprocess
+    import tempfile
+
+    from racetrack.errors import ReplayError
+    from racetrack.replay import MAX_MOVES, REPLAY_LIMITS
+    from racetrack.yamlio import load_yaml, write_yaml
+    from tests.hostile_corpus import CORPUS, large_files
+
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-"))
+    made = large_files(folder)
+    data = load_yaml(CORPUS / "reference-to-licence-text.yaml").data
+    data["moves"] = (data["moves"] * (MAX_MOVES // len(data["moves"]) + 1))[:MAX_MOVES]
+    longest = folder / "longest.yaml"
+    _, writing = timed(write_yaml, longest, data, REPLAY_LIMITS, ReplayError)
+    cases = [("a 4 MiB track of half a million points", "track", "load_track",
+              made["tiny points"]),
+             ("a 16 MiB replay of moves", "replay", "load_replay", made["many moves"]),
+             (f"the longest replay the game writes ({longest.stat().st_size / 1e6:.1f} MB, "
+              f"{MAX_MOVES:,} moves; writing it took {writing:.1f} s)", "replay",
+              "load_replay", longest)]
+    for what, module, function, path in cases:
+        child = FILE_CHILD.format(module=module, function=function)
+        done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True,
+                              text=True, check=True)
+        outcome, cpu, peak = json.loads(done.stdout)
+        print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
+
+
+def bench_playback() -> None:
+    """The one playback scene, at 1920 x 1080 and four times the speed: a six-car race on the
+    wide speedway and a game of Graph Trees on Levi's sheet (each move re-simulated first)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
+    from racetrack.lineup import computer_line_up
+    from racetrack.recording import Recording
+    from racetrack.replay import Replay
+    from racetrack.trees import TreesGame, load_tree_rules
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import SavedGame, result_data
+    from racetrack.ui.app import App
+
+    def played(setup, players) -> tuple:
+        state = setup.start()
+        while not state.is_over:
+            state.apply(players[state.current_player].choose(state))
+        return tuple(state.history), state
+
+    race = Race(load_track(find_track("wide-speedway")), load_rules("gardner"),
+                computer_line_up(["hard"] * 6), seed=3)
+    moves, _ = played(race, [make_driver("hard", i) for i in range(6)])
+    game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["greedy"] * 2), 3)
+    tree_moves, final = played(game, [make_player("greedy", 1), make_player("greedy", 2)])
+    recordings: list[Recording] = [Replay(race, moves, {}, "race"),
+                                   SavedGame(game, tree_moves, result_data(final), "game")]
+    app = App((1920, 1080))
+    app.routes.menu()
+    for recording in recordings:
+        states, took = timed(lambda r=recording: list(r.states()))
+        viewer = app.routes.watch(recording, states)
+        for _ in range(3):
+            app.step(1 / 60)
+        viewer.step_speed(2)
+        viewer.toggle()
+        times = sorted(thread_frames(app, 240))
+        print(f"playback of {recording.noun} of {len(recording.moves)} moves at 1920 x 1080, "
+              f"4x: re-simulated in {took:.2f} s; frame median "
+              f"{statistics.median(times) * 1e3:.1f} ms, 95th percentile "
+              f"{times[int(0.95 * len(times))] * 1e3:.1f} ms, worst {times[-1] * 1e3:.1f} ms "
+              "(thread CPU time)")
+        app.pop()
 
 
 BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
-           "moves": bench_moves, "help": bench_help, "frames": bench_frames}
+           "moves": bench_moves, "help": bench_help, "frames": bench_frames,
+           "editor": bench_editor, "files": bench_files, "playback": bench_playback}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

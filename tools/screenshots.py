@@ -1,14 +1,23 @@
-"""README screenshots: the menu, the race setup, a race in progress and a game of Graph Trees,
-drawn by the real scenes.
+"""README screenshots, drawn by the real scenes at 800 x 600, 1280 x 800 and 1920 x 1080: the
+menu, the New race screen, races showing every kind of candidate point (a finish under Baker's
+advanced rules, a crash hover and a collision under Baker's rules, leaving the track under
+Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph Trees, its
+menu and a saved game played back, the shop, a championship's standings, and the track editor
+(its road tool, and its problem marks).
 
-    python tools/screenshots.py [OUT_FOLDER]      (default: docs/screenshots)
+    python tools/screenshots.py [OUT_FOLDER] [--size WxH] [--only NAME,...]
+                                   (default: docs/screenshots, every size and screen)
 
-Runs without a display (SDL's dummy video driver) and saves PNGs with pygame.image.save.
+Runs without a display (SDL's dummy video driver) and saves PNGs with pygame.image.save,
+reduced to 256 colours by ImageMagick's ``convert`` where it is installed (the paper has few
+colours, so they stay sharp and small).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -18,17 +27,19 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("RACETRACK_HOME", tempfile.mkdtemp(prefix="racetrack-shots-"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from racetrack.ai import make_driver  # noqa: E402
+from racetrack.geometry import Vec  # noqa: E402
+from racetrack.outlook import Look  # noqa: E402
 from racetrack.settings import PlayerChoice  # noqa: E402
 from racetrack.track import find_track  # noqa: E402
 from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
 from racetrack.trees.ai import GreedyPlayer  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
-from racetrack.ui.launch import start_race  # noqa: E402
+from racetrack.ui.scenes.help import HelpScene  # noqa: E402
 from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
 from racetrack.ui.scenes.setup import SetupScene  # noqa: E402
-from racetrack.ui.scenes.trees import start_trees  # noqa: E402
 
-SIZE = (1280, 800)
+SIZES = ((800, 600), (1280, 800), (1920, 1080))
 
 
 def frames(app: App, count: int, dt: float = 1 / 30) -> None:
@@ -36,38 +47,108 @@ def frames(app: App, count: int, dt: float = 1 / 30) -> None:
         app.step(dt)
 
 
-def main(out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    app = App(SIZE)
-    app.push(MenuScene(app))
-    frames(app, 2)
-    app.save_screenshot(out / "menu.png")
-    app.push(SetupScene(app))
-    frames(app, 2)
-    app.save_screenshot(out / "setup.png")
-    players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "hard"),
-               PlayerChoice("Cy", "green", "medium"), PlayerChoice("Di", "orange", "easy"))
-    scene = start_race(app, find_track("hairpins"), "gardner", players, seed=4,
-                       animation_seconds=0.05)
+def save(app: App, out: Path, name: str) -> None:
+    width, height = app.size
+    path = out / f"{name}-{width}x{height}.png"
+    app.save_screenshot(path)
+    if shutil.which("convert"):
+        subprocess.run(["convert", str(path), "-colors", "256", f"PNG8:{path}"], check=False)
+
+
+def race_at(app: App, track: str, rules: str, players, seed: int, moves: int):
+    """A race with ``moves`` moves played (the human cars by an expert coach), on the human
+    car's turn, the start's announcement over."""
+    app.routes.menu()
+    scene = app.routes.start_race(find_track(track), rules, players, seed=seed,
+                                  animation_seconds=0.0)
     scene.preparing.result()
-    while len(scene.state.history) < 40:
+    scene._start_following()
+    coach = make_driver("expert", 9)
+    while len(scene.state.history) < moves or not scene.human_turn:
+        if scene.human_turn:
+            scene.play(coach.choose(scene.state))
         if scene.thinking is not None:
-            scene.thinking.result(timeout=30)
+            scene.thinking.result(timeout=60)
         frames(app, 1, 0.1)
-    scene.camera.fit(scene.race.track.bounds)
+    return scene
+
+
+def pose(app: App, scene, places: dict[int, tuple[Vec, Vec]], hover: Look | None,
+         damage: int = 0, progress: int | None = None) -> None:
+    """Put cars where the picture needs them, work out the outlooks and hover one."""
+    for index, (point, velocity) in places.items():
+        scene.state.place(index, point, velocity, progress=progress,
+                          damage=damage if index == scene.state.current_car else None)
+        # A trail that leads in at that speed, as if the car had driven there.
+        scene.state.trails[index] = [point - Vec(velocity.x * k, velocity.y * k)
+                                     for k in (3, 2, 1, 0)]
+    scene.toasts.clear()
+    scene.camera.scale = min(scene.sheet.max_scale, max(scene.camera.scale,
+                                                        scene.camera.height / 17))
+    frames(app, 1)
+    scene.finish_outlooks()
+    car = scene.state.cars[scene.state.current_car]
+    scene.camera.follow(car.position.x + car.velocity.x * 0.6,
+                        car.position.y + car.velocity.y * 0.6)
     scene.camera.followed = False
     frames(app, 2)
-    app.save_screenshot(out / "race.png")
-    trees(app, out)
-    print(f"screenshots in {out}")
+    if hover is not None:
+        found = [o for o in scene.current_outlooks() if o.look is hover]
+        # The telling one: a crash that puts the car out, the finish farthest past the line.
+        chosen = max(found, key=lambda o: (o.out, o.past or 0.0), default=None)
+        if chosen is not None:
+            scene.hover = chosen.target
+            scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*chosen.target))
+    frames(app, 1)
+
+
+def races(app: App, out: Path) -> None:
+    three = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "medium"),
+             PlayerChoice("Cy", "green", "hard"))
+    # The last straight under Baker's advanced rules: safe, special (good brakes, turbo),
+    # finishing and into-the-wall points, and one taken by another car.
+    scene = race_at(app, "oval", "baker-advanced", three, seed=5, moves=12)
+    pose(app, scene, {0: (Vec(16, 21), Vec(4, 0)), 1: (Vec(20, 22), Vec(3, 0)),
+                      2: (Vec(13, 23), Vec(3, 0))}, Look.FINISH,
+         progress=scene.race.course.goal - 1)
+    save(app, out, "race-finish")
+    # Baker's rules at speed 6 into the bend: every wall point puts the car out.
+    scene = race_at(app, "oval", "baker", three, seed=5, moves=12)
+    pose(app, scene, {0: (Vec(30, 22), Vec(6, 0))}, Look.WALL, damage=1)
+    save(app, out, "race-crash")
+    # No clean point left: a collision is allowed (and costs both cars).
+    pose(app, scene, {1: (Vec(35, 22), Vec(0, 0)), 2: (Vec(36, 21), Vec(0, 0)),
+                      0: (Vec(30, 22), Vec(6, 0))}, Look.COLLIDE, damage=1)
+    save(app, out, "race-collide")
+    # Nystrom's rules: the move must change, and a car may leave the track and come back.
+    scene = race_at(app, "oval", "nystrom", three, seed=5, moves=12)
+    pose(app, scene, {0: (Vec(30, 22), Vec(6, 0))}, Look.LEAVE)
+    save(app, out, "race-leave")
+
+
+def results(app: App, out: Path) -> None:
+    players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "hard"),
+               PlayerChoice("Cy", "green", "medium"), PlayerChoice("Di", "orange", "easy"))
+    app.routes.menu()
+    scene = app.routes.start_race(find_track("hairpins"), "gardner", players, seed=4,
+                                  animation_seconds=0.0)
+    scene.preparing.result()
+    scene._start_following()
+    while app.scenes[-1] is scene:
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=60)
+        frames(app, 1, 0.2)
+    frames(app, 2)
+    save(app, out, "results")
 
 
 def trees(app: App, out: Path) -> None:
     """Graph Trees: Red (played here by a greedy coach) against the computer, nine turns in,
     with Red's green and orange dots showing and the reason for one orange dot."""
+    app.routes.menu()
     game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["human", "greedy"]),
                      seed=7)
-    scene = start_trees(app, game)
+    scene = app.routes.trees(game)
     coach = GreedyPlayer(11)
     while len(scene.state.history) < 18:
         while not scene.human_turn:
@@ -85,8 +166,175 @@ def trees(app: App, out: Path) -> None:
         scene.hover = refused.target
         scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*refused.target))
     app.draw()
-    app.save_screenshot(out / "trees.png")
+    save(app, out, "trees")
+
+
+def menus(app: App, out: Path) -> None:
+    app.routes.menu()
+    frames(app, 2)
+    save(app, out, "menu")
+    app.push(SetupScene(app))
+    frames(app, 3)
+    save(app, out, "setup")
+
+
+def help_screen(app: App, out: Path) -> None:
+    app.routes.menu()
+    app.push(HelpScene(app, "baker", "Oval"))
+    frames(app, 3)
+    save(app, out, "help")
+
+
+def tutorial(app: App, out: Path) -> None:
+    app.routes.menu()
+    scene = app.routes.tutorial()
+    scene.preparing.result()
+    frames(app, 3)
+    scene.advance()
+    frames(app, 3)
+    save(app, out, "tutorial")
+
+
+def replay(app: App, out: Path) -> None:
+    """The race viewer half way through the last finished race (the results' race)."""
+    from racetrack import archive
+
+    entry = archive.saved_races()[0]
+    app.routes.menu()
+    viewer = app.routes.watch(entry.recording)
+    frames(app, 2)
+    viewer.go(viewer.last // 2)
+    frames(app, 2)
+    save(app, out, "replay")
+
+
+def trees_screens(app: App, out: Path) -> None:
+    """The Graph Trees menu with a saved game and one in progress, and the saved game
+    played back half way."""
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import GAMES
+
+    game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["greedy", "greedy"]),
+                     seed=3)
+    state = game.start()
+    players = [make_player("greedy", 1), make_player("greedy", 2)]
+    while not state.is_over:
+        state.apply(players[state.current_player].choose(state))
+        if len(state.history) == 12:
+            GAMES.record_progress(state.clone(), GAMES.new_progress_path(state))
+    GAMES.save_finished(state)
+    app.routes.menu()
+    menu = app.routes.trees_menu()
+    menu.listing.wait(30)
+    frames(app, 3)
+    save(app, out, "trees-menu")
+    viewer = app.routes.watch(GAMES.saved()[0].recording)
+    frames(app, 2)
+    viewer.go(viewer.last // 2)
+    frames(app, 2)
+    save(app, out, "trees-replay")
+
+
+def shop_and_standings(app: App, out: Path) -> None:
+    """James Bond mode's shop before a race, and a championship's standings after a race."""
+    from racetrack.championship import Championship, Entrant, run_headless
+    from racetrack.ui.scenes.championship import StandingsScene
+
+    players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "hard"))
+    app.routes.menu()
+    shop = app.routes.start_race(find_track("hazards"), "baker-bond", players, seed=3)
+    for item in ("damage", "damage", "missiles", "turbo", "brakes"):
+        shop.change(item, True)
+    frames(app, 2)
+    save(app, out, "shop")
+    entrants = [Entrant("Ann", "red", "expert"), Entrant("Bob", "blue", "hard"),
+                Entrant("Cy", "green", "medium"), Entrant("Di", "orange", "easy")]
+    series = Championship("baker-bond", ["oval"], entrants, seed=2)
+    run_headless(series, 2)
+    series.tracks.append("hairpins")  # one race run, the next to come
+    app.routes.menu()
+    app.push(StandingsScene(app, series))
+    frames(app, 2)
+    save(app, out, "standings")
+
+
+SCREENS = {"menus": menus, "help": help_screen, "tutorial": tutorial, "races": races,
+           "results": results, "replay": replay, "trees": trees, "trees-screens": trees_screens,
+           "shop": shop_and_standings, "editor": lambda app, out: editor(app, out)}
+
+
+def main(out: Path, sizes=SIZES, only: set[str] | None = None) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for size in sizes:
+        # A fresh player's folders for each size: no interrupted races from the last one.
+        os.environ["RACETRACK_HOME"] = tempfile.mkdtemp(prefix="racetrack-shots-")
+        app = App(size)
+        app.push(MenuScene(app))
+        for name, make in SCREENS.items():
+            if only is None or name in only:
+                make(app, out)
+        app.gui.kill_all()
+    print(f"screenshots in {out}")
+
+
+def editor(app: App, out: Path) -> None:
+    """The editor: a road circuit built from six clicks, with a short cut being drawn (its
+    band follows the pointer); then a drawing with problems marked where they are."""
+    from racetrack.editing import Tool
+    from racetrack.ui.scenes.editor import EditorScene
+
+    def pointer(scene: EditorScene, point: tuple[float, float]) -> None:
+        scene.mouse = tuple(round(v) for v in scene.camera.to_screen(*point))
+
+    app.routes.menu()
+    scene = EditorScene(app)
+    app.push(scene)
+    state = scene.state
+    state.set_tool(Tool.ROAD)
+    for point in [(0, 0), (22, -2), (34, 6), (30, 20), (12, 24), (-2, 14), (0, 0)]:
+        state.press(point)
+        state.release(point)
+    state.set_tool(Tool.ROAD)
+    for point in [(16, -4), (14, 8)]:
+        state.press(point)
+        state.release(point)
+    scene.fit()
+    pointer(scene, (17, 26))
+    state.update(1.0)
+    if state.analyst.job is not None:
+        state.analyst.job.result(timeout=60)
+    frames(app, 2)
+    save(app, out, "editor-road")
+
+    state.new_from(None)
+    state.set_tool(Tool.OUTLINE)
+    for point in [(0, 0), (36, 0), (36, 22), (22, 22), (28, -6), (14, -6), (18, 22),
+                  (0, 22), (0, 0)]:
+        state.press(point)
+        state.release(point)
+    for point in [(6, 6), (12, 6), (12, 16), (6, 16), (6, 6)]:
+        state.press(point)
+        state.release(point)
+    state.set_tool(Tool.ZONE)
+    for point in [(39, 8), (44, 8), (44, 13), (39, 13), (39, 8)]:
+        state.press(point)
+        state.release(point)
+    scene.fit()
+    crossing = [m.at for m in state.marks() if "crosses" in m.message][-1]
+    pointer(scene, crossing)
+    frames(app, 2)
+    save(app, out, "editor-marks")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/screenshots"))
+    arguments = sys.argv[1:]
+    chosen_sizes, chosen = SIZES, None
+    if "--size" in arguments:
+        at = arguments.index("--size")
+        chosen_sizes = (tuple(int(v) for v in arguments[at + 1].split("x")),)
+        del arguments[at:at + 2]
+    if "--only" in arguments:
+        at = arguments.index("--only")
+        chosen = set(arguments[at + 1].split(","))
+        del arguments[at:at + 2]
+    main(Path(arguments[0]) if arguments else Path("docs/screenshots"), chosen_sizes, chosen)

@@ -57,7 +57,8 @@ class Option:
         elif isinstance(value, int) and not isinstance(value, bool) \
                 and self.low <= value <= self.high:  # type: ignore[operator]
             return None
-        return f"'{self.key}' must be one of: {self.allowed()}; not {value!r}"
+        shown = repr(value) if len(repr(value)) <= 42 else repr(value)[:40] + "…"
+        return f"'{self.key}' must be one of: {self.allowed()}; not {shown}"
 
 
 OPTIONS: tuple[Option, ...] = (

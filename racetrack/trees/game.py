@@ -5,7 +5,7 @@
 state as it was; ``apply_unchecked`` is the fast path for moves that came from
 ``legal_moves()``. A player with no legal move is skipped (an event says so); the game ends
 when no player can move, when every player who still can has agreed to end, or at the turn
-limit.
+limit. Game and state speak the protocol both games share (``racetrack.protocol``).
 """
 
 from __future__ import annotations
@@ -53,6 +53,10 @@ class TreesGame:
             if player.kind not in PLAYER_KINDS:
                 raise ValueError(f"unknown player kind {player.kind!r}; kinds: "
                                  + ", ".join(PLAYER_KINDS))
+
+    @property
+    def player_names(self) -> tuple[str, ...]:
+        return tuple(player.name for player in self.players)
 
     @classmethod
     def default_players(cls, kinds: Sequence[str]) -> tuple[Player, ...]:

@@ -121,6 +121,11 @@ class Outcome:
     winner: int | None
     ranking: tuple[int, ...]
 
+    @property
+    def reason(self) -> str:
+        """Why the game ended, in words (as a race's outcome says it)."""
+        return self.termination.value
+
     @classmethod
     def from_scores(cls, termination: Termination, scores: tuple[int, ...]) -> Outcome:
         ranking = tuple(sorted(range(len(scores)), key=lambda i: (-scores[i], i)))

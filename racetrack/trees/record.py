@@ -5,32 +5,39 @@ with every option, the seed, the players, every move as text in order, and the r
 result. Re-simulating the moves re-creates every state; a move that is not legal then is
 reported by its number, and a result that does not match is refused.
 
-Finished games are kept in their own folder under the player's data folder, beside the race
-replays; the game in progress is rewritten there after every move.
+Re-simulating and checking is written once for both games (``racetrack.recording``), and so
+is the shelf of games (``racetrack.archive``): finished games are kept in their own folder under
+the player's data folder, beside the race replays, and each game in progress in a file of its
+own in its ``unfinished/`` folder, rewritten after every move (``unfinished-game.yaml``, the
+one file of earlier versions, is still offered to resume).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from racetrack.archive import Shelf
 from racetrack.errors import Problem, RacetrackError, ReplayError, RulesError
+from racetrack.fields import MAX_NAME, Field, Reader
+from racetrack.recording import Recording
 from racetrack.settings import data_dir
 from racetrack.trees.game import PLAYER_KINDS, Player, TreesGame, TreesState
-from racetrack.trees.model import Move
-from racetrack.trees.rules import tree_rules_from_data
-from racetrack.yamlio import atomic_write_text, dump_yaml, load_yaml
+from racetrack.trees.model import Move, Termination
+from racetrack.trees.rules import OPTIONS_BY_KEY, tree_rules_from_document
+from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 FORMAT_KEY = "racetrack-trees"
 FORMAT_VERSION = 1
 GAME_MARKER = "graph-trees"
 MAX_BYTES = 4 * 1024 * 1024
-MAX_MOVES = 20_000  # the largest turn limit: no game is longer
+#: The largest turn limit: no game is longer.
+MAX_MOVES = OPTIONS_BY_KEY["turn-limit"].high
+#: A move is a list of two values; the rest (rules, players, result) is small. ``save_game``
+#: writes with the same limits.
+GAME_LIMITS = Limits(bytes=MAX_BYTES, nodes=3 * MAX_MOVES + 2_000)
 UNFINISHED = "unfinished-game.yaml"
 
 
@@ -58,119 +65,104 @@ def game_data(state: TreesState) -> dict[str, Any]:
 
 def save_game(state: TreesState, path: str | os.PathLike[str]) -> None:
     """Write the game atomically (the file is the old one or the new one, whole)."""
-    atomic_write_text(path, dump_yaml(game_data(state)))
+    write_yaml(path, game_data(state), GAME_LIMITS, ReplayError)
 
 
 @dataclass(frozen=True)
-class SavedGame:
-    game: TreesGame
-    moves: tuple[tuple[int, Move], ...]
-    result: dict[str, Any]
-    file: str
+class SavedGame(Recording[TreesState]):
+    """A loaded game: its setup, its moves and the result it claims (re-simulated and checked
+    as any recording is, ``racetrack.recording``)."""
 
-    def states(self) -> Iterator[TreesState]:
-        """Every state from the start, one after each move (re-simulated, so checked)."""
-        state = self.game.start()
-        yield state.clone()
-        for number, (player, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, player, move)
-            yield state.clone()
+    noun: ClassVar[str] = "game"
+    result_keys: ClassVar[tuple[str, ...]] = ("finished", "winner", "scores", "ranking",
+                                              "reason")
 
-    def final_state(self) -> TreesState:
-        state = self.game.start()
-        for number, (player, move) in enumerate(self.moves, start=1):
-            self._apply(state, number, player, move)
-        return state
+    @property
+    def game(self) -> TreesGame:
+        return self.setup  # type: ignore[return-value]
 
-    def _apply(self, state: TreesState, number: int, player: int, move: Move) -> None:
-        def fail(message: str) -> ReplayError:
-            return ReplayError(Problem(self.file, None, f"move {number} ({move}): {message}"))
+    @property
+    def title(self) -> str:
+        return " v ".join(self.players)
 
-        if state.is_over:
-            raise fail("the game was already over")
-        if state.current != player:
-            raise fail(f"it is {state.game.players[state.current].name}'s turn, not "
-                       f"player {player}'s")
-        reason = state.check(move)
-        if reason is not None:
-            raise fail(f"illegal: {reason}")
-        state.apply_unchecked(move)
+    @property
+    def describe(self) -> str:
+        return f"{self.game.rules.name} rules · {', '.join(self.players)}"
 
-    def verify(self) -> TreesState:
-        """Re-simulate and compare with the recorded result; ``ReplayError`` if they differ."""
-        state = self.final_state()
-        if self.result:
-            actual = result_data(state)
-            for key in ("finished", "winner", "scores", "ranking", "reason"):
-                if self.result.get(key) != actual.get(key):
-                    raise ReplayError(Problem(
-                        self.file, None, f"the recorded result does not match the moves: "
-                                         f"{key} is {self.result.get(key)!r} in the file "
-                                         f"but {actual.get(key)!r} when re-simulated"))
-        return state
+    @staticmethod
+    def result_of(state: TreesState) -> dict[str, Any]:
+        return result_data(state)
 
 
 def load_game(path: str | os.PathLike[str]) -> SavedGame:
     """Read a saved game; every problem is a ``ReplayError`` naming the file (and line)."""
-    doc = load_yaml(path, ReplayError, MAX_BYTES)
-    data, file = doc.data, str(path)
+    return game_from_document(load_yaml(path, ReplayError, GAME_LIMITS))
 
-    def fail(where: tuple, message: str) -> ReplayError:
-        return ReplayError(doc.problem(where, message))
 
-    if not isinstance(data, dict):
-        raise fail((), "a saved game must be a YAML mapping")
-    if data.get(FORMAT_KEY) != FORMAT_VERSION or data.get("game") != GAME_MARKER:
-        raise fail((FORMAT_KEY,), f"not a saved Graph Trees game ('{FORMAT_KEY}: "
-                                  f"{FORMAT_VERSION}' and 'game: {GAME_MARKER}' expected)")
-    known = {FORMAT_KEY, "game", "rules", "seed", "players", "moves", "result"}
-    for key in data:
-        if key not in known:
-            raise fail((key,), f"unknown key {key!r}; valid keys: {', '.join(sorted(known))}")
-    for key in ("rules", "players", "moves"):
-        if key not in data:
-            raise fail((), f"missing '{key}'")
+def game_from_document(doc: YamlDocument) -> SavedGame:
+    """A saved game from a parsed file, every field checked (the first problem is raised)."""
+    root = Reader(doc, ReplayError).root
+    if not isinstance(doc.data, dict):
+        root.fail("a saved game must be a YAML mapping")
+    marker = f"not a saved Graph Trees game ('{FORMAT_KEY}: {FORMAT_VERSION}' and " \
+             f"'game: {GAME_MARKER}' expected)"
+    root[FORMAT_KEY].equals(FORMAT_VERSION, marker)
+    root["game"].equals(GAME_MARKER, marker)
+    root.keys(_TOP_KEYS, what="a saved game")
+    root.require("rules", "players", "moves")
     try:
-        rules = tree_rules_from_data(data["rules"], f"{file} (embedded rules)")
+        rules = tree_rules_from_document(doc.sub(("rules",)))
     except RulesError as exc:
-        raise ReplayError(exc.problems) from None
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise fail(("seed",), "'seed' must be a whole number")
-    players_data = data["players"]
-    if not isinstance(players_data, list):
-        raise fail(("players",), "'players' must be a list")
+        raise ReplayError([Problem(p.file, p.line, f"embedded rules: {p.message}")
+                           for p in exc.problems]) from None
+    seed = root["seed"].whole(-MAX_SEED, MAX_SEED, default=0)
     players = []
-    for index, item in enumerate(players_data):
-        if (not isinstance(item, dict) or not isinstance(item.get("name"), str)
-                or item.get("kind", "human") not in PLAYER_KINDS):
-            raise fail(("players", index), "each player needs a 'name' and a 'kind' ("
-                                           + ", ".join(PLAYER_KINDS) + ")")
-        players.append(Player(item["name"][:40], str(item.get("colour", "red")),
-                              item.get("kind", "human")))
+    for item in root["players"].items(4, item="player"):
+        item.keys(("name", "colour", "kind"), what="a player")
+        players.append(Player(item["name"].text(MAX_NAME),
+                              item["colour"].text(MAX_NAME, default="red"),
+                              item["kind"].choice(PLAYER_KINDS, default="human",
+                                                  unknown="player kind", valid="kinds")))
     try:
         game = TreesGame(rules, tuple(players), seed)
     except ValueError as exc:
-        raise fail(("players",), str(exc)) from None
-    moves_data = data["moves"]
-    if not isinstance(moves_data, list) or len(moves_data) > MAX_MOVES:
-        raise fail(("moves",), f"'moves' must be a list of at most {MAX_MOVES} moves")
-    if len(moves_data) > rules.turn_limit:
-        raise fail(("moves",), f"{len(moves_data)} moves, but the game stops after "
-                               f"{rules.turn_limit} turns")
+        raise ReplayError(doc.problem(("players",), str(exc))) from None
+    moves_field = root["moves"]
+    entries = moves_field.items(min(MAX_MOVES, rules.turn_limit), item="move")
     moves = []
-    for number, entry in enumerate(moves_data, start=1):
-        if (not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int
-                or not isinstance(entry[1], str)):
-            raise fail(("moves", number - 1), f"move {number} must be [player, \"move\"]")
+    for entry in entries:
+        value = entry.value
+        if (not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int
+                or not 0 <= value[0] < len(players) or not isinstance(value[1], str)
+                or len(value[1]) > 100):
+            entry.fail(f"{entry.label} must be [player, \"move\"], the player from 0 to "
+                       f"{len(players) - 1}")
         try:
-            moves.append((entry[0], Move.parse(entry[1])))
+            moves.append((value[0], Move.parse(value[1])))
         except RacetrackError as exc:
-            raise fail(("moves", number - 1), f"move {number}: {exc}") from None
-    result = data.get("result") or {}
-    if not isinstance(result, dict):
-        raise fail(("result",), "'result' must be a mapping")
-    return SavedGame(game, tuple(moves), result, file)
+            entry.fail(f"{entry.label}: {exc}")
+    root.require("result")
+    return SavedGame(game, tuple(moves), _result(root["result"], len(players)), doc.file)
+
+
+_TOP_KEYS = (FORMAT_KEY, "game", "rules", "seed", "players", "moves", "result")
+MAX_SEED = 10**18
+
+
+def _result(field: Field, players: int) -> dict[str, Any]:
+    """The recorded result, as ``result_data`` writes it; what is shown of it is checked."""
+    field.keys(("finished", "winner", "scores", "ranking", "reason"), what="'result'")
+    result: dict[str, Any] = {
+        "finished": field["finished"].flag(),
+        "scores": [item.whole(0, 10**9) for item in
+                   field["scores"].items(players, item="score", low=players)]}
+    if result["finished"]:
+        result["winner"] = field["winner"].text(MAX_NAME, nullable=True)
+        result["ranking"] = [item.text(MAX_NAME) for item in
+                             field["ranking"].items(players, item="ranked player")]
+        result["reason"] = field["reason"].choice(Termination)
+        result["reason"] = result["reason"].value
+    return result
 
 
 # -- the folder of saved games ---------------------------------------------------------------
@@ -180,44 +172,6 @@ def games_dir() -> Path:
     return data_dir() / "graph-trees"
 
 
-def unfinished_path() -> Path:
-    return games_dir() / UNFINISHED
-
-
-def record_progress(state: TreesState) -> None:
-    save_game(state, unfinished_path())
-
-
-def save_finished(state: TreesState, when: datetime | None = None) -> Path:
-    """Keep a finished game under its date, and forget the copy in progress."""
-    when = when or datetime.now()
-    names = " v ".join(p.name for p in state.game.players)
-    path = games_dir() / f"{when:%Y-%m-%d %H%M%S} {names}.yaml"
-    save_game(state, path)
-    with contextlib.suppress(OSError):
-        unfinished_path().unlink()
-    return path
-
-
-@dataclass(frozen=True)
-class Entry:
-    path: Path
-    saved: datetime
-    game: SavedGame | None  # None: the file no longer loads
-    problem: str = ""
-
-
-def saved_games() -> list[Entry]:
-    """Every saved game: the one in progress first, then the newest first. Broken files are
-    listed with their problem."""
-    folder = games_dir()
-    if not folder.is_dir():
-        return []
-    entries = []
-    for path in folder.glob("*.yaml"):
-        saved = datetime.fromtimestamp(path.stat().st_mtime)
-        try:
-            entries.append(Entry(path, saved, load_game(path)))
-        except ReplayError as exc:
-            entries.append(Entry(path, saved, None, str(exc.problems[0])))
-    return sorted(entries, key=lambda e: (e.path.name == UNFINISHED, e.saved), reverse=True)
+#: The shelf of Graph Trees games, finished and in progress (``racetrack.archive``).
+GAMES: Shelf[SavedGame] = Shelf("game", "saved game", games_dir, load_game, save_game,
+                                lambda state: " v ".join(state.game.player_names), UNFINISHED)

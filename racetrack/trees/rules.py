@@ -3,7 +3,8 @@
 A file names its options in sections (``board: {width: 20}``) or at the top (``players: 4``);
 ``base: levi`` starts from a bundled set and changes only what differs. Unknown keys and bad
 values are ``RulesError``s naming the file, the line and the valid choices, like the racing
-rule sets (``racetrack.rules``), whose ``Option`` table this reuses.
+rule sets (``racetrack.rules``), whose ``Option`` table and file reading
+(``racetrack.rules.optionfile``) this reuses.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from racetrack.errors import Problem, RulesError
+from racetrack.fields import describe
 from racetrack.geometry import Vec
 from racetrack.rules.moves import CHANGES
+from racetrack.rules.optionfile import RULES_LIMITS, OptionTable, read_rules
 from racetrack.rules.options import Option
-from racetrack.rules.ruleset import refuse_base
 from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 
 OPTIONS: tuple[Option, ...] = (
@@ -40,8 +42,6 @@ OPTIONS: tuple[Option, ...] = (
 )
 OPTIONS_BY_KEY = {o.key: o for o in OPTIONS}
 SECTIONS = ("movement", "board")
-META_KEYS = ("name", "description", "source", "base")
-MAX_BASE_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -97,98 +97,55 @@ def bundled_names() -> list[str]:
 
 def load_tree_rules(name_or_path: str | os.PathLike[str]) -> TreeRules:
     """A rule set from a bundled name (``levi``) or a path to a YAML file."""
-    return _load(_locate(str(name_or_path), None), ())
+    path = _locate(str(name_or_path))
+    return _build(load_yaml(path, RulesError, RULES_LIMITS), path, (path.resolve(),))
 
 
 def tree_rules_from_text(text: str, file: str = "<rules>") -> TreeRules:
-    return _build(parse_yaml(text, file, RulesError), None, ())
+    return _build(parse_yaml(text, file, RulesError, RULES_LIMITS), None, ())
 
 
 def tree_rules_from_data(data: Any, file: str = "<rules>") -> TreeRules:
     """A rule set from plain data (as a saved game embeds it), validated like a file."""
-    refuse_base(data, file)
-    return _build(YamlDocument(data, file, {}), None, ())
+    return tree_rules_from_document(YamlDocument(data, file, {}))
 
 
-def _locate(name: str, relative_to: Path | None) -> Path:
+def tree_rules_from_document(doc: YamlDocument) -> TreeRules:
+    """A rule set embedded in a saved game: every option listed, no base."""
+    return _build(doc, None, (), embedded=True)
+
+
+def _locate(name: str) -> Path:
     bundled = bundled_folder() / f"{name}.yaml"
     looks_like_path = name.endswith((".yaml", ".yml")) or "/" in name or os.sep in name
-    if not looks_like_path and bundled.exists():
+    if not looks_like_path and bundled.is_file():
         return bundled
     if not looks_like_path and not Path(name).is_file():
         raise RulesError(Problem(name, None, "no such Graph Trees rule set; bundled: "
                                              + ", ".join(bundled_names())))
-    path = Path(name)
-    if relative_to is not None and not path.is_absolute():
-        path = relative_to.parent / path
-    return path
+    return Path(name)
 
 
-def _load(path: Path, chain: tuple[Path, ...]) -> TreeRules:
-    resolved = path.resolve()
-    if resolved in chain or len(chain) > MAX_BASE_DEPTH:
-        raise RulesError(Problem(str(path), None, "'base' goes round in a circle"))
-    return _build(load_yaml(path, RulesError), path, (*chain, resolved))
+def _check(option: Option, value: Any) -> str | None:
+    """The option table's check, and the two rules of its own: players is a number in the
+    file (a word in the choices table), and the board's sides are even."""
+    if option.key == "players":
+        return None if type(value) is int and str(value) in option.choices else \
+            f"'players' must be one of: {option.allowed()}; not {describe(value)}"
+    reason = option.check(value)
+    if reason is None and option.key.startswith("board.") and value % 2:
+        reason = f"'{option.key}' must be an even number (players start at the middle of " \
+                 f"a side); not {value!r}"
+    return reason
 
 
-def _build(doc: YamlDocument, path: Path | None, chain: tuple[Path, ...]) -> TreeRules:
-    data = doc.data
-    if not isinstance(data, dict):
-        raise RulesError(doc.problem((), "a Graph Trees rules file must be a YAML mapping of "
-                                         "options"))
-    problems: list[Problem] = []
-    values: dict[str, tuple[Any, tuple]] = {}
-    top_keys = (*META_KEYS, *dict.fromkeys(o.key.split(".")[0] for o in OPTIONS))
-    for key, value in data.items():
-        if key in META_KEYS:
-            if value is not None and not isinstance(value, str):
-                problems.append(doc.problem((key,), f"'{key}' must be a text"))
-        elif key in SECTIONS:
-            inner = [o.key for o in OPTIONS if o.key.startswith(f"{key}.")]
-            if not isinstance(value, dict):
-                problems.append(doc.problem((key,), f"'{key}' must be a mapping of options: "
-                                                    + ", ".join(inner)))
-                continue
-            for sub, sub_value in value.items():
-                full = f"{key}.{sub}"
-                if full in OPTIONS_BY_KEY:
-                    values[full] = (sub_value, (key, sub))
-                else:
-                    problems.append(doc.problem((key, sub), f"unknown option '{full}'; valid "
-                                                            f"options: {', '.join(inner)}"))
-        elif key in OPTIONS_BY_KEY:
-            values[key] = (value, (key,))
-        else:
-            problems.append(doc.problem((key,), f"unknown option {key!r}; valid keys: "
-                                                + ", ".join(top_keys)))
-    for key, (value, where) in values.items():
-        option = OPTIONS_BY_KEY[key]
-        if key == "players":  # a number in the file, a word in the choices table
-            reason = None if type(value) is int and str(value) in option.choices else \
-                f"'players' must be one of: {option.allowed()}; not {value!r}"
-        else:
-            reason = option.check(value)
-            if reason is None and key.startswith("board.") and value % 2:
-                reason = f"'{key}' must be an even number (players start at the middle of " \
-                         f"a side); not {value!r}"
-        if reason:
-            problems.append(doc.problem(where, reason))
-    if problems:
-        raise RulesError(problems)
+TABLE = OptionTable(OPTIONS, SECTIONS, "a Graph Trees rules file", _check, "Graph Trees rule set")
 
-    if data.get("base"):
-        try:
-            options = _load(_locate(data["base"], path), chain).options()
-        except RulesError as exc:
-            if exc.problems and exc.problems[0].file == data["base"]:
-                raise RulesError(doc.problem(("base",), exc.problems[0].message)) from None
-            raise
-    else:
-        options = {o.key: (int(o.default) if o.key == "players" else o.default)
-                   for o in OPTIONS}
-    options.update({key: value for key, (value, _) in values.items()})
-    return TreeRules(name=data.get("name") or (path.stem if path else "custom"),
+
+def _build(doc: YamlDocument, path: Path | None, chain: tuple[Path, ...],
+           embedded: bool = False) -> TreeRules:
+    read, options = read_rules(doc, TABLE, path, chain, bundled_folder(), embedded)
+    return TreeRules(name=read.name or (path.stem if path else "custom"),
                      movement=options["movement.choices"], players=options["players"],
                      width=options["board.width"], height=options["board.height"],
-                     turn_limit=options["turn-limit"],
-                     description=data.get("description") or "")
+                     turn_limit=options["turn-limit"], description=read.description)

@@ -44,6 +44,13 @@ class Key:
 
 
 @dataclass(frozen=True)
+class KeyUp:
+    """A key let go (for keys held while dragging, such as Space to pan)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Text:
     text: str
 
@@ -58,7 +65,7 @@ class Quit:
     pass
 
 
-Intent = Click | Release | Motion | Wheel | Key | Text | Resize | Quit
+Intent = Click | Release | Motion | Wheel | Key | KeyUp | Text | Resize | Quit
 
 _KEY_NAMES = {
     pygame.K_ESCAPE: "escape", pygame.K_RETURN: "enter", pygame.K_KP_ENTER: "enter",
@@ -97,6 +104,8 @@ def intents(events: list[pygame.event.Event]) -> list[Intent]:
             mods = event.mod
             found.append(Key(key_name(event.key), bool(mods & pygame.KMOD_CTRL),
                              bool(mods & pygame.KMOD_SHIFT)))
+        elif event.type == pygame.KEYUP:
+            found.append(KeyUp(key_name(event.key)))
         elif event.type == pygame.TEXTINPUT:
             found.append(Text(event.text))
         elif event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from racetrack.ui import theme
-from racetrack.ui.input import Click, Intent, Key, Motion, Text
+from racetrack.ui.input import Click, Intent, Key, Motion, Text, Wheel
 
 
 @dataclass
@@ -113,17 +113,24 @@ class TextField(Widget):
     max_length: int = 20
     on_change: Callable[[str], None] | None = None
     size: int = 26
+    selected: bool = False  # the whole text is selected: typing replaces it, Backspace clears
 
     def handle(self, intent: Intent, focused: bool) -> bool:
         if not focused:
             return False
         if isinstance(intent, Text):
             printable = "".join(ch for ch in intent.text if ch.isprintable())
-            self.text = (self.text + printable)[: self.max_length]
+            kept = "" if self.selected else self.text
+            self.text = (kept + printable)[: self.max_length]
         elif isinstance(intent, Key) and intent.name == "backspace":
-            self.text = self.text[:-1]
+            self.text = "" if self.selected else self.text[:-1]
+        elif self.selected and (isinstance(intent, Click) or isinstance(intent, Key) and
+                                intent.name in ("left", "right", "home", "end")):
+            self.selected = False  # moving the caret keeps the text, to edit it
+            return False
         else:
             return False
+        self.selected = False
         if self.on_change:
             self.on_change(self.text)
         return True
@@ -134,7 +141,105 @@ class TextField(Widget):
                          border_radius=6)
         caret = "|" if focused and (pygame.time.get_ticks() // 500) % 2 == 0 else ""
         rendered = theme.font(self.size).render(self.text + caret, True, theme.TEXT)
-        surface.blit(rendered, rendered.get_rect(midleft=(self.rect.x + 10, self.rect.centery)))
+        place = rendered.get_rect(midleft=(self.rect.x + 10, self.rect.centery))
+        if self.selected and self.text:
+            width = theme.font(self.size).size(self.text)[0]
+            pygame.draw.rect(surface, theme.HIGHLIGHT, (place.x - 2, place.y, width + 4, place.h))
+        surface.blit(rendered, place)
+
+
+@dataclass
+class ListBox(Widget):
+    """A scrolling list of rows: a click picks a row, the wheel scrolls, and the arrow keys,
+    Page Up/Down, Home/End and Enter work as well. Each row has a label and, in grey, a
+    detail (a file name, where it lives)."""
+
+    labels: Sequence[str] = ()
+    details: Sequence[str] = ()
+    index: int = 0
+    top: int = 0  # the first row shown
+    row_height: int = 34
+    on_pick: Callable[[int], None] | None = None
+    size: int = 26
+    hovered_row: int | None = None
+
+    @property
+    def rows(self) -> int:
+        return max(1, self.rect.h // self.row_height)
+
+    def row_at(self, pos: tuple[int, int]) -> int | None:
+        if not self.rect.collidepoint(pos):
+            return None
+        row = self.top + (pos[1] - self.rect.y) // self.row_height
+        return row if row < len(self.labels) else None
+
+    def scroll(self, by: int) -> None:
+        self.top = max(0, min(max(0, len(self.labels) - self.rows), self.top + by))
+
+    def select(self, index: int) -> None:
+        if not self.labels:
+            return
+        self.index = max(0, min(len(self.labels) - 1, index))
+        if self.index < self.top:
+            self.top = self.index
+        elif self.index >= self.top + self.rows:
+            self.top = self.index - self.rows + 1
+
+    def pick(self, index: int) -> None:
+        self.select(index)
+        if self.on_pick and self.labels:
+            self.on_pick(self.index)
+
+    def handle(self, intent: Intent, focused: bool) -> bool:
+        if isinstance(intent, Motion):
+            self.hovered_row = self.row_at(intent.pos)
+            return False
+        if isinstance(intent, Wheel) and self.rect.collidepoint(intent.pos):
+            self.scroll(-intent.steps * 3)
+            return True
+        if isinstance(intent, Click) and intent.button == 1:
+            row = self.row_at(intent.pos)
+            if row is not None:
+                self.pick(row)
+                return True
+            return False
+        if focused and isinstance(intent, Key):
+            moves = {"up": -1, "down": 1, "pageup": -self.rows, "pagedown": self.rows,
+                     "home": -len(self.labels), "end": len(self.labels)}
+            if intent.name in moves:
+                self.select(self.index + moves[intent.name])
+                return True
+            if intent.name == "enter":
+                self.pick(self.index)
+                return True
+        return False
+
+    def draw(self, surface: pygame.Surface, focused: bool) -> None:
+        pygame.draw.rect(surface, theme.PANEL, self.rect, border_radius=8)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, self.rect, 2, border_radius=8)
+        clip = surface.get_clip()
+        surface.set_clip(self.rect.inflate(-4, -4))
+        for row in range(self.top, min(len(self.labels), self.top + self.rows)):
+            box = pygame.Rect(self.rect.x + 4, self.rect.y + (row - self.top) * self.row_height,
+                              self.rect.w - 8, self.row_height)
+            if row == self.index or row == self.hovered_row:
+                pygame.draw.rect(surface, theme.HIGHLIGHT if row == self.index else
+                                 (250, 240, 200), box, border_radius=6)
+            label = theme.font(self.size, row == self.index).render(self.labels[row], True,
+                                                                   theme.TEXT)
+            surface.blit(label, label.get_rect(midleft=(box.x + 10, box.centery)))
+            detail = self.details[row] if row < len(self.details) else ""
+            if detail:
+                text = theme.font(max(14, self.size - 6)).render(detail, True, theme.MUTED)
+                surface.blit(text, text.get_rect(midleft=(box.x + 24 + label.get_width(),
+                                                          box.centery + 1)))
+        surface.set_clip(clip)
+        if len(self.labels) > self.rows:  # a scroll bar
+            track = pygame.Rect(self.rect.right - 8, self.rect.y + 6, 4, self.rect.h - 12)
+            share = self.rows / len(self.labels)
+            thumb = pygame.Rect(track.x, track.y + track.h * self.top / len(self.labels),
+                                track.w, max(12, track.h * share))
+            pygame.draw.rect(surface, theme.PANEL_EDGE, thumb, border_radius=2)
 
 
 @dataclass
@@ -192,11 +297,6 @@ def tip(surface: pygame.Surface, text: str, at: tuple[int, int]) -> None:
     surface.blit(rendered, rendered.get_rect(center=box.center))
 
 
-def title(surface: pygame.Surface, text: str, centre: tuple[int, int], size: int = 64) -> None:
-    rendered = theme.font(size, bold=True).render(text, True, theme.palette().ink)
-    surface.blit(rendered, rendered.get_rect(center=centre))
-
-
 def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
     """Plain graph paper filling the window (menus sit on it)."""
     colours = theme.palette()
@@ -208,6 +308,27 @@ def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
         pygame.draw.line(surface, colours.grid, (0, y), (width, y))
 
 
+def chosen_card(size: tuple[int, int], chosen: bool) -> pygame.Surface:
+    """A list entry's card (a track, a saved race): pale, or highlighted when chosen; the
+    caller draws its picture and words on it."""
+    picture = pygame.Surface(size, pygame.SRCALPHA)
+    frame = picture.get_rect().inflate(-2, -2)
+    pygame.draw.rect(picture, theme.HIGHLIGHT if chosen else theme.PANEL, frame,
+                     border_radius=8)
+    pygame.draw.rect(picture, theme.TEXT if chosen else theme.PANEL_EDGE, frame, 2,
+                     border_radius=8)
+    return picture
+
+
+def shorten(text: str, font: pygame.font.Font, width: int) -> str:
+    """The text, cut with an ellipsis where it would run past ``width`` pixels."""
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
 def wrap(text: str, width: int) -> list[str]:
     """Split text into lines of at most about ``width`` characters, at spaces."""
     lines, line = [], ""
@@ -217,4 +338,17 @@ def wrap(text: str, width: int) -> list[str]:
             line = word
         else:
             line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
+
+
+def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Split text into lines that fit ``width`` pixels in ``font``, at spaces."""
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}".strip()
+        if line and font.size(candidate)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
     return [*lines, line] if line else lines

@@ -42,7 +42,7 @@ def test_an_illegal_move_in_a_tampered_file_is_named_by_its_number(tmp_path, pla
     text = path.read_text()
     third = str(played.history[2][1])
     path.write_text(text.replace(f"'{third}'", "'branch 0,0 to 1,1'", 1))
-    with pytest.raises(ReplayError, match=r"move 3 \(branch 0,0 to 1,1\): illegal"):
+    with pytest.raises(ReplayError, match=r"move 3 \(Red: branch 0,0 to 1,1\) is illegal"):
         load_game(path).verify()
 
 
@@ -109,3 +109,27 @@ def test_the_default_players_fill_every_seat_of_the_rules(capsys):
 
     assert main(["trees-play", "--rules", "levi-4", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["scores"]) == 4
+
+
+def test_a_finished_game_is_saved_in_its_folder_whatever_the_players_are_called(
+        tmp_path, monkeypatch, played):
+    """Player names are user text: ``x/../../records`` once overwrote the records file."""
+    from dataclasses import replace
+
+    from racetrack.trees.game import Player
+    from racetrack.trees.record import GAMES, games_dir
+
+    monkeypatch.setenv("RACETRACK_HOME", str(tmp_path / "home"))
+    records = tmp_path / "home" / "data" / "records.yaml"
+    records.parent.mkdir(parents=True)
+    records.write_text("kept\n")
+    for hostile in ("x/../../records", "../../../../tmp/evil", "..", "/", "é" * 100):
+        game = replace(played.game, players=(Player(hostile, "red", "greedy"),
+                                             Player("Bob", "blue", "greedy")))
+        state = game.start()
+        for _, move in played.history:
+            state.apply(move)
+        path = GAMES.save_finished(state)
+        assert path.parent == games_dir() and path.is_file() and load_game(path)
+    assert records.read_text() == "kept\n"
+    assert {p.parent for p in tmp_path.rglob("*.yaml")} == {records.parent, games_dir()}

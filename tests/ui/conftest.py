@@ -39,3 +39,21 @@ def press(app, key, frames=1, mod=0):
 def run(app, frames, dt=1 / 30):
     for _ in range(frames):
         app.step(dt)
+
+
+def pick(app, control, value, frames=2):
+    """Choose ``value`` from a drop-down list as a player would: open it, click the entry."""
+    click(app, control.rect.center, frames)
+    listing = control.element.current_state.options_selection_list
+    assert listing is not None, "the list did not open"
+    item = next(i for i in listing.item_list if i["text"] == value)
+    if item["button_element"] is None:  # scrolled out of the open list: scroll to it
+        listing.scroll_bar.set_scroll_from_start_percentage(
+            listing.item_list.index(item) / len(listing.item_list))
+        run(app, frames)
+    click(app, item["button_element"].rect.center, frames)
+
+
+def button(scene, text):
+    """A scene's button by its words (the start of them)."""
+    return next(w for w in scene.form.widgets if getattr(w, "text", "").startswith(text))

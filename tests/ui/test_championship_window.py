@@ -11,18 +11,13 @@ from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
 from racetrack.ui.scenes.shop import ShopScene
-from tests.ui.conftest import click, run
-
-
-def button(scene, text):
-    return next(w for w in scene.form.widgets if getattr(w, "text", "").startswith(text))
+from tests.ui.conftest import button, click, run
 
 
 def pick_track(app, setup, stem):
     index = next(i for i, c in enumerate(setup.tracks) if c.path.stem == stem)
-    setup.scroll = 0
-    rect = dict(setup._cells())[index]
-    setup.scroll = max(0, rect.y - setup.grid_top)
+    setup.scroll_to(index)
+    run(app, 2)
     click(app, dict(setup._cells())[index].center)
 
 
@@ -66,7 +61,7 @@ def test_a_two_race_championship_carries_money_and_resumes_from_the_menu(app):
     setup.players = [PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "easy")]
     while setup.rules.value != "baker-bond":
         setup.rules.step(1)
-    setup._size = None
+    setup.relayout()
     run(app, 1)
     assert not button(setup, "Start series").enabled  # no tracks yet
     pick_track(app, setup, "oval")
@@ -132,7 +127,7 @@ def test_a_damaged_championship_file_is_reported_and_kept(app):
     click(app, button(menu, "Championship").rect.center)
     setup = app.scenes[-1]
     setup.players = [PlayerChoice("Bot", "blue", "easy"), PlayerChoice("Cy", "green", "easy")]
-    setup._size = None
+    setup.relayout()
     run(app, 1)
     pick_track(app, setup, "oval")
     pick_track(app, setup, "hairpins")
@@ -150,7 +145,7 @@ def test_a_race_interrupted_mid_championship_resumes_within_it(app):
     click(app, button(menu, "Championship").rect.center)
     setup = app.scenes[-1]
     setup.players = [PlayerChoice("Bot", "blue", "easy"), PlayerChoice("Cy", "green", "easy")]
-    setup._size = None
+    setup.relayout()
     run(app, 1)
     pick_track(app, setup, "oval")
     pick_track(app, setup, "oval")
@@ -173,3 +168,25 @@ def test_a_race_interrupted_mid_championship_resumes_within_it(app):
     resumed = app.scenes[-1]
     assert isinstance(resumed, RaceScene) and len(resumed.state.history) == moves
     resumed.close()
+
+
+def test_next_race_on_a_track_edited_into_a_draft_says_so_and_starts_nothing(app):
+    import shutil
+
+    from racetrack.championship import Championship, Entrant
+    from racetrack.settings import tracks_dir
+    from racetrack.track import find_track
+
+    tracks_dir().mkdir(parents=True)
+    mine = tracks_dir() / "mine.yaml"
+    shutil.copy(find_track("oval"), mine)
+    series = Championship("gardner", [str(mine)], [Entrant("Ann", "red", "easy"),
+                                                   Entrant("Bob", "blue", "easy")])
+    app.push(MenuScene(app))
+    standings = StandingsScene(app, series)
+    app.push(standings)
+    run(app, 1)
+    mine.write_text("racetrack-track: 1\nname: Half drawn\nouter: [[0, 0], [9, 0], [9, 9]]\n")
+    click(app, button(standings, "Next race").rect.center)
+    assert app.scenes[-1] is standings and "cannot be raced" in standings.problem
+    standings.draw(app.screen)

@@ -7,7 +7,6 @@ import pygame
 from racetrack.ai import make_driver
 from racetrack.settings import PlayerChoice, load_settings
 from racetrack.track import find_track
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.pause import PauseScene
 from racetrack.ui.scenes.race import RaceScene
@@ -18,8 +17,8 @@ from tests.ui.conftest import click, press, run
 
 def race_scene(app, players, track="riddler-opolis", rules="gardner", seed=1):
     app.push(MenuScene(app))
-    scene = start_race(app, find_track(track), rules, players, seed=seed,
-                       animation_seconds=0.1, replace=False)
+    scene = app.routes.start_race(find_track(track), rules, players, seed=seed,
+                             animation_seconds=0.1, replace=False)
     scene.preparing.result()
     return scene
 

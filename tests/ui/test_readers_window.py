@@ -8,7 +8,7 @@ from racetrack.model import Move
 from racetrack.settings import PlayerChoice
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.setup import SetupScene
-from tests.ui.conftest import click, run
+from tests.ui.conftest import click, pick, run
 from tests.ui.test_race_scene import race_scene
 
 
@@ -47,7 +47,7 @@ def test_the_setup_screen_offers_the_way_round_where_the_rules_allow(app):
     run(app, 2)
     ways = [w for w in setup.form.widgets if getattr(w, "choices", None) == ["fwd", "rev"]]
     assert len(ways) == len(setup.players)
-    click(app, (ways[0].rect.right - 4, ways[0].rect.centery), frames=2)  # on to "rev"
+    pick(app, ways[0], "rev")
     assert setup.players[0].reverse
     setup.rules.set("gardner")
     run(app, 2)

@@ -10,19 +10,18 @@ from racetrack.replay import load_replay
 from racetrack.settings import PlayerChoice
 from racetrack.track import find_track
 from racetrack.ui.app import App
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.menu import MenuScene
+from racetrack.ui.scenes.playback import PlaybackScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.replays import ReplaysScene
-from racetrack.ui.scenes.viewer import ViewerScene
 from tests.ui.conftest import click, press, run
 
 
 def finished_replay(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "expert"), PlayerChoice("Bob", "blue", "easy"))
-    scene = start_race(app, find_track("riddler-opolis"), "gardner", players, seed=3,
-                       animation_seconds=0.02, replace=False)
+    scene = app.routes.start_race(find_track("riddler-opolis"), "gardner", players, seed=3,
+                             animation_seconds=0.02, replace=False)
     scene.preparing.result()
     for _ in range(3000):
         if scene.thinking is not None:
@@ -39,7 +38,7 @@ def test_viewer_controls(app):
     entry = finished_replay(app)
     replay = load_replay(entry.path)
     states = list(replay.states())
-    viewer = ViewerScene(app, replay, states)
+    viewer = PlaybackScene(app, replay, states)
     app.push(viewer)
     run(app, 1)
     press(app, pygame.K_RIGHT)
@@ -61,7 +60,7 @@ def test_viewer_controls(app):
 def test_take_over_races_on_from_that_point(app):
     entry = finished_replay(app)
     replay = load_replay(entry.path)
-    viewer = ViewerScene(app, replay, list(replay.states()))
+    viewer = PlaybackScene(app, replay, list(replay.states()))
     app.push(viewer)
     viewer.go(4)
     viewer.take_over()
@@ -75,6 +74,7 @@ def test_replays_menu_lists_opens_renames_and_deletes(app):
     app.push(MenuScene(app))
     scene = ReplaysScene(app)
     app.push(scene)
+    scene.listing.wait(10)  # the list is read off the window's thread
     run(app, 1)
     assert len(scene.entries) == 1 and scene.entries[0].winner
     scene.start_rename()
@@ -82,18 +82,20 @@ def test_replays_menu_lists_opens_renames_and_deletes(app):
     press(app, pygame.K_RETURN)
     assert scene.entries[0].path.stem == "Great race"
     press(app, pygame.K_RETURN)  # open
-    assert isinstance(app.scenes[-1], ViewerScene)
+    assert isinstance(app.scenes[-1], PlaybackScene)
     press(app, pygame.K_ESCAPE)
     assert app.scenes[-1] is scene
-    press(app, pygame.K_DELETE)
+    press(app, pygame.K_DELETE)  # asks first
+    assert len(scene.entries) == 1
+    click(app, scene.form.dialogs[0].confirm_button.rect.center)
     assert scene.entries == []
 
 
 def test_an_interrupted_race_is_resumed_from_the_menu(app, tmp_path):
     app.push(MenuScene(app))
-    scene = start_race(app, find_track("riddler-opolis"), "gardner",
-                       (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.02,
-                       replace=False)
+    scene = app.routes.start_race(find_track("riddler-opolis"), "gardner",
+                             (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.02,
+                             replace=False)
     coach = make_driver("expert")
     for _ in range(2):
         target = coach.choose(scene.state).target

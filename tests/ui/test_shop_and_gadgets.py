@@ -8,7 +8,6 @@ from racetrack.geometry import Vec
 from racetrack.model import Action, Kit
 from racetrack.settings import PlayerChoice
 from racetrack.track import find_track
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.shop import ShopScene
@@ -23,8 +22,8 @@ def centre(widget):
 
 def test_the_shop_buys_with_plus_and_minus_then_starts_the_race(app):
     app.push(MenuScene(app))
-    shop = start_race(app, find_track("hazards"), "baker-bond", PLAYERS, seed=3,
-                      animation_seconds=0.05, replace=False)
+    shop = app.routes.start_race(find_track("hazards"), "baker-bond", PLAYERS, seed=3,
+                            animation_seconds=0.05, replace=False)
     assert isinstance(shop, ShopScene) and app.scenes[-1] is shop
     assert shop.cars[1].kit is not None  # the computer car has bought already
     items = [item for item, _ in shop.items]
@@ -44,8 +43,8 @@ def test_the_shop_buys_with_plus_and_minus_then_starts_the_race(app):
 
 def test_m_arms_a_missile_for_the_next_click(app):
     app.push(MenuScene(app))
-    shop = start_race(app, find_track("hazards"), "baker-bond", PLAYERS, seed=3,
-                      animation_seconds=0.05, replace=False)
+    shop = app.routes.start_race(find_track("hazards"), "baker-bond", PLAYERS, seed=3,
+                            animation_seconds=0.05, replace=False)
     items = [item for item, _ in shop.items]
     click(app, centre(shop.form.widgets[2 * items.index("missiles") + 1]))
     click(app, centre(shop.form.widgets[-1]))

@@ -6,12 +6,11 @@ from racetrack.geometry import Vec
 from racetrack.model import Action, team_standings
 from racetrack.settings import PlayerChoice, load_settings
 from racetrack.track import find_track
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
 from racetrack.ui.scenes.setup import SetupScene
-from tests.ui.conftest import click, run
+from tests.ui.conftest import button, click, pick, run
 
 
 def finish(app, scene: RaceScene, limit: int = 2000) -> None:
@@ -41,12 +40,11 @@ def test_the_team_chosen_on_setup_races_and_scores(app):
     assert setup.teams
     teams = [w for w in setup.form.widgets if getattr(w, "tooltip", "").startswith("team")]
     assert len(teams) == 3
-    click(app, (teams[0].rect.right - 5, teams[0].rect.centery))  # - to A
-    for _ in range(2):
-        click(app, (teams[1].rect.right - 5, teams[1].rect.centery))  # - to B
-    click(app, (teams[2].rect.right - 5, teams[2].rect.centery))  # - to A
+    pick(app, teams[0], "A")
+    pick(app, teams[1], "B")
+    pick(app, teams[2], "A")
     assert [p.team for p in setup.players] == ["A", "B", "A"]
-    click(app, setup.form.widgets[-2].rect.center)  # Start race
+    click(app, button(setup, "Start race").rect.center)
     scene = app.scenes[-1]
     assert isinstance(scene, RaceScene)
     assert [car.team for car in scene.race.cars] == ["Team A", "Team B", "Team A"]
@@ -63,8 +61,8 @@ def test_the_team_chosen_on_setup_races_and_scores(app):
 def test_clicking_the_missile_button_arms_the_missile(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "medium"))
-    shop = start_race(app, find_track("hazards"), "baker-bond", players, seed=3,
-                      animation_seconds=0.05, replace=False)
+    shop = app.routes.start_race(find_track("hazards"), "baker-bond", players, seed=3,
+                            animation_seconds=0.05, replace=False)
     shop.change("missiles", True)
     shop.change("sprayers", True)
     click(app, shop.form.widgets[-1].rect.center)  # Done

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pygame
 
 from racetrack.trees import TreesGame, load_tree_rules
-from racetrack.trees import record as saved_games
 from racetrack.trees.ai import GreedyPlayer
+from racetrack.trees.record import GAMES
 from racetrack.ui.scenes.menu import MenuScene
-from racetrack.ui.scenes.trees import TreesScene, start_trees
+from racetrack.ui.scenes.playback import PlaybackScene
+from racetrack.ui.scenes.trees import TreesScene
 from racetrack.ui.scenes.trees_menu import TreesMenuScene
-from racetrack.ui.scenes.trees_viewer import TreesViewerScene
 from tests.ui.conftest import click, press, run
 
 
@@ -50,7 +50,7 @@ def test_from_the_main_menu_to_a_game_against_the_computer(app):
 
 def test_a_few_turns_played_by_clicking_green_dots(app):
     app.push(MenuScene(app))
-    scene = start_trees(app, game(["human", "greedy"]), replace=False)
+    scene = app.routes.trees(game(["human", "greedy"]), replace=False)
     coach = GreedyPlayer(1)
     for _ in range(4):
         wait_for_human(app, scene)
@@ -71,12 +71,12 @@ def test_a_few_turns_played_by_clicking_green_dots(app):
         assert scene.state.history[-1] == (0, move)
     wait_for_human(app, scene)
     assert len(scene.state.history) >= 6
-    assert saved_games.unfinished_path().exists()
+    assert [len(u.recording.moves) for u in GAMES.unfinished()] == [len(scene.state.history)]
 
 
 def test_an_orange_dot_is_refused_with_the_reason(app):
     app.push(MenuScene(app))
-    scene = start_trees(app, game(["human", "human"]), replace=False)
+    scene = app.routes.trees(game(["human", "human"]), replace=False)
     run(app, 1)
     refused = next(c for c in scene.candidates() if not c.legal)  # below the bottom edge
     click(app, screen(scene, refused.target))
@@ -88,7 +88,7 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
     app.push(MenuScene(app))
     app.push(TreesMenuScene(app))
     run(app, 1)
-    scene = start_trees(app, game(["human", "human"]), replace=False)
+    scene = app.routes.trees(game(["human", "human"]), replace=False)
     run(app, 1)
     first = next(c for c in scene.candidates() if c.legal)
     click(app, screen(scene, first.target))
@@ -97,15 +97,17 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
     click(app, agree.rect.center)
     assert scene.state.is_over
     run(app, 2)
-    entries = [e for e in saved_games.saved_games() if e.path.name != saved_games.UNFINISHED]
-    assert len(entries) == 1 and entries[0].game.verify().is_over
+    entries = GAMES.saved()
+    assert len(entries) == 1 and entries[0].recording.verify().is_over
+    assert GAMES.unfinished() == []  # the copy in progress is gone
     press(app, pygame.K_ESCAPE)
     menu = app.scenes[-1]
     assert isinstance(menu, TreesMenuScene)
+    menu.listing.wait(10)  # the saved games are read off the window's thread
     run(app, 1)
-    button(menu, entries[0].path.stem[:44]).press()
+    next(w for w in menu.form.widgets if entries[0].path.name in w.tooltip).press()
     viewer = app.scenes[-1]
-    assert isinstance(viewer, TreesViewerScene) and viewer.index == 0
+    assert isinstance(viewer, PlaybackScene) and viewer.index == 0
     press(app, pygame.K_RIGHT)
     assert viewer.index == 1 and len(viewer.states[1].tracks) == 1
     press(app, pygame.K_END)
@@ -115,5 +117,42 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
     delete = [w for w in menu.form.widgets if getattr(w, "text", "") == "×"]
     assert len(delete) == 1
     click(app, delete[0].rect.center, frames=2)
+    assert entries[0].path.exists(), "deleting asks first"
+    click(app, menu.form.dialogs[0].confirm_button.rect.center, frames=2)
     assert not entries[0].path.exists()
     assert not [w for w in menu.form.widgets if getattr(w, "text", "") == "×"]
+
+
+def test_a_saved_game_plays_back_with_the_scrub_bar_the_speed_and_take_over(app):
+    from racetrack.trees.ai import make_player
+    from racetrack.trees.record import save_game
+
+    played = game(["greedy", "greedy"], seed=5).start()
+    players = [make_player("greedy", 1), make_player("greedy", 2)]
+    while not played.is_over:
+        played.apply(players[played.current_player].choose(played))
+    path = GAMES.folder() / "played.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_game(played, path)
+    app.push(MenuScene(app))
+    viewer = app.routes.watch(GAMES.load(path))
+    assert isinstance(viewer, PlaybackScene)
+    run(app, 1)
+    last = len(played.history)
+    assert viewer.last == last
+    click(app, (viewer.bar.x + viewer.bar.w // 2, viewer.bar.centery))
+    assert abs(viewer.index - last // 2) <= 1
+    assert len(viewer.states[viewer.index].history) == viewer.index
+    press(app, pygame.K_PLUS)
+    press(app, pygame.K_PLUS)
+    assert viewer.speed == "4x" and viewer.speed_list.value == "4x"
+    start = viewer.index
+    press(app, pygame.K_SPACE)
+    run(app, 6, 0.1)  # 0.6 s at four times: four moves (one at the usual speed)
+    assert viewer.playing and viewer.index - start >= 3
+    press(app, pygame.K_SPACE)
+    viewer.go(3)
+    viewer.take_over()
+    scene = app.scenes[-1]
+    assert isinstance(scene, TreesScene) and scene.state.history == played.history[:3]
+    assert app.scenes[-2] is not viewer  # in place of the playback

@@ -8,7 +8,6 @@ from racetrack.ai import make_driver
 from racetrack.records import TrialKey, load_records
 from racetrack.settings import PlayerChoice
 from racetrack.track import find_track
-from racetrack.ui.launch import start_race
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.trial import TrialResultsScene
 from tests.ui.conftest import click, press, run
@@ -17,9 +16,9 @@ from tests.ui.conftest import click, press, run
 def drive_solo_race(app, rules="gardner", overrides=None):
     """Click the expert's points until the race is over; return the results scene."""
     app.push(MenuScene(app))
-    scene = start_race(app, find_track("riddler-opolis"), rules,
-                       (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.1,
-                       replace=False, overrides=overrides)
+    scene = app.routes.start_race(find_track("riddler-opolis"), rules,
+                             (PlayerChoice("Ann", "red", "human"),), seed=1, animation_seconds=0.1,
+                             replace=False, overrides=overrides)
     coach = make_driver("expert")
     while not scene.state.is_over:
         target = coach.choose(scene.state).target

@@ -21,6 +21,18 @@ ACTION_KEYS = {Action.MISSILE: "m", Action.OIL: "o"}
 PANEL_LINE = 22
 
 
+def draw_collectable(surface: pygame.Surface, kind: str, centre: tuple[float, float],
+                     scale: float) -> None:
+    """A coin or gadget lying on the paper: a disc in its colour with its letter."""
+    radius = max(5, round(scale * 0.32))
+    colour, letter = COLLECTABLE_LOOK.get(kind, ((120, 120, 120), "?"))
+    pygame.draw.circle(surface, colour, centre, radius)
+    pygame.draw.circle(surface, theme.palette().ink, centre, radius, 1)
+    text = theme.font(max(12, round(radius * 1.3)), bold=True).render(letter, True,
+                                                                    (255, 255, 255))
+    surface.blit(text, text.get_rect(center=centre))
+
+
 def draw_paper_items(surface: pygame.Surface, state: RaceState, camera: Camera) -> None:
     """Sprayed oil (like the track's oil), the collectables not yet taken, and missiles."""
     fill, edge = theme.ZONE_COLOURS["oil"]
@@ -31,15 +43,8 @@ def draw_paper_items(surface: pygame.Surface, state: RaceState, camera: Camera) 
         surface.blit(patch, (0, 0))
         pygame.draw.polygon(surface, edge, points, 2)
     if state.race.rules.collectables == "taken":
-        radius = max(5, round(camera.scale * 0.32))
-        font = theme.font(max(12, round(radius * 1.3)), bold=True)
         for _, item in state.collectables():
-            colour, letter = COLLECTABLE_LOOK[item.kind]
-            centre = camera.to_screen(*item.at)
-            pygame.draw.circle(surface, colour, centre, radius)
-            pygame.draw.circle(surface, theme.palette().ink, centre, radius, 1)
-            text = font.render(letter, True, (255, 255, 255))
-            surface.blit(text, text.get_rect(center=centre))
+            draw_collectable(surface, item.kind, camera.to_screen(*item.at), camera.scale)
     colours = theme.palette()
     for missile in state.missiles:
         colour = colours.pencil(state.race.cars[missile.owner].colour)

@@ -11,18 +11,11 @@ from collections.abc import Sequence
 import pygame
 
 from racetrack.geometry import Vec
-from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.lines import dashed_line
 
 #: The solver's line: a pale graphite.
 OPTIMAL = (150, 152, 172)
-
-
-def pale(colour: tuple[int, int, int], amount: float = 0.5) -> tuple[int, int, int]:
-    """A colour mixed with the paper, like a pencil pressed lightly."""
-    paper = theme.palette().paper
-    return tuple(round(c + (p - c) * amount) for c, p in zip(colour, paper, strict=True))
 
 
 def draw_ghost(surface: pygame.Surface, camera: Camera, path: Sequence[Vec],

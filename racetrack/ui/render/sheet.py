@@ -13,6 +13,7 @@ import pygame
 
 from racetrack.course import Course
 from racetrack.geometry import Line
+from racetrack.track import Track
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.lines import dashed_line
@@ -29,7 +30,7 @@ class SheetCache:
         self.course = course
         self.scale = 0.0
         self.surface: pygame.Surface | None = None
-        self._tile: tuple[float, pygame.Surface] | None = None
+        self._kept: dict[float, pygame.Surface] = {}  # at most this and the next scale
         x0, y0, x1, y1 = course.sheet
         self.origin = (x0, y0)
         self.size = (x1 - x0, y1 - y0)
@@ -40,35 +41,62 @@ class SheetCache:
         width, height = self.size
         return math.sqrt(MAX_PIXELS / max(1, width * height))
 
+    def prepare(self, scale: float) -> None:
+        """Draw the sheet at a scale about to be used, and keep it beside the current one
+        (the race draws its following zoom while the whole track still shows)."""
+        scale = min(scale, self.max_scale)
+        if scale not in self._kept:
+            current = (self.scale, self.surface)
+            self._render(scale)
+            self._kept = {scale: self.surface}
+            if current[1] is not None:
+                self._kept[current[0]] = current[1]
+            self.scale, self.surface = current
+
     def draw(self, target: pygame.Surface, camera: Camera) -> None:
         if self.surface is None or abs(self.scale - camera.scale) > 1e-6:
-            self._render(camera.scale)
+            if camera.scale in self._kept:
+                self.scale, self.surface = camera.scale, self._kept[camera.scale]
+            else:
+                self._render(camera.scale)
+            self._kept = {self.scale: self.surface}
         assert self.surface is not None
         sx, sy = camera.to_screen(*self.origin)
         placed = self.surface.get_rect(topleft=(round(sx), round(sy)))
         if not placed.contains(target.get_clip()):
-            self._paper_beyond(target, camera)  # the paper goes on past the cached sheet
+            self._paper_beyond(target, camera.scale, placed)
         target.blit(self.surface, placed)
 
-    def _paper_beyond(self, target: pygame.Surface, camera: Camera) -> None:
-        """Off-track paper with its grid over the whole view: a tile of whole tens of squares,
-        drawn once per scale, laid edge to edge in world-aligned steps (a few blits a frame,
-        not a line per square, so the frame leaves time for the computer drivers' thread)."""
-        squares = 10 * max(1, math.ceil(200 / (10 * camera.scale)))
-        if self._tile is None or self._tile[0] != camera.scale:
-            size = max(1, round(squares * camera.scale))
-            tile = pygame.Surface((size, size))
-            tile.fill(OUTSIDE_TINT)
-            _grid(tile, camera.scale, (0, 0), theme.palette())
-            self._tile = (camera.scale, tile)
-        tile = self._tile[1]
-        width, height = target.get_size()
-        x0, y0 = camera.to_world(0, 0)
-        x1, y1 = camera.to_world(width, height)
-        for wx in range(math.floor(x0 / squares) * squares, math.ceil(x1) + 1, squares):
-            for wy in range(math.floor(y0 / squares) * squares, math.ceil(y1) + 1, squares):
-                sx, sy = camera.to_screen(wx, wy)
-                target.blit(tile, (round(sx), round(sy)))
+    def _paper_beyond(self, target: pygame.Surface, scale: float, placed: pygame.Rect) -> None:
+        """The paper goes on past the cached sheet: off-track tint with the grid, its lines
+        placed by the same rounding as the sheet's own (``grid_lines``), so they run on
+        across the sheet's edge without a seam or a step at any zoom. Only the strips outside
+        the sheet are drawn (a few hundred short lines at the smallest zoom)."""
+        view = target.get_clip()
+        strips = [pygame.Rect(view.x, view.y, view.w, max(0, placed.top - view.y)),
+                  pygame.Rect(view.x, placed.bottom, view.w, max(0, view.bottom - placed.bottom)),
+                  pygame.Rect(view.x, placed.top, max(0, placed.left - view.x), placed.h),
+                  pygame.Rect(placed.right, placed.top, max(0, view.right - placed.right),
+                              placed.h)]
+        colours = theme.palette()
+        for strip in strips:
+            strip = strip.clip(view)
+            if not strip.w or not strip.h:
+                continue
+            target.set_clip(strip)
+            target.fill(OUTSIDE_TINT, strip)
+            ox, oy = self.origin
+            for offset, major in grid_lines(ox, scale, strip.left - placed.x,
+                                            strip.right - placed.x):
+                x = placed.x + offset
+                target.fill(colours.grid_major if major else colours.grid,
+                            (x, strip.top, 1, strip.h))
+            for offset, major in grid_lines(oy, scale, strip.top - placed.y,
+                                            strip.bottom - placed.y):
+                y = placed.y + offset
+                target.fill(colours.grid_major if major else colours.grid,
+                            (strip.left, y, strip.w, 1))
+        target.set_clip(view)
 
     def _render(self, scale: float) -> None:
         self.scale = scale
@@ -76,47 +104,67 @@ class SheetCache:
         pixels = (max(1, round(width * scale)) + 1, max(1, round(height * scale)) + 1)
         surface = pygame.Surface(pixels)
         draw_sheet(surface, self.course, scale, self.origin)
-        self.surface = surface
+        # In the window's own pixel format each frame's blit is a plain copy.
+        self.surface = surface.convert() if pygame.display.get_surface() is not None \
+            else surface
 
 
 def draw_sheet(surface: pygame.Surface, course: Course, scale: float,
                origin: tuple[float, float]) -> None:
     """Paper, grid, the off-track tint, zones, walls in ink, and the lines."""
+    draw_drawing(surface, course.track, scale, origin)
+
+
+def draw_drawing(surface: pygame.Surface, drawing, scale: float,
+                 origin: tuple[float, float]) -> None:
+    """The sheet of a track, or of a drawing still in progress (the editor's draft): any
+    value with a track's fields, where the outline may be missing or unclosed and the start
+    line not drawn yet. Paper, grid, the off-track tint (outside the outline and over the
+    holes, like an infield), zones, walls in ink, and the lines with their arrows."""
     colours = theme.palette()
     surface.fill(colours.paper)
-    track = course.track
     ox, oy = origin
 
     def at(x: float, y: float) -> tuple[float, float]:
         return ((x - ox) * scale, (y - oy) * scale)
 
     # Off the track: a soft tint outside the outline and inside the holes.
-    tint = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    tint.fill((*OUTSIDE_TINT, 255))
-    pygame.draw.polygon(tint, (0, 0, 0, 0), [at(*p) for p in track.outer])
-    for hole in track.holes:
-        pygame.draw.polygon(tint, (*OUTSIDE_TINT, 255), [at(*p) for p in hole])
-    surface.blit(tint, (0, 0))
+    if len(drawing.outer) >= 3:
+        surface.fill(OUTSIDE_TINT)
+        pygame.draw.polygon(surface, colours.paper, [at(*p) for p in drawing.outer])
+        for hole in drawing.holes:
+            if len(hole) >= 3:
+                pygame.draw.polygon(surface, OUTSIDE_TINT, [at(*p) for p in hole])
     _grid(surface, scale, origin, colours)
-    for zone in track.zones:
-        _zone(surface, zone.kind, [at(*p) for p in zone.polygon], scale)
+    for zone in drawing.zones:
+        if len(zone.polygon) >= 3:
+            _zone(surface, zone.kind, [at(*p) for p in zone.polygon], scale)
     ink_width = max(2, round(scale / 10))
-    for ring in (track.outer, *track.holes):
-        points = [at(*p) for p in ring]
-        pygame.draw.lines(surface, colours.ink, True, points, ink_width)
-        pygame.draw.aalines(surface, colours.ink, True, points)
-    for index, line in enumerate(track.checkpoints):
+    for ring in (drawing.outer, *drawing.holes):
+        if len(ring) >= 2:
+            points = [at(*p) for p in ring]
+            pygame.draw.lines(surface, colours.ink, True, points, ink_width)
+            pygame.draw.aalines(surface, colours.ink, True, points)
+    for index, line in enumerate(drawing.checkpoints):
         _line(surface, line, at, scale, theme.CHECKPOINT_COLOUR, dashed=True,
               label=str(index + 1))
-    for index, point in enumerate(track.waypoints):
-        last = index == len(track.waypoints) - 1 and track.finish is None
+    for index, point in enumerate(drawing.waypoints):
+        last = index == len(drawing.waypoints) - 1 and drawing.finish is None
         _waypoint(surface, at(*point), scale, index + 1, finish=last)
     # The finish is chequered; on a circuit the start line is the finish too.
-    if track.finish is not None or not track.waypoints:
-        _checkered(surface, track.finish_line, at, scale)
-    if track.finish is not None:
-        _arrow(surface, track.finish, at, scale, theme.FINISH_COLOUR)
-    _line(surface, track.start, at, scale, theme.START_COLOUR)
+    finish_line = drawing.finish if drawing.finish is not None else drawing.start
+    if finish_line is not None and (drawing.finish is not None or not drawing.waypoints):
+        _checkered(surface, finish_line, at, scale)
+    if drawing.finish is not None:
+        _arrow(surface, drawing.finish, at, scale, theme.FINISH_COLOUR)
+    if drawing.start is not None:
+        _line(surface, drawing.start, at, scale, theme.START_COLOUR)
+
+
+def arrow_length(scale: float) -> float:
+    """How far a line's arrow reaches from the line's middle, in squares, at this scale
+    (the editor lets a click on it flip the line)."""
+    return max(6.0, scale * 0.6) * 1.6 / scale
 
 
 def _waypoint(surface, centre: tuple[float, float], scale: float, number: int,
@@ -132,47 +180,65 @@ def _waypoint(surface, centre: tuple[float, float], scale: float, number: int,
             pygame.draw.arc(surface, (30, 30, 30) if i % 2 else (250, 250, 250), rect, start,
                             start + math.pi / 4, max(3, width * 2))
     pygame.draw.circle(surface, theme.CHECKPOINT_COLOUR, centre, radius, width)
-    text = theme.font(max(14, round(scale * 0.8)), bold=True).render(
+    text = theme.hand(max(16, round(scale * 0.9)), bold=True).render(
         str(number), True, theme.CHECKPOINT_COLOUR)
     surface.blit(text, text.get_rect(midbottom=(centre[0] + radius, centre[1] - radius * 0.6)))
+
+
+def grid_lines(origin: float, scale: float, first: float, last: float,
+               ) -> list[tuple[int, bool]]:
+    """Where the grid's lines fall along one axis of a sheet whose corner is at lattice
+    coordinate ``origin``: (pixel offset from the corner, major?) for every line between the
+    pixel offsets ``first`` and ``last``. Lines are whole lattice coordinates (every fifth
+    one when the squares are tiny), major every tenth; offsets are rounded one way
+    everywhere, so the sheet and the paper beyond it agree to the pixel."""
+    step = 1 if scale >= 5 else 5
+    start = math.ceil((origin + first / scale) / step) * step
+    found = []
+    coordinate = start
+    while (coordinate - origin) * scale <= last:
+        found.append((round((coordinate - origin) * scale), coordinate % 10 == 0))
+        coordinate += step
+    return found
 
 
 def _grid(surface: pygame.Surface, scale: float, origin: tuple[float, float],
           colours: theme.Palette) -> None:
     width, height = surface.get_size()
     ox, oy = origin
-    step = 1 if scale >= 5 else 5
-    x = math.ceil(ox)
-    while (x - ox) * scale <= width:
-        major = x % 10 == 0
-        pygame.draw.line(surface, colours.grid_major if major else colours.grid,
-                         ((x - ox) * scale, 0), ((x - ox) * scale, height))
-        x += step
-    y = math.ceil(oy)
-    while (y - oy) * scale <= height:
-        major = y % 10 == 0
-        pygame.draw.line(surface, colours.grid_major if major else colours.grid,
-                         (0, (y - oy) * scale), (width, (y - oy) * scale))
-        y += step
+    for offset, major in grid_lines(ox, scale, 0, width):
+        surface.fill(colours.grid_major if major else colours.grid, (offset, 0, 1, height))
+    for offset, major in grid_lines(oy, scale, 0, height):
+        surface.fill(colours.grid_major if major else colours.grid, (0, offset, width, 1))
 
 
 def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
           scale: float) -> None:
+    """A zone: its colour, a texture of its kind (waves, chevrons, blots, hatching), its edge
+    and its name. The layers cover the zone's bounds on the surface only, not the whole sheet,
+    so a sheet of many zones stays quick."""
     fill, edge = theme.ZONE_COLOURS.get(kind, ((200, 200, 200), (100, 100, 100)))
-    layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    alpha = 170 if kind == "oil" else 140
-    pygame.draw.polygon(layer, (*fill, alpha), points)
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
-    left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
-    mask = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    pygame.draw.polygon(mask, (255, 255, 255, 255), points)
-    texture = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    box = pygame.Rect(math.floor(min(xs)) - 2, math.floor(min(ys)) - 2, 0, 0)
+    box.w, box.h = math.ceil(max(xs)) + 3 - box.x, math.ceil(max(ys)) + 3 - box.y
+    box = box.clip(surface.get_rect())
+    if box.w <= 0 or box.h <= 0:
+        return
+    local = [(x - box.x, y - box.y) for x, y in points]
+    left, top = min(xs) - box.x, min(ys) - box.y
+    right, bottom = max(xs) - box.x, max(ys) - box.y
+    layer = pygame.Surface(box.size, pygame.SRCALPHA)
+    alpha = 170 if kind == "oil" else 140
+    pygame.draw.polygon(layer, (*fill, alpha), local)
+    mask = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.polygon(mask, (255, 255, 255, 255), local)
+    texture = pygame.Surface(box.size, pygame.SRCALPHA)
     gap = max(6, round(scale / 2.5))
     if kind == "water":
         y = top + gap / 2
         while y < bottom:
-            wave = [(x, y + math.sin(x / gap * 2) * gap / 5)
+            wave = [(x, y + math.sin((x + box.x) / gap * 2) * gap / 5)
                     for x in range(int(left), int(right) + 1, 3)]
             if len(wave) > 1:
                 pygame.draw.lines(texture, (*edge, 200), False, wave, 1)
@@ -185,7 +251,7 @@ def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
                               [(x, mid - gap), (x + gap / 2, mid), (x, mid + gap)], 2)
             x += gap
     elif kind == "oil":
-        for i, (px, py) in enumerate(points[:: max(1, len(points) // 6)]):
+        for i, (px, py) in enumerate(local[:: max(1, len(local) // 6)]):
             cx, cy = (px * 2 + (left + right) / 2) / 3, (py * 2 + (top + bottom) / 2) / 3
             pygame.draw.circle(texture, (*edge, 200), (cx, cy), max(2, gap / 3 + i % 3))
     else:
@@ -195,10 +261,11 @@ def _zone(surface: pygame.Surface, kind: str, points: list[tuple[float, float]],
             x += gap
     texture.blit(mask, (0, 0), special_flags=pygame.BLEND_RGBA_MIN)
     layer.blit(texture, (0, 0))
-    surface.blit(layer, (0, 0))
+    surface.blit(layer, box.topleft)
     pygame.draw.aalines(surface, edge, True, points)
-    label = theme.font(max(14, round(scale * 0.7)), bold=True).render(kind, True, edge)
-    surface.blit(label, label.get_rect(center=((left + right) / 2, (top + bottom) / 2)))
+    label = theme.hand(max(16, round(scale * 0.8)), bold=True).render(kind, True, edge)
+    surface.blit(label, label.get_rect(center=((min(xs) + max(xs)) / 2,
+                                               (min(ys) + max(ys)) / 2)))
 
 
 def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
@@ -211,7 +278,7 @@ def _line(surface, line: Line, at, scale: float, colour, dashed: bool = False,
         pygame.draw.line(surface, colour, a, b, width)
     _arrow(surface, line, at, scale, colour)
     if label:
-        text = theme.font(max(14, round(scale * 0.8)), bold=True).render(label, True, colour)
+        text = theme.hand(max(16, round(scale * 0.9)), bold=True).render(label, True, colour)
         fx, fy = _unit(line.forward)
         centre = ((a[0] + b[0]) / 2 - fx * scale * 0.9, (a[1] + b[1]) / 2 - fy * scale * 0.9)
         surface.blit(text, text.get_rect(center=centre))
@@ -258,3 +325,17 @@ def _unit(vector: tuple[float, float]) -> tuple[float, float]:
 
 def _lerp(a, b, t: float) -> tuple[float, float]:
     return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+
+
+#: A track's thumbnail in the lists of tracks and saved races, in pixels.
+THUMB = (210, 130)
+
+
+def thumbnail(track: Track, size: tuple[int, int] = THUMB) -> pygame.Surface:
+    """The whole sheet of a track, small, for a list."""
+    course = Course(track)
+    x0, y0, x1, y1 = course.sheet
+    scale = min(size[0] / (x1 - x0), size[1] / (y1 - y0))
+    picture = pygame.Surface((round((x1 - x0) * scale) + 1, round((y1 - y0) * scale) + 1))
+    draw_sheet(picture, course, scale, (x0, y0))
+    return picture

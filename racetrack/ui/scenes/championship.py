@@ -13,18 +13,18 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.championship import Championship, Entrant, set_aside
-from racetrack.model import CarSetup
+from racetrack.championship import Championship, ChampionshipError, Entrant, set_aside
+from racetrack.lineup import line_up
 from racetrack.settings import save_settings
 from racetrack.track import bundled_track_paths, find_track, load_track
 from racetrack.ui import theme
-from racetrack.ui.input import Intent, Key
-from racetrack.ui.launch import championship_race, team_cars
+from racetrack.ui.gui import Page
+from racetrack.ui.scenes.form import FormScene, heading
 from racetrack.ui.scenes.setup import SetupScene
-from racetrack.ui.widgets import Button, Form, paper_background, title, wrap
+from racetrack.ui.widgets import shorten, wrap_pixels
 
 MIN_RACES, MAX_RACES = 2, 6
-ERROR = (180, 40, 40)
+ERROR = theme.ERROR
 
 
 class ChampionshipSetupScene(SetupScene):
@@ -32,7 +32,7 @@ class ChampionshipSetupScene(SetupScene):
 
     track_heading = "Tracks in order"
     start_label = "Start series"
-    grid_top = 150
+    caption = "New championship"
 
     def __init__(self, app, path: Path | None = None, problem: str = ""):
         super().__init__(app)
@@ -58,18 +58,25 @@ class ChampionshipSetupScene(SetupScene):
         self.selected = index
         if len(self.series) < MAX_RACES:
             self.series.append(index)
-            self._size = None
+        self.relayout()
 
     def undo(self) -> None:
         if self.series:
             self.series.pop()
-            self._size = None
+            self.relayout()
 
-    def extra_widgets(self) -> list:
-        width = 150
-        return [Button(pygame.Rect(self.panel_x - width - 10, 84, width, 40),
-                       text="Remove last", action=self.undo, size=24,
-                       enabled=bool(self.series))]
+    def picker_top(self) -> int:
+        return theme.px(140)  # room for the series' order above the list
+
+    def extra_widgets(self, page) -> None:
+        left, room = theme.px(16), self.panel_x - theme.px(24)
+        page.button((left + min(theme.px(200), room // 2 - theme.px(6)) + theme.px(12),
+                     self.app.size[1] - theme.px(66), min(theme.px(160), room // 2 - theme.px(6)),
+                     theme.px(50)), "Remove last track", self.undo, enabled=bool(self.series),
+                    tooltip="Take the last track out of the series")
+
+    def badge(self, index: int) -> str:
+        return " ".join(str(n) for n, i in enumerate(self.series, start=1) if i == index)
 
     def track_names(self) -> list[str]:
         """The series' tracks as the championship file names them: a bundled track by its
@@ -84,8 +91,7 @@ class ChampionshipSetupScene(SetupScene):
         rules = self.chosen_rules()
         players = tuple(replace(p, name=p.name.strip() or f"Player {i + 1}", reverse=False)
                         for i, p in enumerate(self.players))
-        cars = team_cars(rules, [CarSetup(p.name, p.colour, p.driver, team=p.team_name)
-                                 for p in players])
+        cars = line_up(rules, players)
         entrants = [Entrant(car.name, car.colour, car.driver, car.team) for car in cars]
         with contextlib.suppress(OSError):
             save_settings(self.settings.with_race(self.settings.track, self.rules.value,
@@ -100,20 +106,22 @@ class ChampionshipSetupScene(SetupScene):
             self.error = str(exc)
             return
         self.par.close()
-        championship_race(self.app, series, self.path, self.settings.animation_seconds)
+        self.app.routes.championship_race(series, self.path)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        super().draw(surface)
+    def draw_paper(self, surface: pygame.Surface) -> None:
+        super().draw_paper(surface)
         names = [self.tracks[i].track.name for i in self.series]
         if names:
             text = f"{len(names)} races: " + ", ".join(f"{n}. {name}" for n, name in
                                                       enumerate(names, start=1))
         else:
             text = f"Click the tracks in the order to race them ({MIN_RACES} to {MAX_RACES})"
-        room = (self.panel_x - 190) // 9
-        for i, line in enumerate(wrap(text, room)[:3]):
-            rendered = theme.font(20).render(line, True, theme.TEXT if names else theme.MUTED)
-            surface.blit(rendered, (24, 84 + i * 19))
+        font = theme.ui_font(19)
+        y = theme.px(66)
+        for line in wrap_pixels(text, font, self.panel_x - theme.px(30))[:3]:
+            surface.blit(font.render(line, True, theme.TEXT if names else theme.MUTED),
+                         (theme.px(16), y))
+            y += font.get_linesize()
 
     def notes(self) -> list[tuple[str, tuple[int, int, int]]]:
         found = []
@@ -127,147 +135,141 @@ class ChampionshipSetupScene(SetupScene):
                           "standings", theme.MUTED))
         return found
 
-    def draw_badge(self, surface: pygame.Surface, index: int, rect: pygame.Rect) -> None:
-        numbers = [str(n) for n, i in enumerate(self.series, start=1) if i == index]
-        if not numbers:
-            return
-        label = theme.font(24, bold=True).render(" ".join(numbers), True, (255, 255, 255))
-        badge = label.get_rect(topleft=(rect.x + 4, rect.y + 4)).inflate(14, 6)
-        pygame.draw.rect(surface, theme.palette().pencil("red"), badge, border_radius=10)
-        surface.blit(label, label.get_rect(center=badge.center))
 
-
-class StandingsScene:
+class StandingsScene(FormScene):
     """The championship after a race: every entrant's points, places and money carried, the
     teams' totals, and on to the next race (or the final standings)."""
 
+    caption = "Championship standings"
+
     def __init__(self, app, series: Championship, path: Path | None = None,
-                 animation_seconds: float = 0.35, problem: str = ""):
-        self.app = app
+                 problem: str = ""):
+        super().__init__(app)
         self.series = series
         self.path = path
-        self.animation_seconds = animation_seconds
         self.problem = problem  # the save failed: said in one line
-        self.form = Form()
-        self._size: tuple[int, int] | None = None
         self.next_name = "" if series.is_over else _track_name(series.next_track)
+        self.table = pygame.Rect(0, 0, 0, 0)
 
-    def _layout(self) -> None:
-        width, height = self.app.size
-        actions = [("Back to menu", self.to_menu)]
+    def layout(self, page: Page, width: int, height: int) -> None:
+        actions = [("Back to menu", self.to_menu, "big")]
         if not self.series.is_over:
-            actions.insert(0, (f"Next race: {self.next_name}", self.next_race))
-        widths = [360 if text.startswith("Next") else 220 for text, _ in actions]
-        x = width // 2 - (sum(widths) + 30 * (len(widths) - 1)) // 2
-        widgets = []
-        for (text, action), w in zip(actions, widths, strict=True):
-            widgets.append(Button(pygame.Rect(x, height - 90, w, 54), text=text, action=action,
-                                  size=28))
-            x += w + 30
-        self.form.widgets = widgets
-        self._size = (width, height)
+            actions.insert(0, (f"Next race: {self.next_name}", self.next_race, "primary"))
+        gap = theme.px(24)
+        widths = [min(theme.px(360 if style == "primary" else 220),
+                      (width - theme.px(40)) // len(actions) - gap)
+                  for _, _, style in actions]
+        x = width // 2 - (sum(widths) + gap * (len(widths) - 1)) // 2
+        for (text, action, style), w in zip(actions, widths, strict=True):
+            page.button((x, height - theme.px(76), w, theme.px(54)), text, action, style=style)
+            x += w + gap
+        half = min(theme.px(440), width // 2 - theme.px(20))
+        self.table = pygame.Rect(width // 2 - half, theme.px(130), 2 * half,
+                                 height - theme.px(130) - theme.px(96))
 
     def next_race(self) -> None:
-        championship_race(self.app, self.series, self.path, self.animation_seconds)
+        try:
+            self.app.routes.championship_race(self.series, self.path)
+        except ChampionshipError as exc:  # its track was edited or removed since: say so
+            self.problem = exc.problems[0].message
 
     def to_menu(self) -> None:
-        from racetrack.ui.scenes.menu import MenuScene
+        self.app.routes.menu()
 
-        self.app.scenes.clear()
-        self.app.push(MenuScene(self.app))
+    def back(self) -> None:
+        self.to_menu()
 
-    def handle(self, intent: Intent) -> None:
-        if self._size != self.app.size:
-            self._layout()
-        if isinstance(intent, Key) and intent.name == "escape":
-            self.to_menu()
-            return
-        self.form.handle(intent)
-
-    def update(self, dt: float) -> None:
-        if self._size != self.app.size:
-            self._layout()
-
-    def draw(self, surface: pygame.Surface) -> None:
-        paper_background(surface)
+    def draw_paper(self, surface: pygame.Surface) -> None:
         width = surface.get_width()
         series = self.series
         done, total = len(series.results), len(series.tracks)
-        title(surface, "Final standings" if series.is_over else "Championship standings",
-              (width // 2, 60), 54)
+        heading(surface, "Final standings" if series.is_over else "Championship standings",
+                (width // 2, theme.px(20)), 52, centred=True)
         sub = (f"after race {done} of {total}" if done else f"{total} races, none raced yet") \
             + f" · {series.rules} rules · 3, 2 and 1 points a race; $30, $20 and $10 prizes"
-        text = theme.font(22).render(sub, True, theme.MUTED)
-        surface.blit(text, text.get_rect(center=(width // 2, 104)))
+        small = theme.ui_font(20)
+        text = small.render(shorten(sub, small, width - theme.px(32)), True, theme.MUTED)
+        surface.blit(text, text.get_rect(center=(width // 2, theme.px(96))))
+        y = self.draw_table(surface)
+        self.draw_notes(surface, y)
+
+    def draw_table(self, surface: pygame.Surface) -> int:
+        """Each entrant's row: place, pencil, name, places raced, points, money; returns the
+        y below it."""
+        series, table = self.series, self.table
         colours = theme.palette()
         entrants = {e.name: e for e in series.entrants}
-        table = pygame.Rect(width // 2 - min(440, width // 2 - 20), 130, 0, 0)
-        table.w = 2 * (width // 2 - table.x)
-        header = theme.font(20, bold=True)
-        money_word = "money" if series.is_over else "carried"
-        columns = [(table.x + 84, "entrant"), (table.right - 400, "places"),
-                   (table.right - 190, "points"), (table.right - 100, money_word)]
+        columns = [(table.x + theme.px(84), "entrant"), (table.right - theme.px(400), "places"),
+                   (table.right - theme.px(190), "points"),
+                   (table.right - theme.px(100), "money" if series.is_over else "carried")]
+        header = theme.ui_font(18, bold=True)
         for x, word in columns:
             surface.blit(header.render(word, True, theme.MUTED), (x, table.y))
-        y = table.y + 24
         rows = series.standings()
-        step = 52
+        step = max(theme.px(36), min(theme.px(52), (table.h - theme.px(140))
+                                     // max(1, len(rows))))
+        y = table.y + theme.px(24)
+        big, font = theme.ui_font(26, bold=True), theme.ui_font(22)
         for place, (name, points, money) in enumerate(rows, start=1):
             entrant = entrants[name]
-            row = pygame.Rect(table.x, y, table.w, step - 6)
-            pygame.draw.rect(surface, theme.PANEL, row, border_radius=8)
+            row = pygame.Rect(table.x, y, table.w, step - theme.px(6))
+            pygame.draw.rect(surface, theme.HIGHLIGHT if place == 1 and series.is_over
+                             else theme.PANEL, row, border_radius=8)
             pygame.draw.rect(surface, theme.PANEL_EDGE, row, 1, border_radius=8)
             middle = row.centery
-            big = theme.font(28, bold=True)
             number = big.render(f"{place}.", True, theme.TEXT)
-            surface.blit(number, number.get_rect(midleft=(row.x + 12, middle)))
-            pygame.draw.circle(surface, colours.pencil(entrant.colour), (row.x + 64, middle),
-                               10)
+            surface.blit(number, number.get_rect(midleft=(row.x + theme.px(12), middle)))
+            pygame.draw.circle(surface, colours.pencil(entrant.colour),
+                               (row.x + theme.px(64), middle), theme.px(10))
             who = name + ("" if entrant.driver == "human" else f" ({entrant.driver})") + \
                 (f" · {entrant.team}" if entrant.team else "")
-            label = theme.font(26).render(who, True, theme.TEXT)
-            surface.blit(label, label.get_rect(midleft=(row.x + 84, middle)))
+            who = shorten(who, font, columns[1][0] - columns[0][0] - theme.px(12))
+            label = font.render(who, True, theme.TEXT)
+            surface.blit(label, label.get_rect(midleft=(columns[0][0], middle)))
             places = " ".join(_ordinal(p) for p in series.places(name)) or "-"
-            for x, text, font in ((columns[1][0], places, theme.font(24)),
-                                  (columns[2][0], str(points), big),
-                                  (columns[3][0], f"${money}", theme.font(26))):
-                rendered = font.render(text, True, theme.TEXT)
+            for x, words, face in ((columns[1][0], places, font),
+                                   (columns[2][0], str(points), big),
+                                   (columns[3][0], f"${money}", font)):
+                rendered = face.render(words, True, theme.TEXT)
                 surface.blit(rendered, rendered.get_rect(midleft=(x, middle)))
             y += step
+        return y
+
+    def draw_notes(self, surface: pygame.Surface, y: int) -> None:
+        """Under the table: the teams, the last race's prizes, the winner, a problem."""
+        series, width = self.series, surface.get_width()
+        lines: list[tuple[str, pygame.font.Font, tuple[int, int, int]]] = []
         teams = series.team_standings()
         if teams:
-            y += 6
-            line = "Teams: " + ",  ".join(f"{team} {points} points (${money})"
-                                          for team, points, money in teams)
-            text = theme.font(26, bold=True).render(line, True, theme.TEXT)
-            surface.blit(text, text.get_rect(midtop=(width // 2, y)))
-            y += 34
+            lines.append(("Teams: " + ",  ".join(f"{team} {points} points (${money})"
+                                                  for team, points, money in teams),
+                          theme.ui_font(22, bold=True), theme.TEXT))
+        small = theme.ui_font(19)
         if series.results:
             last = series.results[-1]
             prizes = ", ".join(f"{n} ${last['prizes'][n]}" for n in last["ranking"]
                                if last["prizes"][n])
             kept = ", ".join(f"{n} ${last['kept'][n]}" for n in last["ranking"]
                              if last["kept"][n])
-            lines = wrap(f"Race {done}, {last['track']} · prizes: {prizes or 'none'} · money "
-                         f"kept: {kept or 'none'}", max(40, table.w // 10))
+            words = f"Race {len(series.results)}, {last['track']} · prizes: " \
+                    f"{prizes or 'none'} · money kept: {kept or 'none'}"
+            lines += [(line, small, theme.MUTED)
+                      for line in wrap_pixels(words, small, self.table.w)[:2]]
             if not series.is_over:
-                lines.append(f"Each car has $"
-                             f"{series.ruleset().equipment_budget} plus what it carries in "
-                             f"the next shop")
-            y += 4
-            for line in lines[:3]:
-                text = theme.font(22).render(line, True, theme.MUTED)
-                surface.blit(text, text.get_rect(midtop=(width // 2, y)))
-                y += 22
+                lines.append((f"Each car has ${series.ruleset().equipment_budget} plus what it "
+                              "carries in the next shop", small, theme.MUTED))
         if series.is_over:
-            winner = rows[0][0]
-            text = theme.font(30, bold=True).render(f"{winner} wins the championship!", True,
-                                                    theme.palette().ink)
-            surface.blit(text, text.get_rect(midtop=(width // 2, y + 14)))
+            lines.append((f"{series.standings()[0][0]} wins the championship!",
+                          theme.ui_font(28, bold=True), theme.palette().ink))
         if self.problem:
-            text = theme.font(22).render(self.problem[:100], True, ERROR)
-            surface.blit(text, text.get_rect(center=(width // 2, surface.get_height() - 112)))
-        self.form.draw(surface)
+            lines.append((self.problem, small, ERROR))
+        bottom = surface.get_height() - theme.px(86)
+        for words, face, colour in lines:
+            if y + face.get_linesize() > bottom:
+                break
+            text = face.render(shorten(words, face, width - theme.px(32)), True, colour)
+            surface.blit(text, text.get_rect(midtop=(width // 2, y + theme.px(4))))
+            y += face.get_linesize() + theme.px(2)
 
 
 def _track_name(name: str) -> str:

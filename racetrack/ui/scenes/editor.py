@@ -1,638 +1,457 @@
-"""The track editor: draw outlines, holes, zones and lines on graph paper; check them as you go.
+"""The track editor's window: pygame intents in, ``EditorState`` calls out, and the drawing.
 
-Clicks snap to lattice points (hold Shift for half-points). Every edit is a new immutable
-draft (so Ctrl+Z / Ctrl+Y undo and redo anything) and is autosaved at once, so a crash loses
-nothing. Problems are marked on the drawing in plain words; an invalid track can be saved as a
-draft but is not offered for racing. Test drive shows the solver's par and optimal line, and a
-race on the track is one key away.
+The editing itself (tools, gestures, undo, checks, files, questions) lives in
+``racetrack.editing`` and is tested without a window; this scene converts the pointer to lattice
+coordinates through the camera, pans and zooms, shows the state's questions, prompts and track
+lists as dialogs, and starts test races under the rules chosen in the panel, with the way back
+to the same drawing afterwards.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
-from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
 
-from racetrack.archive import safe_file_name
-from racetrack.course import Course
-from racetrack.draft import Draft, History, across, flipped, load_draft, save_draft
-from racetrack.errors import FileProblemError, TrackError
-from racetrack.geometry import Line, Vec
-from racetrack.settings import data_dir, tracks_dir
-from racetrack.track import ZONE_KINDS, Zone, bundled_track_paths
+from racetrack.editing import Choice, EditorState, Leave, Tool
+from racetrack.editing.files import TrackEntry, templates, your_tracks
+from racetrack.editing.state import QUIET_BEFORE_ANALYSIS, Asking
+from racetrack.editing.state import autosave_path as autosave_path
+from racetrack.editing.tools import KEY_HELP, TOOL_HELP
+from racetrack.errors import FileProblemError
+from racetrack.rules import bundled_variant_names, load_rules
+from racetrack.rules.overrides import apply_overrides
+from racetrack.settings import load_settings, save_settings
 from racetrack.ui import theme
-from racetrack.ui.input import Click, Intent, Key, Motion, Release, Text, Wheel
+from racetrack.ui.input import Click, Intent, Key, KeyUp, Motion, Release, Text, Wheel
 from racetrack.ui.render import hud
 from racetrack.ui.render.camera import Camera
-from racetrack.ui.widgets import Button, Form, TextField, tip, wrap
+from racetrack.ui.render.editor_view import EditorCanvas
+from racetrack.ui.render.sheet import arrow_length
+from racetrack.ui.scenes.editor_panel import Actions, EditorPanel, panel_width, status_lines
+from racetrack.ui.widgets import Button, Form, ListBox, TextField, wrap
 
-PANEL_WIDTH = 330
-TOOLS = {"v": "select", "o": "outline", "h": "hole", "z": "zone", "s": "start",
-         "f": "finish", "c": "checkpoint", "w": "waypoint"}
-TOOL_HELP = [("V", "select: drag points, click edges to add"),
-             ("Del, right-click", "remove a point"),
-             ("O", "outline"), ("H", "hole"), ("Z", "zone (K changes its kind)"),
-             ("S", "start line"), ("F", "finish line"), ("C", "checkpoint"),
-             ("W", "waypoint: click to add, again to remove"),
-             ("click an arrow", "flip a line's direction"), ("PgUp/PgDn", "renumber checkpoint"),
-             ("+ / -", "laps"), ("N / D", "name / description"), ("T", "test drive (par)"),
-             ("R", "race on it"), ("Ctrl+S", "save (Shift: save as)"), ("Ctrl+O", "open"),
-             ("Ctrl+N", "new from a template"), ("Ctrl+Z / Ctrl+Y", "undo / redo")]
-GRAB = 9  # pixels within which a point or edge is grabbed
-
-
-def autosave_path() -> Path:
-    return data_dir() / "editor-autosave.yaml"
+GRAB = 9  # pixels within which a point or an edge is grabbed
+PROMPTS = {Asking.NAME: "The track's name", Asking.DESCRIPTION: "A line about the track",
+           Asking.SAVE_AS: "Save as (a file in your tracks folder)"}
 
 
 class EditorScene:
     def __init__(self, app, path: Path | None = None):
         self.app = app
-        self.path = path
-        draft = Draft()
+        self.settings = load_settings()
+        self.variants = bundled_variant_names()
+        rules_name = self.settings.rules if self.settings.rules in self.variants else "gardner"
+        rules, cars = self._rules(rules_name), len(self.settings.players)
         self.toasts: list[hud.Toast] = []
-        if path is not None:
-            draft = load_draft(path)
-        elif autosave_path().exists():
-            with contextlib.suppress(FileProblemError, OSError):
-                draft = load_draft(autosave_path())
-                self.toasts.append(hud.Toast("Restored the track you were drawing"))
-        self.history = History([draft])
-        self.tool = "outline" if not draft.outer else "select"
-        self.zone_kind = ZONE_KINDS[0]
-        self.pending: list[tuple[float, float]] = []
-        self.drag: tuple | None = None  # ("ring", kind, index, vertex) or ("line", kind, i, end)
-        self.dragged_draft: Draft | None = None
-        self.mouse = (0, 0)
-        self.shift = False
-        self.prompt: tuple[str, TextField] | None = None  # (what, field) while typing
-        self.chooser: tuple[str, list[Path], int] | None = None
+        try:
+            self.state = EditorState.of_file(path, rules, cars) if path is not None \
+                else EditorState.restore(rules, cars)
+        except FileProblemError as exc:
+            self.state = EditorState.restore(rules, cars)
+            self.toasts.append(hud.Toast(str(exc.problems[0])))
         self.camera = Camera(followed=False)
-        self.workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="editor")
-        self.par: Future | None = None
-        self.par_for: Draft | None = None
-        self._marks = draft.marks()
+        self.canvas = EditorCanvas()
+        self.panel = EditorPanel(Actions(
+            tool=self.state.set_tool, save=self.state.save,
+            open=lambda: self.state.request(Leave.OPEN),
+            new=lambda: self.state.request(Leave.NEW), test_drive=self.test_drive,
+            race=self.race, menu=lambda: self.state.request(Leave.MENU),
+            rules=self.choose_rules, help=self.toggle_help), self.variants)
+        self.panel.rules.set(rules_name)
+        self.mouse: tuple[int, int] | None = None
+        self.shift = False
+        self.space = False
+        self.panning = False
+        self.help = False
+        self.swallow: str | None = None  # the key that opened a text field types nothing
+        self.field: TextField | None = None
+        self.dialog: Form | None = None
+        self.chooser: tuple[ListBox, list[TrackEntry], Button] | None = None
+        self._size: tuple[int, int] | None = None
+        self._shade: pygame.Surface | None = None
         self._layout()
-        self._fit()
+        self.fit()
+        self._after()
 
-    # -- geometry helpers -----------------------------------------------------------------
+    # -- compatibility: what other code and tests read -------------------------------------
 
     @property
-    def draft(self) -> Draft:
-        return self.history.current
+    def draft(self):
+        return self.state.draft
+
+    @property
+    def path(self) -> Path | None:
+        return self.state.path
+
+    @path.setter
+    def path(self, value: Path | None) -> None:
+        self.state.path = value
+
+    # -- layout ----------------------------------------------------------------------------
 
     def _layout(self) -> None:
         width, height = self.app.size
-        self.camera.width, self.camera.height = width - PANEL_WIDTH, height
+        self._size = (width, height)
+        self.camera.width, self.camera.height = width - panel_width(width), height
         self.camera.offset_x, self.camera.offset_y = 0, 0
-        x, y = width - PANEL_WIDTH + 14, height - 118
-        actions = [("Save", self.save), ("Test drive", self.test_drive), ("Race", self.race),
-                   ("Menu", self.leave)]
-        self.buttons = Form([Button(pygame.Rect(x + (i % 2) * 152, y + (i // 2) * 54, 144,
-                                                46), text=text, action=action, size=26)
-                             for i, (text, action) in enumerate(actions)])
+        self.panel.layout(self.state, self.app.size)
+        self._shade = None
+        if self.chooser is not None:
+            self._open_chooser(self.state.choosing)
+        if self.dialog is not None:
+            self._question()
 
-    def leave(self) -> None:
-        self.workers.shutdown(wait=False, cancel_futures=True)
-        self.app.pop()
-
-    def _fit(self) -> None:
-        points = [p for _, _, ring in self.draft.rings() for p in ring]
-        if points:
+    def fit(self) -> None:
+        """Show the whole drawing (Home)."""
+        draft = self.state.draft
+        points = [p for ring in (draft.outer, *draft.holes, *(z.polygon for z in draft.zones))
+                  for p in ring]
+        points += list(draft.sketch.points) if draft.sketch else []
+        if len(points) > 1:
             xs, ys = [p[0] for p in points], [p[1] for p in points]
             self.camera.fit((min(xs), min(ys), max(xs), max(ys)), margin=3)
         else:
             self.camera.fit((0, 0, 40, 26), margin=1)
 
-    def snap(self, pos: tuple[int, int]) -> tuple[float, float]:
-        x, y = self.camera.to_world(*pos)
-        if self.shift:
-            return round(x * 2) / 2, round(y * 2) / 2
-        return float(round(x)), float(round(y))
+    def world(self, pos: tuple[int, int]) -> tuple[float, float]:
+        return self.camera.to_world(*pos)
 
-    def _near_vertex(self, pos) -> tuple | None:
-        for kind, index, ring in self.draft.rings():
-            for vertex, point in enumerate(ring):
-                if math.dist(self.camera.to_screen(*point), pos) <= GRAB:
-                    return ("ring", kind, index, vertex)
-        for kind, index, line in self.draft.lines():
-            for end, point in (("a", line.a), ("b", line.b)):
-                if math.dist(self.camera.to_screen(*point), pos) <= GRAB:
-                    return ("line", kind, index, end)
-        return None
+    def on_canvas(self, pos: tuple[int, int]) -> bool:
+        return pos[0] < self.camera.width
 
-    def _near_arrow(self, pos) -> tuple[str, int, Line] | None:
-        for kind, index, line in self.draft.lines():
-            if math.dist(self.camera.to_screen(*_arrow_tip(line)), pos) <= GRAB + 4:
-                return kind, index, line
-        return None
-
-    def _near_edge(self, pos) -> tuple[str, int, int] | None:
-        for kind, index, ring in self.draft.rings():
-            for i in range(len(ring)):
-                a = self.camera.to_screen(*ring[i])
-                b = self.camera.to_screen(*ring[(i + 1) % len(ring)])
-                if _distance_to_segment(pos, a, b) <= GRAB / 1.5:
-                    return kind, index, i
-        return None
-
-    # -- edits ----------------------------------------------------------------------------
-
-    def commit(self, draft: Draft) -> None:
-        self.history.push(draft)
-        self._changed()
-
-    def _changed(self) -> None:
-        self._marks = self.draft.marks()
-        with contextlib.suppress(OSError):
-            save_draft(self.draft, autosave_path())
-
-    def close_pending(self) -> None:
-        points = tuple(self.pending)
-        self.pending = []
-        if len(set(points)) < 3:
-            return
-        draft = self.draft
-        if self.tool == "outline":
-            self.commit(draft.with_changes(outer=points))
-            self.tool = "hole" if not draft.holes else "select"
-        elif self.tool == "hole":
-            self.commit(draft.with_changes(holes=(*draft.holes, points)))
-        elif self.tool == "zone":
-            self.commit(draft.with_changes(zones=(*draft.zones, Zone(self.zone_kind, points))))
-
-    def add_line(self, a, b) -> None:
-        if a == b:
-            return
-        line = across(a, b)
-        if self.tool == "start":
-            self.commit(self.draft.with_changes(start=line))
-        elif self.tool == "finish":
-            self.commit(self.draft.with_changes(finish=line))
-        else:
-            self.commit(self.draft.with_changes(checkpoints=(*self.draft.checkpoints, line)))
-
-    def toggle_waypoint(self, point) -> None:
-        """Add a waypoint on the lattice point (after the others), or remove the one there."""
-        spot = Vec(round(point[0]), round(point[1]))
-        waypoints = self.draft.waypoints
-        if spot in waypoints:
-            waypoints = tuple(w for w in waypoints if w != spot)
-        else:
-            waypoints = (*waypoints, spot)
-        self.commit(self.draft.with_changes(waypoints=waypoints))
-
-    def delete_vertex(self, grabbed: tuple) -> None:
-        if grabbed[0] == "ring":
-            _, kind, index, vertex = grabbed
-            ring = dict(((k, i), r) for k, i, r in self.draft.rings())[(kind, index)]
-            new = ring[:vertex] + ring[vertex + 1:]
-            if kind == "outer" and len(new) < 3:
-                new = ()
-            self.commit(self.draft.set_ring(kind, index, new))
-        else:
-            _, kind, index, _ = grabbed
-            self.commit(self.draft.set_line(kind, index, None))
-
-    # -- files ----------------------------------------------------------------------------
-
-    def save(self, path: Path | None = None) -> None:
-        path = path or self.path
-        if path is None:
-            self.ask("save as", self.draft.name)
-            return
-        try:
-            save_draft(self.draft, path)
-        except OSError as exc:
-            self.toasts.append(hud.Toast(f"Could not save: {exc.strerror or exc}"))
-            return
-        self.path = path
-        problems = len(self._marks)
-        self.toasts.append(hud.Toast(f"Saved {path.name}" + (
-            "" if not problems else f" as a draft ({problems} problem"
-                                    f"{'s' if problems != 1 else ''} to fix before racing)")))
-
-    def ask(self, what: str, text: str) -> None:
-        width = self.app.size[0] - PANEL_WIDTH
-        self.prompt = (what, TextField(pygame.Rect(width // 2 - 260, 80, 520, 44), text=text,
-                                       max_length=80))
-
-    def answer(self) -> None:
-        what, field = self.prompt
-        self.prompt = None
-        text = field.text.strip()
-        if what == "name" and text:
-            self.commit(self.draft.with_changes(name=text))
-        elif what == "description":
-            self.commit(self.draft.with_changes(description=text))
-        elif what == "save as" and safe_file_name(text):
-            if self.draft.name in ("New track", "") or self.path is None:
-                self.commit(self.draft.with_changes(name=text))
-            self.save(tracks_dir() / f"{safe_file_name(text)}.yaml")
-
-    def choose(self, what: str) -> None:
-        if what == "open":
-            files = sorted(tracks_dir().glob("*.yaml")) if tracks_dir().is_dir() else []
-        else:
-            files = [Path(""), *bundled_track_paths()]
-        if not files:
-            self.toasts.append(hud.Toast("No saved tracks yet (Ctrl+N starts from a template)"))
-            return
-        self.chooser = (what, files, 0)
-
-    def chosen(self) -> None:
-        what, files, index = self.chooser
-        self.chooser = None
-        picked = files[index]
-        try:
-            draft = load_draft(picked) if picked.name else Draft()
-        except FileProblemError as exc:
-            self.toasts.append(hud.Toast(str(exc.problems[0])))
-            return
-        if what == "new":
-            draft = draft.with_changes(name=f"My {draft.name}" if picked.name else "New track")
-            self.path = None
-        else:
-            self.path = picked
-        self.history = History([draft])
-        self._changed()
-        self.tool = "select" if draft.outer else "outline"
-        self._fit()
-
-    # -- test drive and racing --------------------------------------------------------------
-
-    def test_drive(self) -> None:
-        try:
-            track = self.draft.to_track()
-        except TrackError:
-            self.toasts.append(hud.Toast("Fix the marked problems first"))
-            return
-        from racetrack.ai.tables import par
-        from racetrack.rules import load_rules
-
-        self.par_for = self.draft
-        self.par = self.workers.submit(par, Course(track), load_rules("gardner"))
-
-    def race(self) -> None:
-        try:
-            track = self.draft.to_track()
-        except TrackError:
-            self.toasts.append(hud.Toast("Fix the marked problems first"))
-            return
-        from racetrack.game import Race
-        from racetrack.model import CarSetup
-        from racetrack.rules import load_rules
-        from racetrack.settings import load_settings
-        from racetrack.ui.launch import continue_race
-
-        players = load_settings().players
-        cars = [CarSetup(p.name, p.colour, p.driver, reverse=p.reverse) for p in players]
-        try:
-            race = Race(track, load_rules("gardner"), cars, seed=1)
-        except ValueError as exc:
-            self.toasts.append(hud.Toast(str(exc)))
-            return
-        continue_race(self.app, race, race.start(), replace=False)
-
-    # -- the scene ------------------------------------------------------------------------
+    # -- intents ---------------------------------------------------------------------------
 
     def handle(self, intent: Intent) -> None:
-        if self.prompt is not None:
-            if isinstance(intent, Key) and intent.name == "enter":
-                self.answer()
-            elif isinstance(intent, Key) and intent.name == "escape":
-                self.prompt = None
-            else:
-                self.prompt[1].handle(intent, True)
-            return
-        if self.chooser is not None:
-            what, files, index = self.chooser
-            if isinstance(intent, Key):
-                if intent.name in ("up", "down"):
-                    step = 1 if intent.name == "down" else -1
-                    self.chooser = (what, files, (index + step) % len(files))
-                elif intent.name == "enter":
-                    self.chosen()
-                elif intent.name == "escape":
-                    self.chooser = None
+        if isinstance(intent, Text) and self.swallow is not None:
+            typed, self.swallow = self.swallow, None
+            if intent.text.lower() == typed:
+                return
+        elif isinstance(intent, Key | Click):
+            self.swallow = None
+        if isinstance(intent, Motion):
+            self.mouse = intent.pos
+        if self.help:
+            if isinstance(intent, Key | Click):
+                self.help = False
+        elif self.state.question is not None:
+            self._handle_question(intent)
+        elif self.state.prompt is not None:
+            self._handle_prompt(intent)
+        elif self.state.choosing is not None:
+            self._handle_chooser(intent)
+        else:
+            self._handle_editing(intent)
+        self._after()
+
+    def _handle_editing(self, intent: Intent) -> None:
+        state = self.state
+        if isinstance(intent, KeyUp):
+            if intent.name == "space":
+                self.space = False
+                self.panning = False
             return
         if isinstance(intent, Key):
             self.shift = intent.shift
             self._key(intent)
-        elif isinstance(intent, Text):
-            return
         elif isinstance(intent, Wheel):
-            self.camera.zoom(1.15 ** intent.steps, intent.pos)
+            if self.on_canvas(intent.pos):
+                self.camera.zoom(1.15 ** intent.steps, intent.pos)
         elif isinstance(intent, Motion):
-            self.mouse = intent.pos
-            self.buttons.handle(intent)
+            self.panel.handle(intent)
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-            if self.drag is not None:
-                self._drag_to(intent.pos)
+            if self.panning:
+                self.camera.pan(*intent.rel)
+            elif state.gesture is not None:
+                state.drag(self.world(intent.pos), self.shift)
+            else:
+                state.hover(self.world(intent.pos))
         elif isinstance(intent, Click):
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-            if intent.pos[0] >= self.app.size[0] - PANEL_WIDTH:
-                self.buttons.handle(intent)
-                return
-            self._click(intent)
-        elif isinstance(intent, Release) and self.drag is not None:
-            self.drag = None
-            if self.dragged_draft is not None:
-                self.history.push(self.dragged_draft)
-                self.dragged_draft = None
-                self._changed()
+            if not self.on_canvas(intent.pos):
+                self.panel.handle(intent)
+            elif intent.button == 2 or (intent.button == 1 and self.space):
+                self.panning = True
+            else:
+                state.press(self.world(intent.pos), intent.button, self.shift, self.shift)
+        elif isinstance(intent, Release):
+            if self.panning and (intent.button == 2 or intent.button == 1):
+                self.panning = False
+            elif state.gesture is not None:
+                state.release(self.world(intent.pos), self.shift)
 
     def _key(self, intent: Key) -> None:
         name = intent.name
-        if intent.ctrl:
-            moved = {"z": self.history.undo, "y": self.history.redo}.get(name)
-            if moved is not None:
-                if moved():
-                    self._changed()
-            elif name == "s" and intent.shift:
-                self.ask("save as", self.draft.name)
-            elif name == "s":
-                self.save()
-            elif name == "o":
-                self.choose("open")
-            elif name == "n":
-                self.choose("new")
+        if name == "space":
+            self.space = True
             return
-        if name == "escape":
-            if self.pending:
-                self.pending = []
-            else:
-                self.leave()
-        elif name == "enter":
-            self.close_pending()
-        elif name in TOOLS:
-            self.pending = []
-            self.tool = TOOLS[name]
-        elif name == "k":
-            self.zone_kind = ZONE_KINDS[(ZONE_KINDS.index(self.zone_kind) + 1) % len(ZONE_KINDS)]
-        elif name in ("plus", "minus"):
-            laps = max(1, min(99, self.draft.laps + (1 if name == "plus" else -1)))
-            self.commit(self.draft.with_changes(laps=laps))
-        elif name == "n":
-            self.ask("name", self.draft.name)
-        elif name == "d":
-            self.ask("description", self.draft.description)
+        if name == "f1":
+            self.toggle_help()
+            return
+        asked = self.state.prompt
+        if self.state.key(name, intent.ctrl, intent.shift):
+            if self.state.prompt is not None and asked is None and len(name) == 1 \
+                    and not intent.ctrl:  # a Ctrl+key types nothing
+                self.swallow = name
+            return
+        if intent.ctrl:
+            return
+        step = 60
+        pans = {"left": (step, 0), "right": (-step, 0), "up": (0, step), "down": (0, -step)}
+        if name in pans:
+            self.camera.pan(*pans[name])
+        elif name == "home":
+            self.fit()
         elif name == "t":
             self.test_drive()
         elif name == "r":
             self.race()
-        elif name in ("delete", "backspace"):
-            grabbed = self._near_vertex(self.mouse)
-            if grabbed:
-                self.delete_vertex(grabbed)
-        elif name in ("pageup", "pagedown"):
-            near = self._near_arrow(self.mouse) or self._hovered_checkpoint()
-            if near and near[0] == "checkpoint":
-                self.commit(self.draft.move_checkpoint(near[1], -1 if name == "pageup" else 1))
 
-    def _hovered_checkpoint(self):
-        for kind, index, line in self.draft.lines():
-            a, b = self.camera.to_screen(*line.a), self.camera.to_screen(*line.b)
-            if kind == "checkpoint" and _distance_to_segment(self.mouse, a, b) <= GRAB:
-                return kind, index, line
-        return None
-
-    def _click(self, intent: Click) -> None:
-        point = self.snap(intent.pos)
-        if intent.button == 3:
-            grabbed = self._near_vertex(intent.pos)
-            if grabbed:
-                self.delete_vertex(grabbed)
+    def _handle_question(self, intent: Intent) -> None:
+        question = self.state.question
+        if isinstance(intent, Key):
+            letters = {choice.value[0].lower(): choice for choice in question.choices}
+            if intent.name == "escape":
+                self.state.answer(Choice.CANCEL)
+            elif intent.name == "enter":
+                self.state.answer(question.choices[0])
+            elif intent.name in letters:
+                self.state.answer(letters[intent.name])
             return
-        if intent.button != 1:
-            return
-        if self.tool in ("outline", "hole", "zone"):
-            if len(self.pending) >= 3 and math.dist(
-                    self.camera.to_screen(*self.pending[0]), intent.pos) <= GRAB:
-                self.close_pending()
-            elif not self.pending or self.pending[-1] != point:
-                self.pending.append(point)
-        elif self.tool == "waypoint":
-            self.toggle_waypoint(point)
-        elif self.tool in ("start", "finish", "checkpoint"):
-            self.pending.append(point)
-            if len(self.pending) == 2:
-                a, b = self.pending
-                self.pending = []
-                self.add_line(a, b)
-        else:
-            arrow = self._near_arrow(intent.pos)
-            if arrow is not None:
-                kind, index, line = arrow
-                self.commit(self.draft.set_line(kind, index, flipped(line)))
-                return
-            grabbed = self._near_vertex(intent.pos)
-            if grabbed is None:
-                edge = self._near_edge(intent.pos)
-                if edge is not None:
-                    kind, index, i = edge
-                    ring = dict(((k, j), r) for k, j, r in self.draft.rings())[(kind, index)]
-                    new = ring[:i + 1] + (point,) + ring[i + 1:]
-                    self.commit(self.draft.set_ring(kind, index, new))
-                    grabbed = ("ring", kind, index, i + 1)
-            self.drag = grabbed
+        if self.dialog is not None:
+            self.dialog.handle(intent)
 
-    def _drag_to(self, pos) -> None:
-        point = self.snap(pos)
-        base = self.dragged_draft or self.draft
-        if self.drag[0] == "ring":
-            _, kind, index, vertex = self.drag
-            ring = list(dict(((k, i), r) for k, i, r in base.rings())[(kind, index)])
-            ring[vertex] = point
-            self.dragged_draft = base.set_ring(kind, index, tuple(ring))
+    def _handle_prompt(self, intent: Intent) -> None:
+        if self.field is None:
+            return
+        if isinstance(intent, Key) and intent.name == "enter":
+            self.state.answer_prompt(self.field.text)
+        elif isinstance(intent, Key) and intent.name == "escape":
+            self.state.answer_prompt(None)
         else:
-            _, kind, index, end = self.drag
-            line = dict(((k, i), ln) for k, i, ln in base.lines())[(kind, index)]
-            a, b = (point, line.b) if end == "a" else (line.a, point)
-            if a != b:
-                moved = Line(a, b, line.forward)
-                if moved.is_degenerate:
-                    moved = across(a, b)
-                self.dragged_draft = base.set_line(kind, index, moved)
+            self.field.handle(intent, True)
+
+    def _handle_chooser(self, intent: Intent) -> None:
+        if self.chooser is None:
+            return
+        listing, _, cancel = self.chooser
+        if isinstance(intent, Key) and intent.name == "escape":
+            self.state.choosing = None
+            return
+        if not listing.handle(intent, True):
+            cancel.handle(intent, False)
+            if isinstance(intent, Motion):
+                cancel.hovered = cancel.rect.collidepoint(intent.pos)
+
+    def _after(self) -> None:
+        """Show what the state now asks for, and leave when it says so."""
+        state = self.state
+        for note in state.notes:
+            self.toasts.append(hud.Toast(note))
+        state.notes.clear()
+        if state.question is None:
+            self.dialog = None
+        elif self.dialog is None:
+            self._question()
+        if state.prompt is None:
+            self.field = None
+        elif self.field is None:
+            width = self.camera.width
+            self.field = TextField(pygame.Rect(width // 2 - min(260, width // 2 - 20), 110,
+                                               min(520, width - 40), 44),
+                                   text=state.prompt.text, max_length=80, selected=True)
+        if state.choosing is None:
+            self.chooser = None
+        elif self.chooser is None:
+            self._open_chooser(state.choosing)
+        if state.leaving is Leave.MENU:
+            state.leaving = None
+            self.leave()
+        elif state.leaving is Leave.QUIT:
+            state.leaving = None
+            state.close()
+            self.app.quit()
+
+    def close_requested(self) -> bool:
+        """The window's close button: ask first when there is unsaved work."""
+        if self.state.question is not None:
+            return False
+        self.state.request(Leave.QUIT)
+        if self.state.leaving is Leave.QUIT:
+            self.state.leaving = None
+            self.state.close()
+            return True
+        self._after()
+        return False
+
+    def leave(self) -> None:
+        self.state.close()
+        if self.app.scenes and self.app.scenes[-1] is self:
+            self.app.pop()
+
+    def on_show(self) -> None:
+        """Back from a test race: the same drawing, laid out for the window as it is now."""
+        self._layout()
+
+    # -- dialogs ---------------------------------------------------------------------------
+
+    def _question(self) -> None:
+        question = self.state.question
+        width = self.camera.width
+        count = len(question.choices)
+        button_width = min(150, (width - 80) // count - 10)
+        left = width // 2 - (count * (button_width + 10) - 10) // 2
+        buttons = [Button(pygame.Rect(left + i * (button_width + 10), 230, button_width, 44),
+                          text=choice.value, action=lambda c=choice: self.state.answer(c),
+                          size=24)
+                   for i, choice in enumerate(question.choices)]
+        self.dialog = Form(buttons)
+
+    def _open_chooser(self, what: Leave | None) -> None:
+        entries = your_tracks() if what is Leave.OPEN else templates()
+        if not entries:
+            self.state.choosing = None
+            self.toasts.append(hud.Toast("No saved tracks yet (Ctrl+N starts from a template)"))
+            self.chooser = None
+            return
+        width, height = self.camera.width, self.app.size[1]
+        rect = pygame.Rect(30, 120, width - 60, max(120, height - 200))
+        listing = ListBox(rect, labels=[e.name for e in entries],
+                          details=[e.detail for e in entries], on_pick=self._picked,
+                          size=24 if width < 700 else 26)
+        cancel = Button(pygame.Rect(30, rect.bottom + 12, 140, 40), text="Cancel",
+                        action=lambda: setattr(self.state, "choosing", None), size=24)
+        self.chooser = (listing, entries, cancel)
+
+    def _picked(self, index: int) -> None:
+        if self.chooser is None:
+            return
+        entry = self.chooser[1][index]
+        what = self.state.choosing
+        if what is Leave.OPEN and entry.path is not None:
+            self.state.open(entry.path)
+        else:
+            self.state.new_from(entry.path)
+        self.fit()
+
+    def toggle_help(self) -> None:
+        self.help = not self.help
+
+    # -- rules, test drive and racing --------------------------------------------------------
+
+    def _rules(self, name: str):
+        rules = load_rules(name)
+        with contextlib.suppress(ValueError):
+            rules = apply_overrides(rules, self.settings.overrides())
+        return rules
+
+    def choose_rules(self, name: str) -> None:
+        """Test drives and races use these rules, remembered for the New race screen too."""
+        self.state.set_rules(self._rules(name), len(self.settings.players))
+        self.settings = replace(self.settings, rules=name)
+        with contextlib.suppress(OSError):
+            save_settings(self.settings)
+
+    def test_drive(self) -> None:
+        """T: show (or hide) the solver's optimal line, with the par in the panel."""
+        if self.state.track() is None:
+            self.toasts.append(hud.Toast("Fix the marked problems first"))
+            return
+        self.state.show_route = not self.state.show_route
+        self.state.quiet = max(self.state.quiet, QUIET_BEFORE_ANALYSIS)
+        self.state.update(0.0)
+
+    def race(self) -> None:
+        """R: race the drawing now, with the players and rules chosen; the results lead back
+        here."""
+        track = self.state.track()
+        if track is None:
+            self.toasts.append(hud.Toast("Fix the marked problems first"))
+            return
+        try:
+            self.app.routes.test_race(track, self.state.rules, self.back_here)
+        except ValueError as exc:  # too many cars for the start line, say
+            self.toasts.append(hud.Toast(str(exc)))
+
+    def back_here(self) -> None:
+        """From a test race's results: back to this editor, the drawing as it was."""
+        while self.app.scenes and self.app.scenes[-1] is not self:
+            self.app.pop()
+
+    # -- time and drawing ------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
         for toast in self.toasts:
             toast.age += dt
         self.toasts = [t for t in self.toasts if t.age < t.life]
-        if (self.camera.width + PANEL_WIDTH, self.camera.height) != self.app.size:
+        if self.app.size != self._size:
             self._layout()
-
-    # -- drawing --------------------------------------------------------------------------
+        self.state.reach_is(GRAB / self.camera.scale, arrow_length(self.camera.scale))
+        self.state.update(dt)
+        self.panel.layout(self.state, self.app.size)
 
     def draw(self, surface: pygame.Surface) -> None:
-        draft = self.dragged_draft or self.draft
-        colours = theme.palette()
-        surface.fill(colours.paper)
-        self._grid(surface)
-        at = self.camera.to_screen
-        for zone in draft.zones:
-            if len(zone.polygon) >= 3:
-                fill, edge = theme.ZONE_COLOURS.get(zone.kind, ((200, 200, 200), (90, 90, 90)))
-                layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-                pygame.draw.polygon(layer, (*fill, 140), [at(*p) for p in zone.polygon])
-                surface.blit(layer, (0, 0))
-                pygame.draw.aalines(surface, edge, True, [at(*p) for p in zone.polygon])
-        for kind, _, ring in draft.rings():
-            if kind != "zone" and len(ring) >= 2:
-                pygame.draw.lines(surface, colours.ink, True, [at(*p) for p in ring], 3)
-        for kind, index, line in draft.lines():
-            colour = {"start": theme.START_COLOUR, "finish": theme.FINISH_COLOUR}.get(
-                kind, theme.CHECKPOINT_COLOUR)
-            pygame.draw.line(surface, colour, at(*line.a), at(*line.b), 3)
-            pygame.draw.line(surface, colour, at(*_middle(line)), at(*_arrow_tip(line)), 3)
-            pygame.draw.circle(surface, colour, at(*_arrow_tip(line)), 6)
-            if kind == "checkpoint":
-                label = theme.font(26, bold=True).render(str(index + 1), True, colour)
-                surface.blit(label, label.get_rect(center=at(*_label_point(line))))
-        for _, _, ring in draft.rings():
-            for point in ring:
-                x, y = at(*point)
-                pygame.draw.rect(surface, colours.ink, (x - 3, y - 3, 7, 7), 1)
-        for index, point in enumerate(draft.waypoints):
-            centre = at(*point)
-            pygame.draw.circle(surface, theme.CHECKPOINT_COLOUR, centre, 10, 3)
-            label = theme.font(22, bold=True).render(str(index + 1), True,
-                                                     theme.CHECKPOINT_COLOUR)
-            surface.blit(label, label.get_rect(midbottom=(centre[0] + 12, centre[1] - 6)))
-        if self.pending:
-            points = [at(*p) for p in self.pending] + [at(*self.snap(self.mouse))]
-            pygame.draw.lines(surface, theme.FINISH_COLOUR, False, points, 2)
-        x, y = at(*self.snap(self.mouse))
-        pygame.draw.circle(surface, theme.TEXT, (x, y), 4, 1)
-        self._ghost(surface)
-        for mark in self._marks:
-            mx, my = at(*mark.at)
-            pygame.draw.circle(surface, (210, 40, 40), (mx, my), 11, 3)
-            bang = theme.font(24, bold=True).render("!", True, (210, 40, 40))
-            surface.blit(bang, bang.get_rect(center=(mx, my)))
-            if math.dist((mx, my), self.mouse) < 14:
-                tip(surface, mark.message, (mx + 16, my))
-        self._panel(surface)
+        state = self.state
+        mouse = self.mouse if not (state.question or state.prompt or state.choosing) else None
+        self.canvas.draw(surface, state, self.camera, mouse, self.shift)
+        job = state.analyst.job
+        solving = job is not None and not job.done()
+        self.panel.draw(surface, state, status_lines(state, solving))
+        if state.question is not None and self.dialog is not None:
+            self._shaded(surface)
+            lines = wrap(state.question.text, max(20, self.camera.width // 15))
+            for i, line in enumerate(lines):
+                text = theme.font(30, i == 0).render(line, True, theme.TEXT)
+                surface.blit(text, text.get_rect(midtop=(self.camera.width // 2,
+                                                         130 + i * 30)))
+            self.dialog.draw(surface)
+        elif state.prompt is not None and self.field is not None:
+            self._shaded(surface)
+            label = f"{PROMPTS[state.prompt.asking]} (Enter to confirm, Esc to cancel):"
+            text = theme.font(26).render(label, True, theme.TEXT)
+            surface.blit(text, text.get_rect(midbottom=(self.field.rect.centerx,
+                                                         self.field.rect.y - 8)))
+            self.field.draw(surface, True)
+        elif self.chooser is not None:
+            self._shaded(surface)
+            listing, _, cancel = self.chooser
+            heading = "Open a track" if state.choosing is Leave.OPEN else \
+                "New track from a template"
+            surface.blit(theme.font(36, True).render(heading, True, theme.TEXT), (30, 40))
+            surface.blit(theme.font(22).render("Click one (or use the arrow keys and Enter); "
+                                               "Esc cancels", True, theme.MUTED), (30, 84))
+            listing.draw(surface, True)
+            cancel.draw(surface, cancel.hovered)
+        if self.help:
+            self._help(surface)
         hud.draw_toasts(surface, self.toasts)
-        if self.prompt is not None:
-            what, field = self.prompt
-            shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            shade.fill((250, 248, 240, 200))
-            surface.blit(shade, (0, 0))
-            text = theme.font(28).render(f"{what.capitalize()} (Enter to confirm, Esc to "
-                                         "cancel):", True, theme.TEXT)
-            surface.blit(text, text.get_rect(midbottom=(field.rect.centerx, field.rect.y - 8)))
-            field.draw(surface, True)
-        if self.chooser is not None:
-            self._chooser(surface)
 
-    def _grid(self, surface: pygame.Surface) -> None:
-        colours = theme.palette()
-        width, height = self.camera.width, self.camera.height
-        x0, y0 = self.camera.to_world(0, 0)
-        x1, y1 = self.camera.to_world(width, height)
-        for x in range(math.floor(x0), math.ceil(x1) + 1):
-            sx = self.camera.to_screen(x, 0)[0]
-            pygame.draw.line(surface, colours.grid_major if x % 10 == 0 else colours.grid,
-                             (sx, 0), (sx, height))
-        for y in range(math.floor(y0), math.ceil(y1) + 1):
-            sy = self.camera.to_screen(0, y)[1]
-            pygame.draw.line(surface, colours.grid_major if y % 10 == 0 else colours.grid,
-                             (0, sy), (width, sy))
+    def _shaded(self, surface: pygame.Surface) -> None:
+        """A pale veil over the paper, made once per window size."""
+        size = (self.camera.width, surface.get_height())
+        if self._shade is None or self._shade.get_size() != size:
+            self._shade = pygame.Surface(size, pygame.SRCALPHA)
+            self._shade.fill((250, 248, 240, 215))
+        surface.blit(self._shade, (0, 0))
 
-    def _ghost(self, surface: pygame.Surface) -> None:
-        if self.par is None or not self.par.done() or self.par_for != self.draft:
-            return
-        solution = self.par.result()
-        if solution is None:
-            return
-        points = [self.camera.to_screen(*p) for p in solution.path]
-        if len(points) > 1:
-            pygame.draw.lines(surface, (150, 150, 170), False, points, 2)
-        for point in points:
-            pygame.draw.circle(surface, (150, 150, 170), point, 3)
-
-    def _panel(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        panel = pygame.Rect(width - PANEL_WIDTH, 0, PANEL_WIDTH, height)
-        pygame.draw.rect(surface, theme.PANEL, panel)
-        pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.bottomleft, 2)
-        x, y = panel.x + 14, 12
-        draft = self.draft
-
-        def line(text: str, size: int = 22, colour=theme.TEXT, bold: bool = False) -> None:
-            nonlocal y
-            surface.blit(theme.font(size, bold).render(text, True, colour), (x, y))
-            y += size - 2
-
-        line(draft.name, 32, bold=True)
-        line(self.path.name if self.path else "not saved yet", 20, theme.MUTED)
-        line(f"laps: {draft.laps}   checkpoints: {len(draft.checkpoints)}", 22)
-        tool = self.tool + (f" ({self.zone_kind})" if self.tool == "zone" else "")
-        line(f"tool: {tool}", 24, bold=True)
-        y += 4
-        for keys, what in TOOL_HELP:
-            line(f"{keys}: {what}"[:46], 19, theme.MUTED)
-        y += 8
-        if self.par is not None and self.par_for == draft:
-            if self.par.done():
-                found = self.par.result()
-                line(f"par: {found.moves} moves (grey line)" if found else
-                     "par: the finish cannot be reached", 24, bold=True)
-            else:
-                line("test drive: solving…", 22)
-        if self._marks:
-            line(f"{len(self._marks)} problem{'s' if len(self._marks) != 1 else ''}:", 22,
-                 (180, 40, 40), bold=True)
-            for mark in self._marks[:6]:
-                for piece in wrap(mark.message, 40)[:2]:
-                    line(piece, 19, (180, 40, 40))
-        else:
-            line("valid: ready to race (R)", 22, theme.START_COLOUR, bold=True)
-        self.buttons.draw(surface)
-
-    def _chooser(self, surface: pygame.Surface) -> None:
-        what, files, index = self.chooser
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill((250, 248, 240, 220))
-        surface.blit(shade, (0, 0))
-        heading = "Open a track" if what == "open" else "New track from a template"
-        surface.blit(theme.font(36, bold=True).render(heading, True, theme.TEXT), (40, 30))
-        for i, path in enumerate(files[:20]):
-            label = path.stem if path.name else "(empty sheet)"
-            colour = theme.TEXT if i == index else theme.MUTED
-            text = theme.font(28, i == index).render(("> " if i == index else "  ") + label,
-                                                     True, colour)
-            surface.blit(text, (50, 80 + i * 30))
-
-
-def _middle(line: Line) -> tuple[float, float]:
-    return (line.a[0] + line.b[0]) / 2, (line.a[1] + line.b[1]) / 2
-
-
-def _arrow_tip(line: Line) -> tuple[float, float]:
-    fx, fy = line.forward
-    length = math.hypot(fx, fy) or 1
-    mx, my = _middle(line)
-    return mx + fx / length * 1.2, my + fy / length * 1.2
-
-
-def _label_point(line: Line) -> tuple[float, float]:
-    fx, fy = line.forward
-    length = math.hypot(fx, fy) or 1
-    mx, my = _middle(line)
-    return mx - fx / length * 0.9, my - fy / length * 0.9
-
-
-def _distance_to_segment(p, a, b) -> float:
-    ax, ay = a
-    bx, by = b
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    if length2 == 0:
-        return math.dist(p, a)
-    t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2))
-    return math.dist(p, (ax + t * dx, ay + t * dy))
+    def _help(self, surface: pygame.Surface) -> None:
+        self._shaded(surface)
+        x, y = 24, 20
+        surface.blit(theme.font(32, True).render("Keys (any key closes this)", True,
+                                                 theme.TEXT), (x, y))
+        y += 40
+        rows = [(f"{tool.key.upper()}  {tool.value}", TOOL_HELP[tool]) for tool in Tool]
+        rows += list(KEY_HELP)
+        size = 20 if surface.get_height() < 800 else 24
+        width = max(30, (self.camera.width - 220) // (size // 2))
+        for keys, what in rows:
+            pieces = wrap(what, width)
+            surface.blit(theme.font(size, True).render(keys, True, theme.TEXT), (x, y))
+            for piece in pieces:
+                surface.blit(theme.font(size).render(piece, True, theme.MUTED), (x + 190, y))
+                y += size - 3
+            y += 2
+            if y > surface.get_height() - size:
+                break

@@ -1,5 +1,9 @@
-"""The main menu: new race, championship, Graph Trees, track editor, replays, settings, quit
-(and resume race or championship when one was interrupted)."""
+"""The main menu: resume an interrupted race or championship, new race, the tutorial, how to
+play, championship, Graph Trees, track editor, replays, settings, quit.
+
+The buttons stack in one column, or two when the window is too short for one, so the menu
+fits from 800 x 600 up.
+"""
 
 from __future__ import annotations
 
@@ -8,56 +12,91 @@ import pygame
 from racetrack import archive
 from racetrack.championship import Championship, ChampionshipError, load_championship
 from racetrack.championship import default_path as championship_path
+from racetrack.settings import load_settings
 from racetrack.ui import theme
-from racetrack.ui.input import Intent, Key
-from racetrack.ui.widgets import Button, Form, paper_background, title
+from racetrack.ui.gui import Page
+from racetrack.ui.scenes.form import FormScene
+from racetrack.ui.widgets import shorten
 
 
-class MenuScene:
+class MenuScene(FormScene):
     def __init__(self, app):
-        self.app = app
-        self.form = Form()
-        self.unfinished = None
+        super().__init__(app)
+        self.unfinished: list[archive.Unfinished] = []
         self.series: Championship | None = None  # a saved championship not yet over
         self.series_problem = ""  # why the saved championship cannot be read
-        self._size = None
+        self.notices: tuple[str, ...] = ()  # damaged interrupted races, kept aside
+        self.title_bottom = 0
 
-    def _layout(self) -> None:
-        width, height = self.app.size
-        self.unfinished = archive.load_unfinished()
+    def _read(self) -> None:
+        """What there is to resume: interrupted races (but the championship's own) and a
+        championship not yet over."""
         self._find_championship()
-        if self.unfinished is not None and self.series is not None:
-            from racetrack.ui.launch import is_next_race
+        found = archive.read_unfinished()
+        races = list(found.races)
+        self.notices = tuple(dict.fromkeys([*self.notices, *found.messages]))
+        if self.series is not None:
+            races = [u for u in races if not self.series.is_next_race(u.replay.race)]
+        self.unfinished = races
 
-            if is_next_race(self.series, self.unfinished.race):
-                self.unfinished = None  # Resume championship goes on with it
-        entries = [
-            ("New race", self.new_race, True, ""),
-            ("Championship", self.championship, True,
-             "A series of races: points, and prize money for the next race's shop"),
-            ("Graph Trees", self.trees, True, "Levi's territory game on the same paper"),
-            ("Track editor", self.editor, True, ""),
-            ("Replays", self.replays, True, ""),
-            ("Settings", self.settings, True, ""),
-            ("Quit", self.app.quit, True, ""),
-        ]
-        if self.unfinished is not None:
-            track = self.unfinished.race.track.name
-            entries.insert(0, ("Resume race", self.resume, True,
-                               f"Carry on with the race on {track} that was interrupted"))
+    def entries(self) -> list[tuple[str, object, str, str | None]]:
+        """(words, action, tooltip, style) for each button, top to bottom."""
+        found: list[tuple[str, object, str, str | None]] = []
+        if len(self.unfinished) == 1:
+            race = self.unfinished[0].replay.race
+            found.append(("Resume race", self.resume,
+                          f"Carry on with the race on {race.track.name} that was interrupted",
+                          "primary"))
+        elif self.unfinished:
+            found.append((f"Resume a race ({len(self.unfinished)})", self.resume_list,
+                          "Races interrupted part way: resume one, or discard it", "primary"))
         if self.series is not None:
             done, total = len(self.series.results), len(self.series.tracks)
-            entries.insert(1 if self.unfinished is None else 2,
-                           ("Resume championship", self.resume_championship, True,
-                            f"Race {done + 1} of {total} is next"))
-        # Up to nine entries: they close up to stay in the window.
-        top = max(220, height // 2 - 120 - 33 * (len(entries) - 7))
-        step = max(46, min(66, (height - 16 - top) // len(entries)))
-        self.form.widgets = [Button(pygame.Rect(width // 2 - 160, top + i * step, 320,
-                                                step - 12), text=text, action=action,
-                                    enabled=enabled, tooltip=why)
-                             for i, (text, action, enabled, why) in enumerate(entries)]
-        self._size = (width, height)
+            found.append(("Resume championship", self.resume_championship,
+                          f"Race {done + 1} of {total} is next", "primary"))
+        first_time = not load_settings().tutorial_done
+        found += [
+            ("New race", self.new_race, "Choose a track, the rules and the players",
+             None if found or first_time else "primary"),
+            ("Tutorial race", self.tutorial,
+             "A short race on the oval that walks you through the first turns",
+             "primary" if first_time else None),
+            ("How to play", self.help, "The rules drawn: how a car moves, what the dots mean",
+             None),
+            ("Championship", self.championship,
+             "A series of races: points, and prize money for the next race's shop", None),
+            ("Graph Trees", self.trees, "Levi's territory game on the same paper", None),
+            ("Track editor", self.editor, "Draw your own tracks", None),
+            ("Replays", self.replays, "Watch saved races again, rename or delete them", None),
+            ("Settings", self.settings, "Window, UI scale, pencils, sound, computer speed",
+             None),
+            ("Quit", self.app.quit, "", None),
+        ]
+        return found
+
+    def layout(self, page: Page, width: int, height: int) -> None:
+        self._read()
+        entries = self.entries()
+        self.title_bottom = theme.px(190)
+        notes = bool(self.series_problem) + len(self.notices)
+        top = self.title_bottom + notes * theme.px(20) + (theme.px(4) if notes else 0)
+        room = height - top - theme.px(16)
+        step = min(theme.px(58), room // len(entries))
+        columns = 1
+        if step < theme.px(44):  # too short a window for one column: two
+            columns = 2
+            step = min(theme.px(58), room // ((len(entries) + 1) // 2))
+        button_width = min(theme.px(330), (width - theme.px(60)) // columns)
+        gap = theme.px(20)
+        left = width // 2 - (button_width * columns + gap * (columns - 1)) // 2
+        rows = (len(entries) + columns - 1) // columns
+        for number, (text, action, tip, style) in enumerate(entries):
+            column, row = divmod(number, rows)
+            rect = (left + column * (button_width + gap), top + row * step, button_width,
+                    step - theme.px(10))
+            page.button(rect, text, action, tooltip=tip, style=style or "big")
+
+    # -- actions --------------------------------------------------------------------------
 
     def _find_championship(self) -> None:
         """The saved championship, if there is one to go on with; a damaged one is reported
@@ -74,89 +113,76 @@ class MenuScene:
             self.series = found
 
     def new_race(self) -> None:
-        from racetrack.ui.scenes.setup import SetupScene
+        self.app.routes.new_race()
 
-        self.app.push(SetupScene(self.app))
+    def tutorial(self) -> None:
+        self.app.routes.tutorial()
+
+    def help(self) -> None:
+        self.app.routes.help(load_settings().rules)
 
     def championship(self) -> None:
-        from racetrack.ui.scenes.championship import ChampionshipSetupScene
-
-        self.app.push(ChampionshipSetupScene(self.app, championship_path(),
-                                             self.series_problem))
-        self._size = None
+        self.app.routes.new_championship(self.series_problem)
+        self.relayout()
 
     def resume_championship(self) -> None:
-        from racetrack.settings import load_settings
-        from racetrack.ui.launch import resume_championship
-
         series, self.series = self.series, None
-        self._size = None
+        self.relayout()
         if series is not None:
-            resume_championship(self.app, series, championship_path(),
-                                load_settings().animation_seconds)
+            self.app.routes.resume_championship(series, championship_path())
 
-    def resume(self) -> None:
-        from racetrack.ui.launch import continue_race
+    def resume(self, entry: archive.Unfinished | None = None) -> None:
+        """Go on with an interrupted race (the only one, or the one chosen in the list)."""
+        entry = entry or (self.unfinished[0] if self.unfinished else None)
+        self.relayout()
+        if entry is not None:
+            self.app.routes.resume(entry)
 
-        replay, self.unfinished = self.unfinished, None
-        self._size = None
-        if replay is None:
-            return
-        try:
-            state = replay.final_state()
-        except ValueError:
-            archive.discard_unfinished()
-            return
-        if state.is_over:
-            archive.discard_unfinished()
-            return
-        continue_race(self.app, replay.race, state, replace=False)
+    def resume_list(self) -> None:
+        self.app.routes.interrupted(self.resume)
 
     def trees(self) -> None:
-        from racetrack.ui.scenes.trees_menu import TreesMenuScene
-
-        self.app.push(TreesMenuScene(self.app))
+        self.app.routes.trees_menu()
 
     def editor(self) -> None:
-        from racetrack.ui.scenes.editor import EditorScene
-
-        self.app.push(EditorScene(self.app))
+        self.app.routes.editor()
 
     def replays(self) -> None:
-        from racetrack.ui.scenes.replays import ReplaysScene
-
-        self.app.push(ReplaysScene(self.app))
+        self.app.routes.replays()
 
     def settings(self) -> None:
-        from racetrack.ui.scenes.options import OptionsScene
+        self.app.routes.settings()
 
-        self.app.push(OptionsScene(self.app))
-
-    def handle(self, intent: Intent) -> None:
-        if self._size != self.app.size:
-            self._layout()
-        if isinstance(intent, Key) and intent.name == "escape":
-            self.app.quit()
-            return
-        self.form.handle(intent)
+    def back(self) -> None:
+        self.app.quit()
 
     def on_show(self) -> None:
         """Back on top (from a race, the replays, ...): "Resume race" may have come or gone."""
-        self._size = None
+        self.relayout()
 
-    def update(self, dt: float) -> None:
-        if self._size != self.app.size:
-            self._layout()
-
-    def draw(self, surface: pygame.Surface) -> None:
-        paper_background(surface)
+    def draw_paper(self, surface) -> None:
         width = surface.get_width()
-        title(surface, "Racetrack", (width // 2, 110), 96)
-        sub = theme.font(28).render("the graph-paper car race of Gardner, Baker and Nystrom",
-                                    True, theme.MUTED)
-        surface.blit(sub, sub.get_rect(center=(width // 2, 170)))
-        if self.series_problem:
-            line = f"The saved championship cannot be read: {self.series_problem}"
-            text = theme.font(20).render(line[:110], True, (180, 40, 40))
-            surface.blit(text, text.get_rect(center=(width // 2, 200)))
-        self.form.draw(surface)
+        name = theme.hand(theme.px(120), bold=True).render("Racetrack", True,
+                                                            theme.palette().ink)
+        surface.blit(name, name.get_rect(midtop=(width // 2, theme.px(18))))
+        pencil = theme.palette().pencil("red")
+        y = theme.px(18) + name.get_height() - theme.px(4)
+        # A pencil trail under the name: a car's moves, speeding up along the line.
+        x, points = width // 2 - name.get_width() // 2, []
+        for speed in (1, 2, 3, 4, 5, 6, 7):
+            points.append((x, y + (speed % 2) * theme.px(4)))
+            x += speed * theme.px(12)
+        pygame.draw.lines(surface, pencil, False, points, max(2, theme.px(3)))
+        for point in points:
+            pygame.draw.circle(surface, pencil, point, max(3, theme.px(4)))
+        sub = theme.ui_font(24).render("the graph-paper car race of Gardner, Baker and "
+                                       "Nystrom", True, theme.MUTED)
+        surface.blit(sub, sub.get_rect(midtop=(width // 2, y + theme.px(14))))
+        notes = [f"The saved championship cannot be read: {self.series_problem}"
+                 if self.series_problem else "", *self.notices]
+        for number, note in enumerate(note for note in notes if note):
+            font = theme.ui_font(19)
+            text = font.render(shorten(note, font, width - theme.px(40)), True, (180, 40, 40))
+            surface.blit(text, text.get_rect(midtop=(width // 2, self.title_bottom -
+                                                     theme.px(4) + number * theme.px(20))))
+

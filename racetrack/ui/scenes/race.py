@@ -4,11 +4,21 @@ the frame and glide to their point.
 Clicks (or numpad keys) become a ``Move``; the core decides whether it is legal. Computer
 drivers choose on a worker thread from a copy of the state, and their move is animated before
 the next turn, so the window never freezes and never teleports a car.
+
+Every candidate says what it does before the click: its mark (safe, into the wall, off the
+track, into a car, over the finish, special, refused) and, under the mouse, a line with the
+numbers. The core works those out (``racetrack.outlook``) a slice of each frame from the start
+of the human's turn (``ui.lookout``); until they arrive the marks come from the candidates' kinds
+alone.
+
+The race opens on the whole track with the draw for the order of play, then follows the cars at
+the zoom the player last chose (kept from race to race).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -17,14 +27,17 @@ import pygame
 from racetrack.ai import Driver
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import Action, Candidate, Event, EventKind, Move, Special
+from racetrack.model import Action, Candidate, Event, EventKind, Move
+from racetrack.outlook import Outlook
+from racetrack.settings import load_settings
 from racetrack.ui import theme
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
+from racetrack.ui.lookout import Lookout
 from racetrack.ui.render import cars as draw_cars
-from racetrack.ui.render import gadgets, hud
-from racetrack.ui.render.camera import Camera
+from racetrack.ui.render import gadgets, hud, marks
+from racetrack.ui.render.camera import MAX_SCALE, Camera
 from racetrack.ui.render.sheet import SheetCache
-from racetrack.ui.widgets import Button, tip
+from racetrack.ui.widgets import Button
 
 #: Numpad keys laid out like the grid around the point the unchanged move leads to (y down).
 NUMPAD = {"numpad7": (-1, -1), "numpad8": (0, -1), "numpad9": (1, -1),
@@ -45,6 +58,10 @@ ACTION_BUTTON = (210, 44)
 PAN_STEP = 60
 log = logging.getLogger(__name__)
 DRAG_THRESHOLD = 5
+#: How long the start's announcement shows over the whole track (a click or a key ends it).
+INTRO_SECONDS = 3.2
+#: Squares of track the default zoom shows from top to bottom of the paper.
+FOLLOW_SQUARES = 28
 
 
 @dataclass
@@ -71,9 +88,13 @@ class Glide:
 class RaceScene:
     def __init__(self, app, race: Race, drivers: dict[int, Driver],
                  animation_seconds: float = 0.35, on_over=None, state: RaceState | None = None,
-                 record=None):
+                 record=None, intro: bool = True):
         self.app = app
         self.record = record  # called with the state after every move (autosave)
+        self.progress = None  # the file the race in progress is kept in (set by routes)
+        # Where the pause menu's way out leads instead of the menu (a test race: back to the
+        # editor): its words and what it does.
+        self.back_to: tuple[str, Callable[[], None]] | None = None
         self.race = race
         self.drivers = drivers
         self.animation_seconds = animation_seconds
@@ -81,43 +102,133 @@ class RaceScene:
         self.state = state or race.start()
         self.camera = Camera()
         self.sheet = SheetCache(race.course)
+        self.trail_cache = draw_cars.TrailCache()
+        self.cards = hud.Cards()
         self._resize(app.size)
         self.camera.fit(race.track.bounds)
+        self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+        self.camera.followed = False
+        remembered = load_settings().zoom
+        self.follow_scale = remembered  # None: a comfortable zoom for the window
+        self.zoomed = False  # the player chose a zoom in this race (kept for the next)
+        self.intro = INTRO_SECONDS if intro else 0.0
         self.hover: Vec | None = None
         self.mouse = (0, 0)
         self.toasts: list[hud.Toast] = []
         self.glide: Glide | None = None
         self.workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="driver")
+        # What each candidate does, worked out in a slice of each frame.
+        self.lookout = Lookout(race)
+        self._drivers_race: Race | None = None  # the drivers' thread's (see _drivers_copy)
         # The race in progress is written after every move, off the frame, in order.
         self.saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         self.thinking: Future | None = None
-        self.preparing: Future | None = self.workers.submit(self._prepare)
+        self.preparing: Future | None = self.workers.submit(self._prepare,
+                                                            self._drivers_copy())
         self.press: tuple[int, int] | None = None
         self.dragged = False
         self.over_for = 0.0
         self.armed: Action | None = None  # fired or sprayed with the next move
-        self._show(self.state.take_events())
+        self._show(self.state.take_events(), sound=False)
         self._save()
+        if not intro:
+            self._start_following()
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _prepare(self) -> None:
-        """Build the computer drivers' tables off the frame."""
+    def _prepare(self, state: RaceState) -> None:
+        """Build the computer drivers' tables off the frame (from a copy made on the frame)."""
         for index, driver in self.drivers.items():
             prepare = getattr(driver, "prepare", None)
             if prepare:
-                prepare(self.state.clone(), index)
+                prepare(state.clone(), index)
+
+    def _drivers_copy(self) -> RaceState:
+        """A copy of the state for the drivers' thread, on a course of its own (shapely's
+        prepared geometry may not be asked questions from two threads at once)."""
+        if self._drivers_race is None:
+            race = self.race
+            self._drivers_race = Race(race.track, race.rules, race.cars, seed=race.seed)
+        copy = self.state.clone()
+        copy.race = self._drivers_race
+        return copy
 
     def _resize(self, size: tuple[int, int]) -> None:
         width, height = size
-        self.camera.width, self.camera.height = width, height - hud.BAR_HEIGHT
-        self.camera.offset_x, self.camera.offset_y = 0, hud.BAR_HEIGHT
+        bar = hud.bar_height()
+        self.camera.width, self.camera.height = width, height - bar
+        self.camera.offset_x, self.camera.offset_y = 0, bar
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+
+    def intro_lines(self) -> list[str]:
+        """The start's announcement: the race, who moves first and why, how to play."""
+        race, state = self.race, self.state
+        names = [race.cars[i].name for i in race.order]
+        lines = [f"{race.track.name} · {race.rules.name} rules"]
+        if state.history:
+            current = state.current_car
+            who = race.cars[current].name if current is not None else "nobody"
+            lines.append(f"Race resumed at turn {state.round}: {who} to move")
+        elif state.placing:
+            first = race.cars[state.current_car].name
+            lines.append(f"Cars choose their start points: {first} chooses first "
+                         "(the car that moves last)")
+        elif len(names) == 1:
+            lines.append("A time trial: finish in as few turns as you can")
+        elif race.rules.turn_order == "lots":
+            lines.append(f"Lots drawn for the order: {names[0]} drew first move, then "
+                         + ", ".join(names[1:]))
+        else:
+            lines.append(f"{names[0]} moves first, then " + ", ".join(names[1:]))
+        if any(car.is_human for car in race.cars):
+            lines.append("Click a dot to move · point at a dot to see what it does · "
+                         "Esc: pause and how to play")
+        return lines
+
+    def following_scale(self) -> float:
+        """The zoom the race follows the cars at: the player's, or a comfortable one."""
+        if self.follow_scale is None:
+            comfortable = self.camera.height / FOLLOW_SQUARES
+            self.follow_scale = max(self.camera.scale, comfortable)
+        return min(self.follow_scale, self.sheet.max_scale, MAX_SCALE)
+
+    def _start_following(self) -> None:
+        """The announcement is over: zoom to the player's zoom and follow the cars."""
+        self.intro = 0.0
+        self.camera.scale = self.following_scale()
+        self.camera.followed = True
+        self._follow(1.0)
+
+    def _zoom(self, factor: float, around: tuple[int, int] | None = None) -> None:
+        if self.intro:
+            self._start_following()
+        self.camera.zoom(factor, around)
+        self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+        self.follow_scale = self.camera.scale
+        self.zoomed = True
+
+    @property
+    def caption(self) -> str:
+        return f"race on {self.race.track.name}"
 
     @property
     def human_turn(self) -> bool:
         index = self.state.current_car
         return index is not None and index not in self.drivers and self.glide is None
+
+    def current_outlooks(self) -> list[Outlook]:
+        """What each of the human car's candidates does, as far as worked out this turn (the
+        rest by their kinds alone; ``Lookout`` fills them in a slice of each frame)."""
+        return self.lookout.outlooks(self.state) if self.human_turn else []
+
+    def finish_outlooks(self) -> list[Outlook]:
+        """Every outlook of the turn now (tests and pictures wait for them)."""
+        return self.lookout.finish(self.state) if self.human_turn else []
+
+    def outlook_at(self, target: Vec | None) -> Outlook | None:
+        if target is None:
+            return None
+        return next((o for o in self.current_outlooks() if o.target == target), None)
 
     def candidate_near(self, pos: tuple[int, int]) -> Candidate | None:
         """The candidate whose point is nearest the mouse, if it is close enough to mean it."""
@@ -150,10 +261,12 @@ class RaceScene:
         self._show(events)
         self._save()
 
-    def _show(self, events: list[Event]) -> None:
+    def _show(self, events: list[Event], sound: bool = True) -> None:
         for event in events:
             if event.kind in SHOWN_EVENTS:
                 self.toasts.append(hud.Toast(event.message))
+        if sound:
+            self.app.sound.events(events)
 
     def arm(self, action: Action) -> None:
         """Arm an action for the human car's next move, or disarm it if it is armed."""
@@ -170,13 +283,13 @@ class RaceScene:
         the order of ``state.actions()``; none on a computer car's turn."""
         if not self.human_turn or self.state.placing:
             return []
-        width, height = ACTION_BUTTON
-        y = self.app.size[1] - 14 - height
+        width, height = theme.px(ACTION_BUTTON[0]), theme.px(ACTION_BUTTON[1])
+        y = self.app.size[1] - theme.px(14) - height
         buttons = []
         for number, action in enumerate(self.state.actions()):
             word = ACTION_WORDS[action][self.armed is action]
             key = gadgets.ACTION_KEYS[action].upper()
-            rect = pygame.Rect(14, y - number * (height + 8), width, height)
+            rect = pygame.Rect(theme.px(14), y - number * (height + theme.px(8)), width, height)
             buttons.append((action, Button(rect, text=f"{word}  [{key}]", size=24,
                                            action=lambda action=action: self.arm(action),
                                            hovered=rect.collidepoint(self.mouse))))
@@ -185,13 +298,18 @@ class RaceScene:
     # -- the scene ------------------------------------------------------------------------
 
     def handle(self, intent: Intent) -> None:
+        self._handle(intent)
+        if self.intro and isinstance(intent, Release | Key) and not (
+                isinstance(intent, Key) and intent.name == "escape"):
+            self._start_following()  # after the click or key has counted
+
+    def _handle(self, intent: Intent) -> None:
         if isinstance(intent, Resize):
             self._resize(self.app.size if intent.size is None else intent.size)
         elif isinstance(intent, Key):
             self._key(intent)
         elif isinstance(intent, Wheel):
-            self.camera.zoom(1.15 ** intent.steps, intent.pos)
-            self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+            self._zoom(1.15 ** intent.steps, intent.pos)
         elif isinstance(intent, Click):
             for _, button in self.action_buttons():
                 if button.handle(intent, False):
@@ -219,9 +337,7 @@ class RaceScene:
     def _key(self, intent: Key) -> None:
         name = intent.name
         if name == "escape":
-            from racetrack.ui.scenes.pause import PauseScene
-
-            self.app.push(PauseScene(self.app, self))
+            self.app.routes.pause(self)
         elif name in ACTION_KEYS and self.human_turn:
             self.arm(ACTION_KEYS[name])
         elif name in NUMPAD and self.human_turn:
@@ -242,8 +358,7 @@ class RaceScene:
             dy = {"up": PAN_STEP, "down": -PAN_STEP}.get(name, 0)
             self.camera.pan(dx, dy)
         elif name in ("plus", "minus"):
-            self.camera.zoom(1.2 if name == "plus" else 1 / 1.2)
-            self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
+            self._zoom(1.2 if name == "plus" else 1 / 1.2)
         elif name in ("f", "home"):
             self.camera.followed = True
 
@@ -251,6 +366,13 @@ class RaceScene:
         for toast in self.toasts:
             toast.age += dt
         self.toasts = [t for t in self.toasts if t.age < t.life]
+        if self.intro:
+            # The sheet at the following zoom is drawn now, while the picture stands still.
+            self.sheet.prepare(self.following_scale())
+            self.intro = max(0.0, self.intro - dt)
+            if not self.intro:
+                self._start_following()
+            return
         if self.glide is not None:
             self.glide.elapsed += dt
             if self.glide.done:
@@ -262,14 +384,15 @@ class RaceScene:
             self.over_for += dt
             if self.over_for > 1.2 and self.on_over is not None:
                 callback, self.on_over = self.on_over, None
-                self.workers.shutdown(wait=False, cancel_futures=True)
-                self.saver.shutdown(wait=True)  # the last autosave lands before the result
+                self._leave()
                 callback(self.state)
             return
+        if self.human_turn:
+            self.lookout.work(self.state)
         index = self.state.current_car
         if index in self.drivers:
             if self.thinking is None:
-                driver, copy = self.drivers[index], self.state.clone()
+                driver, copy = self.drivers[index], self._drivers_copy()
                 self.thinking = self.workers.submit(driver.choose, copy)
             elif self.thinking.done():
                 future, self.thinking = self.thinking, None
@@ -298,28 +421,36 @@ class RaceScene:
         self.camera.follow(x, y, ease=min(1.0, dt * 4))
 
     def draw(self, surface: pygame.Surface) -> None:
-        surface.fill(theme.palette().paper)
-        self.sheet.draw(surface, self.camera)
+        self.sheet.draw(surface, self.camera)  # the sheet and the paper beyond: every pixel
         gadgets.draw_paper_items(surface, self.state, self.camera)
         moving = (self.glide.car, self.glide.where()) if self.glide is not None else None
-        draw_cars.draw_trails(surface, self.state, self.camera, moving)
-        candidates = self.state.candidates() if self.human_turn else []
-        draw_cars.draw_candidates(surface, self.state, self.camera, candidates, self.hover)
+        draw_cars.draw_trails(surface, self.state, self.camera, moving, self.trail_cache)
+        draw_cars.draw_velocities(surface, self.state, self.camera,
+                                  moving[0] if moving else None)
+        found = self.current_outlooks() if not self.intro else []
         draw_cars.draw_cars(surface, self.state, self.camera, moving)
-        hud.draw_bar(surface, self.state, self.thinking is not None)
-        gadgets.draw_kit_panel(surface, self.state, hud.BAR_HEIGHT, self.armed)
-        self._draw_actions(surface, candidates)
+        # Over the cars: a point another car stands on shows what driving there does.
+        draw_cars.draw_candidates(surface, self.state, self.camera, found, self.hover)
+        hud.draw_bar(surface, self.state, self.thinking is not None, cards=self.cards)
+        top = hud.bar_height() + theme.px(8)
+        gadgets.draw_kit_panel(surface, self.state, hud.bar_height(), self.armed)
+        listed = hud.draw_car_list(surface, self.state, (surface.get_width() - theme.px(8), top),
+                                   self.cards)
+        if found and not self.state.placing:
+            colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour)
+            marks.draw_legend(surface, {o.look for o in found}, colour,
+                              (listed.right, listed.bottom + theme.px(8)),
+                              warning=any(o.warning for o in found), cards=self.cards)
+        self._draw_actions(surface)
         hud.draw_toasts(surface, self.toasts)
-        if self.hover is not None:
-            candidate = self.state.candidate_for(Move(self.hover))
-            if candidate is not None and not candidate.legal:
-                tip(surface, candidate.reason, (self.mouse[0] + 16, self.mouse[1]))
-            elif candidate is not None and candidate.note:
-                tip(surface, candidate.note.value, (self.mouse[0] + 16, self.mouse[1]))
+        hovered = self.outlook_at(self.hover) if found else None
+        if hovered is not None:
+            hud.draw_hover_line(surface, hovered, self.mouse)
+        if self.intro:
+            hud.draw_banner(surface, self.intro_lines(), alpha=min(1.0, self.intro / 0.4))
 
-    def _draw_actions(self, surface: pygame.Surface, candidates: list[Candidate]) -> None:
-        """The action buttons (the armed one outlined in the car's pencil), and a legend for
-        the hollow diamonds while the human car has special moves to choose from."""
+    def _draw_actions(self, surface: pygame.Surface) -> None:
+        """The action buttons, the armed one outlined in the car's pencil."""
         colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour) \
             if self.state.current_car is not None else theme.TEXT
         for action, button in self.action_buttons():
@@ -327,29 +458,25 @@ class RaceScene:
             button.draw(surface, armed)
             if armed:
                 pygame.draw.rect(surface, colour, button.rect.inflate(6, 6), 3, border_radius=10)
-        if any(c.legal and c.note and c.note is not Special.LAUNCH for c in candidates):
-            text = theme.font(20).render("special move (good brakes, turbo, boosters): "
-                                         "hover for its name", True, theme.TEXT)
-            box = pygame.Rect(0, hud.BAR_HEIGHT + 8, text.get_width() + 44, text.get_height()
-                              + 10)
-            box.right = surface.get_width() - 8
-            card = pygame.Surface(box.size, pygame.SRCALPHA)
-            card.fill((*theme.PANEL, 225))
-            surface.blit(card, box)
-            pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=4)
-            x, y, r = box.x + 16, box.centery, 8
-            diamond = [(x, y - r), (x + r, y), (x, y + r), (x - r, y)]
-            pygame.draw.polygon(surface, (255, 255, 255), diamond)
-            pygame.draw.polygon(surface, colour, diamond, 3)
-            surface.blit(text, text.get_rect(midleft=(box.x + 32, y)))
+
+    def _leave(self) -> None:
+        """Stop the threads, let the last autosave land, and keep the zoom for next time."""
+        self.workers.shutdown(wait=False, cancel_futures=True)
+        self.lookout.close()
+        self.saver.shutdown(wait=True)  # the last autosave lands before the result
+        if self.zoomed:
+            self.app.remember(zoom=round(self.follow_scale or self.camera.scale, 2))
+            self.zoomed = False
 
     def close(self) -> None:
-        self.workers.shutdown(wait=False, cancel_futures=True)
-        self.flush()
+        self._leave()
 
     def flush(self) -> None:
         """Wait for the autosaves under way: leaving the race, its file is complete on disk."""
         self.saver.shutdown(wait=True)
+        if self.zoomed:
+            self.app.remember(zoom=round(self.follow_scale or self.camera.scale, 2))
+            self.zoomed = False
 
     def _save(self) -> None:
         """Autosave a copy of the state in the background (a failure never stops the race)."""

@@ -1,40 +1,108 @@
-"""The replays menu: saved races with date, track thumbnail, players and winner; open, rename
-and delete them."""
+"""The replays menu: saved races with date, track thumbnail, players and winner, in a scrolling
+list; open, rename (asking before a name already taken is replaced) and delete them (after a
+question), or open a replay file from anywhere through a file dialog. The list is read off the
+window's thread (each file is loaded and checked)."""
 
 from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
 
 import pygame
 
 from racetrack import archive
+from racetrack.files import file_in
+from racetrack.replay import Replay, load_replay
+from racetrack.settings import replays_dir
 from racetrack.ui import theme
-from racetrack.ui.input import Click, Intent, Key, Wheel
-from racetrack.ui.scenes.setup import thumbnail
-from racetrack.ui.widgets import Button, Form, TextField, paper_background, title
+from racetrack.ui.gui import Entry, Page
+from racetrack.ui.input import Click, Intent, Key
+from racetrack.ui.listing import Listing
+from racetrack.ui.render.sheet import thumbnail
+from racetrack.ui.scenes.form import FormScene, heading, read_file
+from racetrack.ui.widgets import chosen_card, shorten
 
 ROW = 96
 
 
-class ReplaysScene:
+class ReplaysScene(FormScene):
+    caption = "Replays"
+
     def __init__(self, app):
-        self.app = app
-        self.entries = archive.saved_races()
+        super().__init__(app)
+        self.listing = Listing(archive.saved_races, "replays")
+        self.entries: list[archive.Entry] = []
         self.thumbnails: dict[str, pygame.Surface] = {}
         self.selected = 0
-        self.scroll = 0
-        self.renaming: TextField | None = None
+        self.renaming: Entry | None = None  # the new name's field, while renaming
+        self.rename_asked = False
         self.message = ""
-        self.form = Form()
-        self._size = None
+        self.rows: list[tuple[int, object]] = []
+        self.scroller = None
 
-    def _layout(self) -> None:
-        width, height = self.app.size
-        y = height - 76
-        actions = [("Open", self.open), ("Rename", self.start_rename), ("Delete", self.delete),
-                   ("Back", self.app.pop)]
-        self.form.widgets = [Button(pygame.Rect(24 + i * 170, y, 156, 52), text=text,
-                                    action=action, enabled=bool(self.entries) or text == "Back")
-                             for i, (text, action) in enumerate(actions)]
-        self._size = (width, height)
+    # -- layout ---------------------------------------------------------------------------
+
+    def layout(self, page: Page, width: int, height: int) -> None:
+        bottom = height - theme.px(66)
+        have = bool(self.entries)
+        actions = [("Open", self.open, have, "Watch the chosen race (Enter)"),
+                   ("Rename", self.start_rename, have, "Give the chosen race a name"),
+                   ("Delete", self.delete, have, "Delete the chosen race (Del)"),
+                   ("Open a file…", self.open_file, True, "Watch a replay file from anywhere"),
+                   ("Back", self.back, True, "")]
+        button = min(theme.px(170), (width - theme.px(40)) // len(actions) - theme.px(10))
+        for number, (text, action, enabled, tip) in enumerate(actions):
+            page.button((theme.px(20) + number * (button + theme.px(10)), bottom, button,
+                         theme.px(50)), text, action, tooltip=tip, enabled=enabled,
+                        style="danger" if text == "Delete" else "big")
+        top = theme.px(100)
+        row = theme.px(ROW)
+        self.scroller = page.scroller((theme.px(20), top, width - theme.px(40),
+                                      bottom - top - theme.px(34)),
+                                     (width - theme.px(64), max(1, len(self.entries) *
+                                                                (row + theme.px(8)))))
+        self.rows = []
+        for index in range(len(self.entries)):
+            image = page.image((0, index * (row + theme.px(8)), width - theme.px(64), row),
+                               self.row_picture(index, (width - theme.px(64), row)),
+                               container=self.scroller)
+            self.rows.append((index, image))
+        self.renaming = None
+        if self.rename_asked and self.entry is not None:
+            self.renaming = page.entry((width // 2 - theme.px(260), theme.px(56), theme.px(520),
+                                        theme.px(40)), self.entry.path.stem, max_length=80,
+                                       on_finish=lambda text: self.finish_rename())
+            self.renaming.activate()
+
+    def row_picture(self, index: int, size: tuple[int, int]) -> pygame.Surface:
+        """One saved race: its track's thumbnail, date, players and winner."""
+        entry = self.entries[index]
+        picture = chosen_card(size, index == self.selected)
+        x = theme.px(12)
+        if entry.replay is not None:
+            key = f"{entry.path}:{size[1]}"
+            if key not in self.thumbnails:
+                small = thumbnail(entry.replay.race.track)
+                self.thumbnails[key] = pygame.transform.smoothscale_by(
+                    small, (size[1] - 12) / small.get_height())
+            picture.blit(self.thumbnails[key], (6, 6))
+            x = self.thumbnails[key].get_width() + theme.px(18)
+        title = f"{entry.title} · {entry.saved:%Y-%m-%d %H:%M}"
+        picture.blit(theme.ui_font(26, bold=True).render(title, True, theme.TEXT),
+                     (x, theme.px(12)))
+        if entry.replay is not None:
+            players = ", ".join(entry.players)
+            winner = f"winner: {entry.winner}" if entry.winner else "no winner"
+            detail = f"{players} · {winner} · {entry.path.stem}"
+        else:
+            detail = f"cannot be opened: {entry.problem}"
+        font = theme.ui_font(20)
+        detail = shorten(detail, font, size[0] - x - theme.px(12))
+        picture.blit(font.render(detail, True, theme.MUTED), (x, theme.px(52)))
+        return picture
+
+    def first_focus(self, page: Page) -> int:
+        return 0  # Open
 
     # -- actions --------------------------------------------------------------------------
 
@@ -42,148 +110,153 @@ class ReplaysScene:
     def entry(self) -> archive.Entry | None:
         return self.entries[self.selected] if self.entries else None
 
-    def open(self) -> None:
-        from racetrack.ui.scenes.viewer import ViewerScene
+    def choose(self, index: int) -> None:
+        self.selected = index
+        for number, image in self.rows:
+            image.set_image(self.row_picture(number, image.rect.size))
 
+    def open(self) -> None:
         entry = self.entry
         if entry is None or entry.replay is None:
             self.message = entry.problem if entry else ""
             return
+        self.watch(entry.replay)
+
+    def watch(self, replay: Replay) -> None:
         try:
-            states = list(entry.replay.states())
+            self.app.routes.watch(replay)
+        except ValueError as exc:
+            self.message = str(exc)
+
+    def open_file(self) -> None:
+        self.form.choose_file("Open a replay", replays_dir() if replays_dir().is_dir()
+                              else Path.home(), {".yaml", ".yml"}, self.watch_file)
+
+    def watch_file(self, path: Path) -> None:
+        replay, self.message = read_file(load_replay, path)
+        if replay is not None:
+            self.watch(replay)
+
+    def start_rename(self) -> None:
+        """A field for the new name over the list (Enter keeps it, Esc cancels)."""
+        if self.entry is not None:
+            self.rename_asked = True
+            self.relayout()
+            self.ensure_layout()
+
+    def finish_rename(self) -> None:
+        field, self.rename_asked = self.renaming, False
+        self.relayout()
+        if field is None or self.entry is None:
+            return
+        name = field.text
+        try:
+            target = file_in(self.entry.path.parent, name)
         except ValueError as exc:
             self.message = str(exc)
             return
-        self.app.push(ViewerScene(self.app, entry.replay, states))
-
-    def start_rename(self) -> None:
-        if self.entry is not None:
-            width = self.app.size[0]
-            self.renaming = TextField(pygame.Rect(width // 2 - 250, 120, 500, 44),
-                                      text=self.entry.path.stem, max_length=80)
-
-    def finish_rename(self) -> None:
-        field, self.renaming = self.renaming, None
-        if field is None or self.entry is None:
+        if target.exists() and target != self.entry.path:
+            path = self.entry.path
+            self.form.confirm("Replace replay", f"There is already a replay called "
+                              f"{target.stem!r}. Replace it with this one?", "Replace",
+                              lambda: self._rename(path, name, replace=target))
             return
+        self._rename(self.entry.path, name)
+
+    def _rename(self, path: Path, name: str, replace: Path | None = None) -> None:
         try:
-            archive.rename(self.entry.path, field.text)
-            self.message = f"Renamed to {field.text}"
+            if replace is not None:
+                archive.delete(replace)
+            renamed = archive.rename(path, name)
+            self.message = f"Renamed to {renamed.stem}"
+            # Shown at once; the folder is read again meanwhile, off the window's thread.
+            self.entries = [dataclasses.replace(e, path=renamed) if e.path == path else e
+                            for e in self.entries if e.path != replace]
         except (ValueError, OSError) as exc:
             self.message = str(exc)
-        self.reload()
+        self._changed()
 
     def delete(self) -> None:
-        if self.entry is not None:
-            try:
-                archive.delete(self.entry.path)
-                self.message = f"Deleted {self.entry.path.stem}"
-            except OSError as exc:
-                self.message = str(exc)
-            self.reload()
+        entry = self.entry
+        if entry is not None:
+            self.form.confirm("Delete replay", f"Delete the race on {entry.title} saved "
+                              f"{entry.saved:%Y-%m-%d %H:%M}? It cannot be undone.", "Delete",
+                              lambda: self._delete(entry))
+
+    def _delete(self, entry: archive.Entry) -> None:
+        try:
+            archive.delete(entry.path)
+            self.message = f"Deleted {entry.path.stem}"
+            self.entries = [e for e in self.entries if e.path != entry.path]
+        except OSError as exc:
+            self.message = str(exc)
+        self._changed()
+
+    def _changed(self) -> None:
+        """The list as just changed, shown now, and the folder read again."""
+        self.selected = min(self.selected, max(0, len(self.entries) - 1))
+        self.relayout()
+        self.reload()
 
     def reload(self) -> None:
-        self.entries = archive.saved_races()
-        self.selected = min(self.selected, max(0, len(self.entries) - 1))
-        self._size = None
+        """Read the folder again, off the window's thread (``update`` takes the list in)."""
+        self.listing.refresh()
+
+    def update(self, dt: float) -> None:
+        if self.listing.poll():
+            self.entries = list(self.listing.items)
+            self.selected = min(self.selected, max(0, len(self.entries) - 1))
+            self.relayout()
+        super().update(dt)
+
+    def back(self) -> None:
+        self.listing.close()
+        self.app.pop()
 
     # -- the scene ------------------------------------------------------------------------
 
     def handle(self, intent: Intent) -> None:
-        if self._size != self.app.size:
-            self._layout()
-        if self.renaming is not None:
-            if isinstance(intent, Key) and intent.name == "enter":
-                self.finish_rename()
-            elif isinstance(intent, Key) and intent.name == "escape":
-                self.renaming = None
-            else:
-                self.renaming.handle(intent, True)
+        self.ensure_layout()
+        if self.rename_asked and isinstance(intent, Key) and intent.name == "escape":
+            self.rename_asked = False
+            self.relayout()
             return
+        super().handle(intent)
+
+    def on_intent(self, intent: Intent) -> None:
         if isinstance(intent, Key):
-            if intent.name == "escape":
-                self.app.pop()
-                return
             if intent.name in ("up", "down") and self.entries:
                 step = 1 if intent.name == "down" else -1
-                self.selected = (self.selected + step) % len(self.entries)
-                return
-            if intent.name == "enter":
+                self.choose((self.selected + step) % len(self.entries))
+            elif intent.name == "enter":
                 self.open()
-                return
-            if intent.name == "delete":
+            elif intent.name == "delete":
                 self.delete()
-                return
-        if isinstance(intent, Wheel):
-            self.scroll = max(0, self.scroll - intent.steps * 40)
             return
-        if isinstance(intent, Click):
-            for index, rect in self._rows():
-                if rect.collidepoint(intent.pos):
+        if isinstance(intent, Click) and self.scroller is not None \
+                and self.scroller.rect.collidepoint(intent.pos):
+            for index, image in self.rows:
+                if image.rect.collidepoint(intent.pos):
                     if index == self.selected and intent.button == 1:
                         self.open()
-                    self.selected = index
+                    self.choose(index)
                     return
-        self.form.handle(intent)
-        if self._size is None:
-            self._layout()
 
-    def _rows(self) -> list[tuple[int, pygame.Rect]]:
-        width = self.app.size[0]
-        return [(i, pygame.Rect(24, 110 + i * (ROW + 10) - self.scroll, width - 48, ROW))
-                for i in range(len(self.entries))]
-
-    def update(self, dt: float) -> None:
-        if self._size != self.app.size:
-            self._layout()
-
-    def draw(self, surface: pygame.Surface) -> None:
-        paper_background(surface)
-        title(surface, "Replays", (surface.get_width() // 2, 56))
-        if not self.entries:
-            empty = theme.font(30).render("No saved races yet: finish a race and it is kept "
-                                          "here.", True, theme.MUTED)
-            surface.blit(empty, empty.get_rect(center=(surface.get_width() // 2, 220)))
-        clip = surface.get_clip()
-        surface.set_clip(pygame.Rect(0, 100, surface.get_width(), surface.get_height() - 190))
-        for index, rect in self._rows():
-            if rect.bottom < 100 or rect.top > surface.get_height():
-                continue
-            entry = self.entries[index]
-            chosen = index == self.selected
-            pygame.draw.rect(surface, theme.HIGHLIGHT if chosen else theme.PANEL, rect,
-                             border_radius=8)
-            pygame.draw.rect(surface, theme.TEXT if chosen else theme.PANEL_EDGE, rect, 2,
-                             border_radius=8)
-            if entry.replay is not None:
-                key = str(entry.path)
-                if key not in self.thumbnails:
-                    picture = thumbnail(entry.replay.race.track)
-                    ratio = (ROW - 12) / picture.get_height()
-                    self.thumbnails[key] = pygame.transform.smoothscale_by(picture, ratio)
-                surface.blit(self.thumbnails[key], (rect.x + 6, rect.y + 6))
-            x = rect.x + 190
-            heading = f"{entry.track} · {entry.saved:%Y-%m-%d %H:%M}"
-            surface.blit(theme.font(30, bold=True).render(heading, True, theme.TEXT),
-                         (x, rect.y + 12))
-            if entry.replay is not None:
-                players = ", ".join(entry.players)
-                winner = f"winner: {entry.winner}" if entry.winner else "no winner"
-                detail = f"{players} · {winner} · {entry.path.stem}"
-            else:
-                detail = f"cannot be opened: {entry.problem}"
-            surface.blit(theme.font(22).render(detail[:110], True, theme.MUTED),
-                         (x, rect.y + 50))
-        surface.set_clip(clip)
-        if self.message:
-            note = theme.font(24).render(self.message[:120], True, theme.TEXT)
-            surface.blit(note, (24, surface.get_height() - 110))
-        self.form.draw(surface)
+    def draw_paper(self, surface: pygame.Surface) -> None:
+        heading(surface, "Replays", (surface.get_width() // 2, theme.px(16)), 48,
+                centred=True)
         if self.renaming is not None:
-            shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            shade.fill((250, 248, 240, 210))
-            surface.blit(shade, (0, 0))
-            prompt = theme.font(28).render("New name (Enter to keep, Esc to cancel):", True,
-                                           theme.TEXT)
-            surface.blit(prompt, prompt.get_rect(midbottom=(surface.get_width() // 2, 110)))
-            self.renaming.draw(surface, True)
+            prompt = theme.ui_font(20).render("New name (Enter to keep, Esc to cancel):", True,
+                                              theme.TEXT)
+            surface.blit(prompt, prompt.get_rect(bottomleft=(surface.get_width() // 2 -
+                                                             theme.px(260), theme.px(54))))
+        if not self.entries:
+            words = ("Reading the saved races…" if self.listing.loading else
+                     self.listing.problem or "No saved races yet: finish a race and it is "
+                                             "kept here.")
+            empty = theme.ui_font(28).render(words[:90], True, theme.MUTED)
+            surface.blit(empty, empty.get_rect(center=(surface.get_width() // 2,
+                                                       theme.px(220))))
+        if self.message:
+            note = theme.ui_font(22).render(self.message[:120], True, theme.TEXT)
+            surface.blit(note, (theme.px(24), surface.get_height() - theme.px(96)))

@@ -1,4 +1,6 @@
-"""The end of a race: the ranking, then rematch, save the replay, or back to the menu."""
+"""The end of a race: the winner and the ranking beside the finished race sheet (every trail on
+the paper, as the time trial shows it), then rematch (or on with the series), watch the replay,
+save it (only if the automatic save failed) or back to the menu."""
 
 from __future__ import annotations
 
@@ -10,102 +12,192 @@ import pygame
 from racetrack import archive
 from racetrack.game import RaceState
 from racetrack.model import CarStatus, team_standings
+from racetrack.replay import load_replay
 from racetrack.ui import theme
-from racetrack.ui.input import Intent, Key
-from racetrack.ui.widgets import Button, Form, paper_background, title
+from racetrack.ui.gui import Page
+from racetrack.ui.render import cars as draw_cars
+from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.sheet import SheetCache
+from racetrack.ui.scenes.form import FormScene
+from racetrack.ui.widgets import shorten
 
 
-class ResultsScene:
+class ResultsScene(FormScene):
+    caption = "Results"
+
     def __init__(self, app, state: RaceState, rematch, saved: Path | None = None,
                  proceed: tuple[str, Callable[[], None]] | None = None):
-        self.app = app
+        super().__init__(app)
         self.state = state
         self.rematch = rematch  # callable: start the same race again
         self.proceed = proceed  # instead of the rematch: a label and what it does (a series)
         self.saved = saved
-        self.saved_to: str = f"Replay saved as {saved.name}" if saved else ""
-        self.form = Form()
-        self._layout()
+        self.saved_to: str = f"Replay saved as {saved.name}" if saved else \
+            "The replay could not be saved automatically"
+        self.sheet = SheetCache(state.race.course)
+        self.camera = Camera(followed=False)
+        self.trails = draw_cars.TrailCache()
+        self.view = pygame.Rect(0, 0, 0, 0)
+        self.ranking = pygame.Rect(0, 0, 0, 0)
+        self.header = 0
 
-    def _layout(self) -> None:
-        width, height = self.app.size
-        actions = [self.proceed or ("Rematch", self.rematch), ("Save replay", self.save),
-                   ("Back to menu", self.to_menu)]
-        self.form.widgets = [Button(pygame.Rect(width // 2 - 330 + i * 230, height - 120, 200,
-                                                52), text=text, action=action)
-                             for i, (text, action) in enumerate(actions)]
+    # -- layout and actions ---------------------------------------------------------------
+
+    def actions(self) -> list[tuple[str, Callable[[], None], str | None]]:
+        found: list[tuple[str, Callable[[], None], str | None]] = []
+        found.append((*(self.proceed or ("Rematch", self.rematch)), "primary"))
+        if self.saved is not None:
+            found.append(("Watch replay", self.watch, None))
+        else:
+            found.append(("Save replay", self.save, None))
+        found.append(("Back to menu", self.to_menu, None))
+        return found
+
+    def layout(self, page: Page, width: int, height: int) -> None:
+        actions = self.actions()
+        button = (min(theme.px(210), (width - theme.px(40)) // len(actions) - theme.px(12)),
+                  theme.px(50))
+        total = len(actions) * button[0] + (len(actions) - 1) * theme.px(16)
+        x = width // 2 - total // 2
+        y = height - theme.px(66)
+        for text, action, style in actions:
+            page.button((x, y, *button), text, action, style=style or "big")
+            x += button[0] + theme.px(16)
+        self.header = self.header_height()
+        self.place_sheet(width, height)
+
+    def header_height(self) -> int:
+        return theme.px(110) + (theme.px(26) if self.state.race.rules.teams_scoring != "none"
+                                else 0)
+
+    def place_sheet(self, width: int, height: int) -> None:
+        """The race sheet takes what the ranking leaves: right of it on a wide window,
+        below it on a narrow one."""
+        rows = len(self.state.race.cars)
+        ranking_width = min(theme.px(400), width // 2)
+        side = width >= theme.px(900)
+        top = self.header
+        bottom = height - theme.px(80)
+        if side:
+            self.ranking = pygame.Rect(theme.px(16), top, ranking_width, bottom - top)
+            self.view = pygame.Rect(self.ranking.right + theme.px(16), top,
+                                    width - self.ranking.right - theme.px(32), bottom - top)
+        else:
+            row = theme.px(44)
+            self.ranking = pygame.Rect(theme.px(16), top, width - theme.px(32), row * rows)
+            self.view = pygame.Rect(theme.px(16), self.ranking.bottom + theme.px(8),
+                                    width - theme.px(32),
+                                    bottom - self.ranking.bottom - theme.px(8))
+        self.camera.width, self.camera.height = self.view.w, max(1, self.view.h)
+        self.camera.offset_x, self.camera.offset_y = self.view.x, self.view.y
+        self.camera.fit(self.state.race.track.bounds, margin=1.0)
+        self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
 
     def save(self) -> None:
-        """Save the replay (again, if the automatic save failed) and say where it is."""
+        """Save the replay (the automatic save failed) and say where it is."""
         try:
             if self.saved is None or not self.saved.exists():
                 self.saved = archive.save_finished(self.state)
             self.saved_to = f"Replay saved to {self.saved}"
         except OSError as exc:
             self.saved_to = f"Could not save: {exc.strerror or exc}"
+        except ValueError as exc:  # too large to be read back: refused
+            self.saved_to = f"Could not save: {exc}"
+        self.relayout()
+
+    def watch(self) -> None:
+        try:
+            self.app.routes.watch(load_replay(self.saved))
+        except (ValueError, OSError) as exc:
+            self.saved_to = f"Could not open the replay: {exc}"
 
     def to_menu(self) -> None:
-        from racetrack.ui.scenes.menu import MenuScene
+        self.app.routes.menu()
 
-        self.app.scenes.clear()
-        self.app.push(MenuScene(self.app))
+    def back(self) -> None:
+        self.to_menu()
 
-    def handle(self, intent: Intent) -> None:
-        if isinstance(intent, Key) and intent.name == "escape":
-            self.to_menu()
-            return
-        if self.form.widgets[0].rect.y != self.app.size[1] - 120:
-            self._layout()
-        self.form.handle(intent)
+    # -- drawing --------------------------------------------------------------------------
 
-    def update(self, dt: float) -> None:
-        pass
-
-    def draw(self, surface: pygame.Surface) -> None:
-        paper_background(surface)
-        width = surface.get_width()
+    def headline(self) -> tuple[str, str]:
+        """The big line and the line under it."""
         outcome = self.state.outcome
         race = self.state.race
-        winner = race.cars[outcome.winner].name if outcome.winner is not None else "Nobody"
-        title(surface, f"{winner} wins!" if outcome.winner is not None else "No winner",
-              (width // 2, 80))
-        info = theme.font(26).render(f"{race.track.name} · {race.rules.name} rules · "
-                                     f"{outcome.rounds} turns · {outcome.reason}", True,
-                                     theme.MUTED)
-        surface.blit(info, info.get_rect(center=(width // 2, 130)))
-        colours = theme.palette()
-        y = 180
+        winner = race.cars[outcome.winner].name if outcome.winner is not None else None
+        return (f"{winner} wins!" if winner else "No winner",
+                f"{race.track.name} · {race.rules.name} rules · {outcome.rounds} turns · "
+                f"{outcome.reason}")
+
+    def draw_paper(self, surface: pygame.Surface) -> None:
+        width = surface.get_width()
+        big, small = self.headline()
+        title = theme.ui_font(56, bold=True).render(big, True, theme.palette().ink)
+        surface.blit(title, title.get_rect(midtop=(width // 2, theme.px(14))))
+        info = theme.ui_font(22).render(small, True, theme.MUTED)
+        surface.blit(info, info.get_rect(midtop=(width // 2, theme.px(62))))
+        note = theme.ui_font(18).render(self.note(), True, theme.MUTED)
+        surface.blit(note, note.get_rect(midtop=(width // 2, theme.px(86))))
+        race = self.state.race
         if race.rules.teams_scoring != "none":
             out = frozenset(i for i, car in enumerate(self.state.cars)
                             if car.status is CarStatus.OUT)
-            teams = team_standings(race.cars, outcome.ranking, out)
+            teams = team_standings(race.cars, self.state.outcome.ranking, out)
             text = "Teams: " + ",  ".join(f"{team} {points}" for team, points in teams)
-            line = theme.font(28, bold=True).render(text, True, theme.TEXT)
-            surface.blit(line, line.get_rect(center=(width // 2, 164)))
-            y = 196
+            line = theme.ui_font(24, bold=True).render(text, True, theme.TEXT)
+            surface.blit(line, line.get_rect(midtop=(width // 2, theme.px(108))))
+        self.draw_sheet(surface)
+        self.draw_ranking(surface)
+
+    def note(self) -> str:
+        return self.saved_to
+
+    def draw_sheet(self, surface: pygame.Surface) -> None:
+        """The finished race on its paper, every trail and car."""
+        if self.view.w <= 0 or self.view.h <= 0:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.view)
+        surface.fill(theme.palette().paper, self.view)
+        self.sheet.draw(surface, self.camera)
+        self.draw_under_trails(surface)
+        draw_cars.draw_trails(surface, self.state, self.camera, cache=self.trails)
+        draw_cars.draw_cars(surface, self.state, self.camera)
+        surface.set_clip(clip)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, self.view, 2)
+
+    def draw_under_trails(self, surface: pygame.Surface) -> None:
+        """Lines under the trails (the time trial's ghosts)."""
+
+    def draw_ranking(self, surface: pygame.Surface) -> None:
+        """Each car's place, pencil, name and level, and how it ended."""
+        race, outcome = self.state.race, self.state.outcome
+        colours = theme.palette()
+        rows = len(outcome.ranking)
+        row_height = min(theme.px(64), max(theme.px(40), self.ranking.h // max(1, rows)))
+        equipped = race.rules.equipment_shop != "none" or race.rules.collectables != "ignored"
         for place, index in enumerate(outcome.ranking, start=1):
             setup, car = race.cars[index], self.state.cars[index]
             if car.finish:
-                how = f"finished in turn {car.finish.round}, {car.finish.past:.1f} past the line"
+                how = f"finished turn {car.finish.round}, {car.finish.past + 0.0:.1f} past"
             else:
                 how = car.status.value
-            row = pygame.Rect(width // 2 - 330, y, 660, 48)
-            pygame.draw.rect(surface, theme.PANEL, row, border_radius=8)
+            row = pygame.Rect(self.ranking.x, self.ranking.y + (place - 1) * row_height,
+                              self.ranking.w, row_height - theme.px(6))
+            pygame.draw.rect(surface, theme.HIGHLIGHT if place == 1 and outcome.winner
+                             is not None else theme.PANEL, row, border_radius=8)
             pygame.draw.rect(surface, theme.PANEL_EDGE, row, 1, border_radius=8)
-            pygame.draw.circle(surface, colours.pencil(setup.colour), (row.x + 60, row.centery),
-                               12)
-            surface.blit(theme.font(34, bold=True).render(f"{place}.", True, theme.TEXT),
-                         (row.x + 14, row.y + 12))
+            number = theme.ui_font(30, bold=True).render(f"{place}.", True, theme.TEXT)
+            surface.blit(number, number.get_rect(midleft=(row.x + theme.px(10),
+                                                          row.centery)))
+            pygame.draw.circle(surface, colours.pencil(setup.colour),
+                               (row.x + theme.px(52), row.centery), theme.px(9))
             name = setup.name + ("" if setup.is_human else f" ({setup.driver})")
-            surface.blit(theme.font(30).render(name, True, theme.TEXT), (row.x + 84, row.y + 6))
-            equipped = race.rules.equipment_shop != "none" or race.rules.collectables != \
-                "ignored"
+            x = row.x + theme.px(68)
+            label = theme.ui_font(23, bold=True).render(name, True, theme.TEXT)
+            surface.blit(label, label.get_rect(bottomleft=(x, row.centery + theme.px(2))))
             kit = f" · left: {car.kit.describe()}" if equipped else ""
-            surface.blit(theme.font(22).render(f"{how} · {car.moves} moves · damage "
-                                               f"{car.damage}{kit}", True, theme.MUTED),
-                         (row.x + 84, row.y + 28))
-            y += 56
-        if self.saved_to:
-            note = theme.font(22).render(self.saved_to, True, theme.TEXT)
-            surface.blit(note, note.get_rect(center=(width // 2, surface.get_height() - 150)))
-        self.form.draw(surface)
+            detail = f"{how} · {car.moves} moves · damage {car.damage}{kit}"
+            font = theme.ui_font(18)
+            text = font.render(shorten(detail, font, row.right - x - theme.px(8)), True,
+                               theme.MUTED)
+            surface.blit(text, text.get_rect(topleft=(x, row.centery + theme.px(2))))

@@ -1,20 +1,24 @@
-"""New race: pick a track (thumbnails), a rule variant (with its description), the moves (the
-variant's own, or 5, 9 or 25 choices on top of any variant) and 1 to 6 players, each with a
-name, a pencil colour and human or a computer level. The choices are remembered in the
-player's settings for next time.
+"""New race: pick a track (a scrolling list of thumbnails, or any track file through a file
+dialog), a rule variant (a drop-down with a line about each), the moves (the variant's own, or
+5, 9 or 25 choices on top of any variant) and 1 to 6 players, each with a name, a pencil
+colour and human or a computer level. The choices are remembered in the player's settings.
 
 One human player alone is a time trial: the screen then shows the best run and the solver's
-par for the chosen track and rules (the par worked out off the frame)."""
+par for the chosen track and rules (the par worked out off the frame).
+
+The screen lays itself out from 800 x 600 up: the track list takes what the player rows leave.
+"""
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygame
 
-from racetrack.course import Course
+from racetrack.editing.files import TrackEntry, entry_for, told_apart
 from racetrack.errors import FileProblemError
 from racetrack.records import Record, TrialKey, read_records, trial_track
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
@@ -32,19 +36,25 @@ from racetrack.settings import (
 )
 from racetrack.track import Track, bundled_track_paths, load_track
 from racetrack.ui import theme
-from racetrack.ui.input import Click, Intent, Key, Wheel
+from racetrack.ui.gui import Page
+from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.par import ParWorker
-from racetrack.ui.render.sheet import draw_sheet
-from racetrack.ui.widgets import Button, Cycler, Form, TextField, paper_background, wrap
+from racetrack.ui.render.sheet import THUMB, thumbnail
+from racetrack.ui.scenes.form import FormScene, heading, read_file
+from racetrack.ui.widgets import chosen_card, shorten, wrap_pixels
 
-THUMB = (210, 130)
-#: The Moves cycler's labels, for the settings' ``moves`` values.
+__all__ = ["SetupScene", "thumbnail", "wrap_pixels"]  # the helpers, where they were
+
+#: The Moves list's words, for the settings' ``moves`` values.
 MOVE_LABELS = {"": "rule set's own", "plus": "5 plus", "square": "9 square",
                "square-24": "25 square-24"}
 assert set(MOVE_LABELS) == set(MOVES)
-#: The Team cycler's labels, for the settings' team letters.
+#: The Team list's words, for the settings' team letters.
 TEAM_LABELS = {letter: letter or "-" for letter in TEAMS}
 TEAM_LETTERS = {label: letter for letter, label in TEAM_LABELS.items()}
+#: The way round a circuit, as the setup screen words it.
+WAYS = {"fwd": False, "rev": True}
+ERROR = theme.ERROR
 
 
 @dataclass
@@ -52,6 +62,27 @@ class TrackChoice:
     path: Path
     track: Track
     thumbnail: pygame.Surface
+
+
+class Selection:
+    """A value chosen from a list, kept by the scene: the drop-down shows it, and code (or a
+    test) may ``set`` or ``step`` it before or after the list is drawn."""
+
+    def __init__(self, choices: Sequence[str], value: str,
+                 on_change: Callable[[str], None] | None = None):
+        self.choices = list(choices)
+        self.value = value if value in self.choices else self.choices[0]
+        self.on_change = on_change
+
+    def set(self, value: str) -> None:
+        if value in self.choices and value != self.value:
+            self.value = value
+            if self.on_change:
+                self.on_change(value)
+
+    def step(self, by: int) -> None:
+        index = self.choices.index(self.value)
+        self.set(self.choices[(index + by) % len(self.choices)])
 
 
 def available_tracks() -> list[tuple[Path, Track]]:
@@ -64,113 +95,222 @@ def available_tracks() -> list[tuple[Path, Track]]:
     return found
 
 
-def thumbnail(track: Track) -> pygame.Surface:
-    course = Course(track)
-    x0, y0, x1, y1 = course.sheet
-    scale = min(THUMB[0] / (x1 - x0), THUMB[1] / (y1 - y0))
-    picture = pygame.Surface((round((x1 - x0) * scale) + 1, round((y1 - y0) * scale) + 1))
-    draw_sheet(picture, course, scale, (x0, y0))
-    return picture
+def default_name(driver: str, number: int) -> str:
+    """The name a player of a kind starts with: "Player 2", "Computer 1"."""
+    return f"Player {number}" if driver == "human" else f"Computer {number}"
 
 
-#: The way round a circuit, as the setup screen words it.
-WAYS = {"fwd": False, "rev": True}
+def is_default_name(name: str) -> bool:
+    word, _, number = name.rpartition(" ")
+    return word in ("Player", "Computer") and number.isdigit() or name in ("Computer",
+                                                                            "Player")
 
 
-class SetupScene:
-    #: The left heading, the start button's words and where the track grid begins.
+class SetupScene(FormScene):
+    #: The left heading and the start button's words.
     track_heading = "Track"
+    caption = "New race"
     start_label = "Start race"
-    grid_top = 90
 
     def __init__(self, app):
-        self.app = app
-        self._laid_out_reversible = False
-        self._laid_out_teams = False
+        super().__init__(app)
         self.settings = load_settings()
         self.tracks = [TrackChoice(p, t, thumbnail(t)) for p, t in available_tracks()]
         self.selected = next((i for i, c in enumerate(self.tracks)
                               if c.path.stem == self.settings.track), 0)
-        self.scroll = 0
         self.variants = bundled_variant_names()
         self.descriptions = {name: load_rules(name).description for name in self.variants}
         self.players = list(self.settings.players)
-        self.form = Form()
-        self.rules = Cycler(pygame.Rect(0, 0, 10, 10), label="Rules", choices=self.variants)
-        self.rules.set(self.settings.rules if self.settings.rules in self.variants else "gardner")
-        self.moves = Cycler(pygame.Rect(0, 0, 10, 10), label="Moves",
-                            choices=list(MOVE_LABELS.values()), size=24)
-        self.moves.set(MOVE_LABELS[self.settings.moves])
+        self.rules = Selection(self.variants, self.settings.rules
+                               if self.settings.rules in self.variants else "gardner",
+                               lambda value: self.relayout())
+        self.moves = Selection(list(MOVE_LABELS.values()), MOVE_LABELS[self.settings.moves],
+                               lambda value: self.relayout())
         self.error = ""
-        self._size = None
         self.records, self.records_problem = read_records()
         self.par = ParWorker()
         self._rule_sets: dict[tuple[str, str], RuleSet] = {}
-        self._keys: dict[tuple[int, RuleSet], TrialKey] = {}
+        self._keys: dict[tuple, TrialKey] = {}
+        self._shown: tuple | None = None  # what the layout showed (rows change with it)
+        self.picker = None
+        self.cells: list[tuple[int, object]] = []  # (track index, its image)
+        self.notes_rect = pygame.Rect(0, 0, 0, 0)
+        self.grid_top = 0
+        self.rule_label_y = self.moves_label_y = self.description_y = 0
 
     # -- layout ---------------------------------------------------------------------------
 
     @property
     def panel_x(self) -> int:
-        return max(480, self.app.size[0] - 560)
+        """Where the right-hand panel (rules and players) starts."""
+        width = self.app.size[0]
+        return max(theme.px(250), min(width - theme.px(560), width // 2))
 
-    def _layout(self) -> None:
-        width, height = self.app.size
-        x = self.panel_x + 20
-        self.rules.rect = pygame.Rect(x, 90, width - x - 30, 44)
-        self.moves.rect = pygame.Rect(x, 196, width - x - 30, 38)
-        widgets = [self.rules, self.moves]
-        y = 246
-        self._laid_out_reversible = reversible = self.reversible
-        self._laid_out_teams = teams = self.teams
-        # A way round or a team to choose: each row's boxes get narrower to make room for it.
-        way_width = 90 if reversible else 0
-        team_width = 80 if teams else 0
-        narrow = 30 * (reversible + teams)
-        right = width - 30
+    def layout(self, page: Page, width: int, height: int) -> None:
+        self._shown = (self.reversible, self.teams, self.time_trial, len(self.players))
+        self._layout_tracks(page, width, height)
+        x = self.panel_x + theme.px(20)
+        right = width - theme.px(24)
+        field = theme.px(40)
+        y = theme.px(76)
+        label_width = theme.px(70)
+        page.choice((x + label_width, y, right - x - label_width - theme.px(52), field),
+                    self.rules.choices, self.rules.value, self.rules.set,
+                    tooltip="The rule variant", height_limit=height - y - theme.px(60))
+        page.button((right - theme.px(44), y, theme.px(44), field), "?", self.help,
+                    tooltip="How to play these rules")
+        self.rule_label_y = y
+        y += field + theme.px(4)
+        self.description_y = y
+        y += theme.px(40)
+        page.choice((x + label_width, y, right - x - label_width, theme.px(36)),
+                    self.moves.choices, self.moves.value, self.moves.set,
+                    tooltip="The moves: the rule set's own, or 5, 9 or 25 choices on top "
+                            "of any rules")
+        self.moves_label_y = y
+        y += theme.px(46)
+        self._layout_players(page, x, y, right)
+        y += len(self.players) * theme.px(44)
+        page.button((x, y + theme.px(4), theme.px(150), theme.px(38)), "Add player", self.add,
+                    enabled=len(self.players) < MAX_PLAYERS,
+                    tooltip="Up to six cars")
+        page.button((x + theme.px(160), y + theme.px(4), theme.px(150), theme.px(38)),
+                    "Remove last", self.remove, enabled=len(self.players) > 1)
+        y += theme.px(52)
+        self.extra_widgets(page)
+        bottom = height - theme.px(66)
+        page.button((x, bottom, theme.px(130), theme.px(50)), "Back", self.back, style="big")
+        self.start_button = page.button((right - theme.px(210), bottom, theme.px(210),
+                                         theme.px(50)), self.start_label, self.start,
+                                        enabled=self.can_start, style="primary")
+        self.notes_rect = pygame.Rect(x, y, right - x, bottom - theme.px(8) - y)
+
+    def _layout_tracks(self, page: Page, width: int, height: int) -> None:
+        """The track list: thumbnails in as many columns as fit, scrolling; a button under it
+        opens any track file."""
+        self.grid_top = self.picker_top()
+        left = theme.px(16)
+        gap = theme.px(12)
+        room = self.panel_x - left - theme.px(8)
+        inside = room - theme.px(24)  # less the scroll bar
+        columns = max(1, inside // (theme.px(THUMB[0]) + gap))
+        cell_width = inside // columns - gap
+        cell = (cell_width, round(cell_width * THUMB[1] / THUMB[0]) + theme.px(30))
+        rows = (len(self.tracks) + columns - 1) // columns
+        bottom = height - theme.px(66)
+        self.picker = page.scroller((left, self.grid_top, room, bottom - self.grid_top
+                                     - theme.px(8)),
+                                    (columns * (cell[0] + gap), rows * (cell[1] + gap)))
+        self.cells = []
+        for index in range(len(self.tracks)):
+            row, column = divmod(index, columns)
+            image = page.image((column * (cell[0] + gap) + gap // 2, row * (cell[1] + gap),
+                                cell[0], cell[1]), self.cell_picture(index, cell),
+                               container=self.picker)
+            self.cells.append((index, image))
+        self.scroll_to(self.selected)
+        page.button((left, bottom, min(theme.px(200), room // 2 - theme.px(6)), theme.px(50)),
+                    "Open a track file…", self.open_track,
+                    tooltip="Race on a track file from anywhere")
+
+    def picker_top(self) -> int:
+        """Where the track list begins (below the heading)."""
+        return theme.px(76)
+
+    def cell_picture(self, index: int, size: tuple[int, int]) -> pygame.Surface:
+        """A track's cell: its thumbnail and name, framed (highlighted when chosen)."""
+        choice = self.tracks[index]
+        chosen = index == self.selected
+        picture = chosen_card(size, chosen)
+        thumb = choice.thumbnail
+        room = (size[0] - 12, size[1] - theme.px(34))
+        scale = min(room[0] / thumb.get_width(), room[1] / thumb.get_height())
+        if abs(scale - 1) > 0.02:
+            thumb = pygame.transform.smoothscale_by(thumb, scale)
+        picture.blit(thumb, thumb.get_rect(midtop=(size[0] // 2, 6)))
+        entry = self.labels[index]
+        font = theme.ui_font(20, bold=chosen)
+        name = font.render(shorten(entry.name, font, size[0] - 12), True, theme.TEXT)
+        if self.named_alike(index):  # two tracks of one name: the file tells them apart
+            small = theme.ui_font(15)
+            where = small.render(shorten(entry.detail, small, size[0] - 12), True, theme.MUTED)
+            picture.blit(where, where.get_rect(midbottom=(size[0] // 2, size[1] - 4)))
+            picture.blit(name, name.get_rect(midbottom=(size[0] // 2,
+                                                        size[1] - 4 - where.get_height())))
+        else:
+            picture.blit(name, name.get_rect(midbottom=(size[0] // 2, size[1] - 6)))
+        badge = self.badge(index)
+        if badge:
+            label = theme.ui_font(20, bold=True).render(badge, True, (255, 255, 255))
+            box = label.get_rect(topleft=(8, 8)).inflate(14, 6)
+            pygame.draw.rect(picture, theme.palette().pencil("red"), box, border_radius=10)
+            picture.blit(label, label.get_rect(center=box.center))
+        return picture
+
+    @property
+    def labels(self) -> list[TrackEntry]:
+        """Each track's name in the list, numbered where two share one, and its file."""
+        key = tuple(c.path for c in self.tracks)
+        if getattr(self, "_labels_key", None) != key:
+            self._labels_key = key
+            self._labels = told_apart([entry_for(c.path, c.track.name) for c in self.tracks])
+        return self._labels
+
+    def named_alike(self, index: int) -> bool:
+        name = self.tracks[index].track.name.lower()
+        return sum(c.track.name.lower() == name for c in self.tracks) > 1
+
+    def badge(self, index: int) -> str:
+        """Words on a track's thumbnail (the championship's race numbers)."""
+        return ""
+
+    def refresh_cells(self) -> None:
+        """Draw the cells again (the choice or the badges changed)."""
+        for index, image in self.cells:
+            image.set_image(self.cell_picture(index, image.rect.size))
+
+    def _layout_players(self, page: Page, x: int, y: int, right: int) -> None:
+        reversible, teams = self.reversible, self.teams
+        way_width = theme.px(80) if reversible else 0
+        team_width = theme.px(64) if teams else 0
+        gap = theme.px(8)
+        room = right - x - way_width - team_width - gap * (2 + reversible + teams)
+        name_width = room * 36 // 100
+        colour_width = room * 28 // 100
+        driver_width = room - name_width - colour_width
+        tall = theme.px(38)
         for index, player in enumerate(self.players):
-            name = TextField(pygame.Rect(x, y, 170 - narrow, 40), text=player.name,
-                             on_change=lambda text, i=index: self._set(i, name=text))
-            colour = Cycler(pygame.Rect(x + 180 - narrow, y, 150 - narrow, 40), choices=PENCILS,
-                            size=24,
-                            on_change=lambda value, i=index: self._set(i, colour=value))
-            colour.set(player.colour)
-            driver = Cycler(pygame.Rect(x + 340 - 2 * narrow, y,
-                                        right - x - 340 + 2 * narrow - way_width - team_width,
-                                        40),
-                            choices=DRIVERS, size=24,
-                            on_change=lambda value, i=index: self._set(i, driver=value))
-            driver.set(player.driver)
-            widgets += [name, colour, driver]
+            row = y + index * theme.px(44)
+            page.entry((x, row, name_width, tall), player.name,
+                       on_change=lambda text, i=index: self._set(i, name=text),
+                       tooltip="The player's name")
+            at = x + name_width + gap
+            page.choice((at, row, colour_width, tall), PENCILS, player.colour,
+                        lambda value, i=index: self._set(i, colour=value))
+            at += colour_width + gap
+            page.choice((at, row, driver_width, tall), DRIVERS, player.driver,
+                        lambda value, i=index: self.set_driver(i, value))
+            at += driver_width + gap
             if teams:  # Baker's team racing: a team letter, or none
-                team = Cycler(pygame.Rect(right - way_width - team_width + 10, y,
-                                          team_width - 10, 40),
-                              choices=list(TEAM_LABELS.values()), size=24,
-                              tooltip="team: the same letter scores together (- for none)",
-                              on_change=lambda value, i=index: self._set(
-                                  i, team=TEAM_LETTERS[value]))
-                team.set(TEAM_LABELS[player.team])
-                widgets.append(team)
+                page.choice((at, row, team_width, tall), list(TEAM_LABELS.values()),
+                            TEAM_LABELS[player.team],
+                            lambda value, i=index: self._set(i, team=TEAM_LETTERS[value]),
+                            tooltip="team: the same letter scores together (- for none)")
+                at += team_width + gap
             if reversible:  # Levi: each car may go either way round
-                way = Cycler(pygame.Rect(right - way_width + 10, y, way_width - 10, 40),
-                             choices=list(WAYS), size=22,
-                             on_change=lambda value, i=index: self._set(i, reverse=WAYS[value]))
-                way.set("rev" if player.reverse else "fwd")
-                widgets.append(way)
-            y += 50
-        add = Button(pygame.Rect(x, y + 6, 160, 40), text="Add player", action=self.add,
-                     size=26, enabled=len(self.players) < MAX_PLAYERS)
-        remove = Button(pygame.Rect(x + 180, y + 6, 160, 40), text="Remove last",
-                        action=self.remove, size=26, enabled=len(self.players) > 1)
-        start = Button(pygame.Rect(width - 250, height - 80, 220, 56), text=self.start_label,
-                       action=self.start, size=34, enabled=self.can_start)
-        back = Button(pygame.Rect(x, height - 80, 140, 56), text="Back", action=self.app.pop)
-        self.form.widgets = widgets + self.extra_widgets() + [add, remove, start, back]
-        self._size = (width, height)
+                page.choice((at, row, way_width, tall), list(WAYS),
+                            "rev" if player.reverse else "fwd",
+                            lambda value, i=index: self._set(i, reverse=WAYS[value]),
+                            tooltip="which way round the circuit")
 
-    def extra_widgets(self) -> list:
-        """More widgets (the championship's) before the Add/Remove/Start/Back buttons."""
-        return []
+    def first_focus(self, page: Page) -> int:
+        """Enter starts the race straight away."""
+        return page.widgets.index(self.start_button)
+
+    def extra_widgets(self, page: Page) -> None:
+        """More widgets (the championship's), laid out with the rest."""
+
+    # -- choices --------------------------------------------------------------------------
 
     @property
     def can_start(self) -> bool:
@@ -179,21 +319,34 @@ class SetupScene:
     def pick(self, index: int) -> None:
         """A click on a track's thumbnail."""
         self.selected = index
+        self.refresh_cells()
 
     def _set(self, index: int, **change) -> None:
         player = self.players[index]
         self.players[index] = replace(player, **change)
 
+    def set_driver(self, index: int, driver: str) -> None:
+        """A new kind of player: a name still the old kind's default follows the new kind."""
+        player = self.players[index]
+        name = player.name
+        if is_default_name(name) and (player.driver == "human") != (driver == "human"):
+            kind = [p for p in self.players if (p.driver == "human") == (driver == "human")]
+            name = default_name(driver, len(kind) + 1)
+        self.players[index] = replace(player, driver=driver, name=name)
+        self.relayout()
+
     def add(self) -> None:
         used = {p.colour for p in self.players}
         colour = next((c for c in PENCILS if c not in used), "black")
-        self.players.append(PlayerChoice(f"Computer {len(self.players)}", colour, "medium"))
-        self._size = None
+        computers = sum(1 for p in self.players if p.driver != "human")
+        self.players.append(PlayerChoice(default_name("medium", computers + 1), colour,
+                                         "medium"))
+        self.relayout()
 
     def remove(self) -> None:
         if len(self.players) > 1:
             self.players.pop()
-            self._size = None
+            self.relayout()
 
     @property
     def moves_value(self) -> str:
@@ -240,12 +393,29 @@ class SetupScene:
     def best(self) -> Record | None:
         return self.records.find(self.trial_key())
 
-    def start(self) -> None:
-        from racetrack.ui.launch import start_race
+    def help(self) -> None:
+        self.app.routes.help(self.chosen_rules(), self.tracks[self.selected].track.name)
 
+    def open_track(self) -> None:
+        """Choose any track file: it joins the list, chosen."""
+        start = tracks_dir() if tracks_dir().is_dir() else Path.home()
+        self.form.choose_file("Open a track file", start, {".yaml", ".yml"}, self.add_track)
+
+    def add_track(self, path: Path) -> None:
+        track, self.error = read_file(load_track, path)
+        if track is None:
+            return
+        known = next((i for i, c in enumerate(self.tracks) if c.path == path), None)
+        if known is None:
+            self.tracks.append(TrackChoice(path, track, thumbnail(track)))
+            known = len(self.tracks) - 1
+        self.selected = known
+        self.relayout()
+
+    def start(self) -> None:
         choice = self.tracks[self.selected]
         reversible = self.reversible
-        players = tuple(replace(p, name=p.name.strip() or f"Player {i + 1}",
+        players = tuple(replace(p, name=p.name.strip() or default_name(p.driver, i + 1),
                                 reverse=p.reverse and reversible)
                         for i, p in enumerate(self.players))
         remembered = self.settings.with_race(choice.path.stem, self.rules.value, players,
@@ -253,9 +423,9 @@ class SetupScene:
         with contextlib.suppress(OSError):
             save_settings(remembered)
         try:
-            start_race(self.app, choice.path, self.rules.value, players,
-                       animation_seconds=self.settings.animation_seconds,
-                       overrides=self.overrides())
+            self.app.routes.start_race(choice.path, self.rules.value, players,
+                                       animation_seconds=self.settings.animation_seconds,
+                                       overrides=self.overrides())
         except ValueError as exc:
             self.error = str(exc)
             return
@@ -265,106 +435,112 @@ class SetupScene:
         """Back from a race: the records may have changed."""
         self.records, self.records_problem = read_records()
 
-    # -- the track grid -------------------------------------------------------------------
+    # -- the track list -------------------------------------------------------------------
 
     def _cells(self) -> list[tuple[int, pygame.Rect]]:
-        columns = max(1, (self.panel_x - 30) // (THUMB[0] + 20))
-        cells = []
-        for index in range(len(self.tracks)):
-            row, column = divmod(index, columns)
-            rect = pygame.Rect(24 + column * (THUMB[0] + 20),
-                               self.grid_top + row * (THUMB[1] + 46)
-                               - self.scroll, THUMB[0], THUMB[1] + 30)
-            cells.append((index, rect))
-        return cells
+        """The cells showing now, on the window (clipped to the list)."""
+        if self.picker is None:
+            return []
+        view = self.picker.rect
+        return [(index, pygame.Rect(image.rect)) for index, image in self.cells
+                if view.colliderect(image.rect)]
 
-    def handle(self, intent: Intent) -> None:
-        if self._size != self.app.size:
-            self._layout()
-        if isinstance(intent, Key) and intent.name == "escape":
-            self.app.pop()
+    def scroll_to(self, index: int) -> None:
+        """Scroll the list so the track's cell shows (a frame later)."""
+        image = dict(self.cells).get(index)
+        bar = self.picker.vert_scroll_bar if self.picker is not None else None
+        if image is None or bar is None:
             return
+        content = self.picker.get_container().rect
+        top = image.rect.y - content.y
+        scrolled = self.picker.rect.y - content.y
+        if top < scrolled or top + image.rect.h > scrolled + self.picker.rect.h:
+            bar.set_scroll_from_start_percentage(max(0, top - theme.px(8)) / max(1, content.h))
+
+    def on_intent(self, intent: Intent) -> None:
         if isinstance(intent, Key) and intent.name in ("pageup", "pagedown"):
             step = 1 if intent.name == "pagedown" else -1
-            self.selected = (self.selected + step) % len(self.tracks)
+            self.pick((self.selected + step) % len(self.tracks))
             return
-        if isinstance(intent, Wheel) and intent.pos[0] < self.panel_x:
-            self.scroll = max(0, self.scroll - intent.steps * 40)
-            return
-        if isinstance(intent, Click) and intent.pos[0] < self.panel_x:
+        if isinstance(intent, Click) and intent.button == 1:
+            visible = self.picker.rect if self.picker is not None else pygame.Rect(0, 0, 0, 0)
             for index, rect in self._cells():
-                if rect.collidepoint(intent.pos):
+                if rect.collidepoint(intent.pos) and visible.collidepoint(intent.pos):
+                    self.app.sound.play("click")
                     self.pick(index)
-            return
-        self.form.handle(intent)
-        if self._size is None:
-            self._layout()
+                    return
 
     def update(self, dt: float) -> None:
-        if self._size != self.app.size or self._laid_out_reversible != self.reversible \
-                or self._laid_out_teams != self.teams:
-            self._layout()
+        if self._shown != (self.reversible, self.teams, self.time_trial, len(self.players)):
+            self.relayout()
+        super().update(dt)
         if self.time_trial:
             self.par.ask(self.trial_track(), self.chosen_rules(), self.trial_key())
 
-    def draw(self, surface: pygame.Surface) -> None:
-        paper_background(surface)
-        heading = theme.font(44, bold=True)
-        surface.blit(heading.render(self.track_heading, True, theme.palette().ink), (24, 30))
-        surface.blit(heading.render("Time trial" if self.time_trial else "Rules and players",
-                                    True, theme.palette().ink), (self.panel_x + 20, 30))
-        clip = surface.get_clip()
-        surface.set_clip(pygame.Rect(0, self.grid_top - 10, self.panel_x,
-                                     surface.get_height() - self.grid_top + 10))
-        for index, rect in self._cells():
-            choice = self.tracks[index]
-            chosen = index == self.selected
-            frame = rect.inflate(10, 10)
-            pygame.draw.rect(surface, theme.HIGHLIGHT if chosen else theme.PANEL, frame,
-                             border_radius=8)
-            pygame.draw.rect(surface, theme.TEXT if chosen else theme.PANEL_EDGE, frame, 2,
-                             border_radius=8)
-            picture = choice.thumbnail
-            surface.blit(picture, picture.get_rect(midtop=(rect.centerx, rect.y)))
-            name = theme.font(24, bold=chosen).render(choice.track.name, True, theme.TEXT)
-            surface.blit(name, name.get_rect(midbottom=(rect.centerx, rect.bottom + 2)))
-            self.draw_badge(surface, index, rect)
-        surface.set_clip(clip)
-        x = self.panel_x + 20
+    # -- drawing --------------------------------------------------------------------------
+
+    def draw_paper(self, surface: pygame.Surface) -> None:
+        heading(surface, self.track_heading, (theme.px(16), theme.px(16)), 40)
+        x = self.panel_x + theme.px(20)
+        heading(surface, "Time trial" if self.time_trial else "Rules and players",
+                (x, theme.px(16)), 40)
+        label = theme.ui_font(24)
+        for text, y, tall in (("Rules", self.rule_label_y, theme.px(40)),
+                              ("Moves", self.moves_label_y, theme.px(36))):
+            rendered = label.render(text, True, theme.TEXT)
+            surface.blit(rendered, rendered.get_rect(midleft=(x, y + tall // 2)))
         description = self.descriptions.get(self.rules.value, "")
-        for i, line in enumerate(wrap(description, 56)[:3]):
-            text = theme.font(22).render(line, True, theme.MUTED)
-            surface.blit(text, (x, 139 + i * 17))
+        small = theme.ui_font(20)
+        room = surface.get_width() - x - theme.px(24)
+        for i, line in enumerate(wrap_pixels(description, small, room)[:2]):
+            text = small.render(line, True, theme.MUTED)
+            surface.blit(text, (x, self.description_y + i * small.get_linesize()))
+        self.draw_notes(surface)
+
+    def draw_notes(self, surface: pygame.Surface) -> None:
+        """Under the players: the time trial's best and par, messages, the track's words."""
+        box = self.notes_rect
+        if box.h <= 0:
+            return
+        y = box.y
+        font = theme.ui_font(22)
+        if self.time_trial:
+            y = self._draw_trial(surface, box.x, y, box.w)
         chosen = self.tracks[self.selected].track
-        about = f"{chosen.name}: {chosen.description}" if chosen.description else chosen.name
+        name = self.labels[self.selected].label if self.named_alike(self.selected) \
+            else chosen.name
+        about = f"{name}: {chosen.description}" if chosen.description else name
         notes = self.notes()
         if self.teams:
-            notes.append(("Last box: a team letter; the same letter (or the same name) races "
-                          "as one team", theme.MUTED))
-        lines = [(line, colour) for text, colour in notes for line in wrap(text, 56)]
-        lines += [(line, theme.TEXT) for line in wrap(about, 56)]
-        if self.form.widgets:
-            add, back = self.form.widgets[-4].rect, self.form.widgets[-1].rect
-            top = max(back.y - 10 - 20 * max(4, len(lines)), add.bottom + 12)
-            room = max(0, (back.y - 8 - top) // 20)
-        else:
-            top, room = 500, 4
-        for i, (line, colour) in enumerate(lines[:room]):
-            text = theme.font(22).render(line, True, colour)
-            surface.blit(text, (x, top + i * 20))
-        self.form.draw(surface)
-        if self.time_trial:
-            self._draw_trial(surface, x, self.form.widgets[-4].rect.bottom + 16)
+            notes.append(("A team letter: the same letter (or the same name) races as one team",
+                          theme.MUTED))
+        lines = [(line, colour) for text, colour in notes
+                 for line in wrap_pixels(text, font, box.w)]
+        lines += [(line, theme.TEXT) for line in wrap_pixels(about, font, box.w)]
+        for line, colour in lines:
+            if y + font.get_linesize() > box.bottom:
+                break
+            surface.blit(font.render(line, True, colour), (box.x, y))
+            y += font.get_linesize()
+        room = pygame.Rect(box.x, y + theme.px(10), box.w, box.bottom - y - theme.px(10))
+        if room.h > theme.px(140):
+            preview = self._preview(room.size)
+            surface.blit(preview, preview.get_rect(midtop=room.midtop))
+
+    def _preview(self, size: tuple[int, int]) -> pygame.Surface:
+        """The chosen track, large, where the screen has room for it (kept per size)."""
+        key = (self.selected, size)
+        if getattr(self, "_preview_key", None) != key:
+            self._preview_key = key
+            self._preview_picture = thumbnail(self.tracks[self.selected].track, size)
+        return self._preview_picture
 
     def notes(self) -> list[tuple[str, tuple[int, int, int]]]:
         """Lines (and their colours) shown above the chosen track's description."""
-        return []
+        return [(self.error, ERROR)] if self.error else []
 
-    def draw_badge(self, surface: pygame.Surface, index: int, rect: pygame.Rect) -> None:
-        """Something more on a track's thumbnail (the championship's race numbers)."""
-
-    def _draw_trial(self, surface: pygame.Surface, x: int, y: int) -> None:
-        """The best run and the par for the chosen track and rules."""
+    def _draw_trial(self, surface: pygame.Surface, x: int, y: int, width: int) -> int:
+        """The best run and the par for the chosen track and rules; returns the y below."""
         best = self.best()
         job = self.par.jobs.get(self.trial_key())
         lines = [(f"Best: {best.best} turns, {best.player} ({best.date}, {best.runs} "
@@ -376,15 +552,12 @@ class SetupScene:
                   theme.TEXT, False),
                  ("Race alone and finish in as few turns as you can.", theme.MUTED, False)]
         if self.records_problem:
-            lines.append((f"Records file damaged: {self.records_problem}"[:70], (180, 40, 40),
-                          False))
-        width = surface.get_width() - x - 30
-        box = pygame.Rect(x, y, width, 12 + 26 * len(lines))
+            lines.append((f"Records file damaged: {self.records_problem}"[:70], ERROR, False))
+        line = theme.px(24)
+        box = pygame.Rect(x, y, width, theme.px(10) + line * len(lines))
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
         pygame.draw.rect(surface, theme.PANEL_EDGE, box, 2, border_radius=8)
         for i, (text, colour, bold) in enumerate(lines):
-            rendered = theme.font(24, bold=bold).render(text, True, colour)
-            surface.blit(rendered, (x + 12, y + 8 + i * 26))
-        if self.error:
-            text = theme.font(24).render(self.error, True, (180, 40, 40))
-            surface.blit(text, (x, surface.get_height() - 110))
+            rendered = theme.ui_font(20, bold=bold).render(text, True, colour)
+            surface.blit(rendered, (x + theme.px(10), y + theme.px(6) + i * line))
+        return box.bottom + theme.px(8)

@@ -3,12 +3,12 @@
 A track's tip extends that track (from its velocity: the dashed ghost shows the unchanged
 segment); any other node, or a tip clicked a second time, starts a new track from rest. Orange
 dots are refused, and hovering one says why. Territory is shaded as it changes. Computer
-players choose on a worker thread from a copy of the state, so the window never freezes.
+players choose on a worker thread from a copy of the state, so the window never freezes. Pass,
+Agree to end and Menu are pygame_gui buttons; the paper is the game's own drawing.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -16,14 +16,14 @@ import pygame
 
 from racetrack.geometry import Vec
 from racetrack.trees import Candidate, Move, MoveKind, TreesGame, TreesState
-from racetrack.trees import record as saved_games
-from racetrack.trees.ai import make_player
 from racetrack.ui import theme
-from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
+from racetrack.ui.gui import Page
+from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel
 from racetrack.ui.render import hud
 from racetrack.ui.render import trees as draw
 from racetrack.ui.render.camera import Camera
-from racetrack.ui.widgets import Button, Form, tip
+from racetrack.ui.scenes.form import FormScene
+from racetrack.ui.widgets import tip
 
 log = logging.getLogger(__name__)
 CONTROLS_HEIGHT = 64
@@ -31,31 +31,12 @@ COMPUTER_PAUSE = 0.35  # seconds between a computer's move and the next, so it c
 DRAG_THRESHOLD = 5
 
 
-def start_trees(app, game: TreesGame, state: TreesState | None = None, replace: bool = True):
-    """Put a game on the app: computer players seeded from the game, saved as it goes."""
-    computers = {i: make_player(p.kind, game.seed * 7919 + i)
-                 for i, p in enumerate(game.players) if not p.is_human}
+class TreesScene(FormScene):
+    caption = "Graph Trees"
 
-    def record(current: TreesState) -> None:
-        with contextlib.suppress(OSError):
-            saved_games.record_progress(current)
-
-    def over(final: TreesState) -> None:
-        with contextlib.suppress(OSError):
-            saved_games.save_finished(final)
-
-    scene = TreesScene(app, game, computers, state, record=record, on_over=over)
-    if replace and app.scenes:
-        app.replace(scene)
-    else:
-        app.push(scene)
-    return scene
-
-
-class TreesScene:
     def __init__(self, app, game: TreesGame, computers: dict, state: TreesState | None = None,
                  record=None, on_over=None):
-        self.app = app
+        super().__init__(app)
         self.game = game
         self.computers = computers
         self.state = state or game.start()
@@ -63,9 +44,8 @@ class TreesScene:
         self.on_over = on_over
         self.camera = Camera(followed=False)
         self.board = draw.BoardCache(game.rules.width, game.rules.height)
-        self.form = Form()
-        self._size = None
-        self._layout()
+        self.turn_buttons: list = []
+        self._place_camera(*app.size)
         self.camera.fit((0, 0, game.rules.width, game.rules.height), margin=1.6)
         self.source: Vec | None = None   # where the next segment is drawn from
         self.track: int | None = None    # the track it extends (None: a new track)
@@ -81,20 +61,21 @@ class TreesScene:
 
     # -- layout and helpers -------------------------------------------------------------------
 
-    def _layout(self) -> None:
-        width, height = self.app.size
-        self.camera.width, self.camera.height = width, height - draw.BAR_HEIGHT - CONTROLS_HEIGHT
+    def _place_camera(self, width: int, height: int) -> None:
+        self.camera.width = width
+        self.camera.height = height - draw.BAR_HEIGHT - theme.px(CONTROLS_HEIGHT)
         self.camera.offset_x, self.camera.offset_y = 0, draw.BAR_HEIGHT
-        y = height - CONTROLS_HEIGHT + 10
-        self.form.widgets = [
-            Button(pygame.Rect(16, y, 150, 44), text="Pass", action=self.pass_turn, size=26,
-                   tooltip="Leave the paper as it is this turn"),
-            Button(pygame.Rect(176, y, 200, 44), text="Agree to end", action=self.agree,
-                   size=26, tooltip="The game ends when every player who can move agrees"),
-            Button(pygame.Rect(width - 166, y, 150, 44), text="Menu", action=self.leave,
-                   size=26),
-        ]
-        self._size = (width, height)
+
+    def layout(self, page: Page, width: int, height: int) -> None:
+        self._place_camera(width, height)
+        y, tall = height - theme.px(CONTROLS_HEIGHT) + theme.px(10), theme.px(44)
+        self.turn_buttons = [
+            page.button((theme.px(16), y, theme.px(150), tall), "Pass", self.pass_turn,
+                        tooltip="Leave the paper as it is this turn"),
+            page.button((theme.px(176), y, theme.px(200), tall), "Agree to end", self.agree,
+                        tooltip="The game ends when every player who can move agrees")]
+        page.button((width - theme.px(166), y, theme.px(150), tall), "Menu", self.leave,
+                    tooltip="Back to the Graph Trees menu (the game is kept to resume)")
 
     @property
     def human_turn(self) -> bool:
@@ -164,6 +145,9 @@ class TreesScene:
         self.close()
         self.app.pop()
 
+    def back(self) -> None:
+        self.leave()
+
     def click(self, pos: tuple[int, int]) -> None:
         if not self.human_turn:
             return
@@ -184,21 +168,16 @@ class TreesScene:
 
     # -- the scene ----------------------------------------------------------------------------
 
-    def handle(self, intent: Intent) -> None:
-        if self._size != self.app.size or isinstance(intent, Resize):
-            self._layout()
+    def on_intent(self, intent: Intent) -> None:
+        """Keys and the paper (the buttons had their turn; Esc leaves)."""
         if isinstance(intent, Key):
-            if intent.name == "escape":
-                self.leave()
-            elif intent.name == "b" and self.source is not None:
+            if intent.name == "b" and self.source is not None:
                 self.select(self.source)
             elif intent.name in ("plus", "minus"):
                 self.camera.zoom(1.2 if intent.name == "plus" else 1 / 1.2)
             elif intent.name == "home":
                 rules = self.game.rules
                 self.camera.fit((0, 0, rules.width, rules.height), margin=1.6)
-            return
-        if self.form.handle(intent):
             return
         if isinstance(intent, Wheel):
             self.camera.zoom(1.15 ** intent.steps, intent.pos)
@@ -218,13 +197,13 @@ class TreesScene:
             self.press, self.dragged = None, False
 
     def update(self, dt: float) -> None:
-        if self._size != self.app.size:
-            self._layout()
+        super().update(dt)
         for toast in self.toasts:
             toast.age += dt
         self.toasts = [t for t in self.toasts if t.age < t.life]
-        for button in self.form.widgets[:2]:
-            button.enabled = self.human_turn
+        for button in self.turn_buttons:
+            if button.enabled != self.human_turn:
+                button.enabled = self.human_turn
         if self.state.is_over:
             if not self.reported_over:
                 self.reported_over = True
@@ -267,10 +246,10 @@ class TreesScene:
             draw.draw_candidates(surface, self.camera, self.candidates(), self.hover)
         draw.draw_bar(surface, self.state, self.note())
         width, height = surface.get_size()
-        panel = pygame.Rect(0, height - CONTROLS_HEIGHT, width, CONTROLS_HEIGHT)
+        panel = pygame.Rect(0, height - theme.px(CONTROLS_HEIGHT), width,
+                            theme.px(CONTROLS_HEIGHT))
         pygame.draw.rect(surface, theme.PANEL, panel)
         pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.topright, 2)
-        self.form.draw(surface)
         hud.draw_toasts(surface, self.toasts)
         if self.hover is not None:
             refused = next((c for c in self.candidates()

@@ -24,15 +24,8 @@ from racetrack.records import (
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.par import ParWorker
-from racetrack.ui.render import cars as draw_cars
-from racetrack.ui.render.camera import Camera
-from racetrack.ui.render.ghost import OPTIMAL, draw_ghost, pale
-from racetrack.ui.render.sheet import SheetCache
+from racetrack.ui.render.ghost import OPTIMAL, draw_ghost
 from racetrack.ui.scenes.results import ResultsScene
-from racetrack.ui.widgets import Button, title
-
-HEADER = 172
-FOOTER = 96
 
 
 class TrialResultsScene(ResultsScene):
@@ -57,46 +50,47 @@ class TrialResultsScene(ResultsScene):
         self.worker = ParWorker()
         self.par_job = self.worker.ask(track, race.rules, self.key)
         self.par_noted = False
-        self.sheet = SheetCache(race.course)
-        self.camera = Camera(followed=False)
         super().__init__(app, state, rematch, saved)
+        self.ghost_button = None
 
     # -- layout and actions ---------------------------------------------------------------
 
-    def _layout(self) -> None:
-        width, height = self.app.size
-        actions = [("Show ghost", self.toggle_ghost), ("Rematch", self.rematch),
-                   ("Save replay", self.save), ("Back to menu", self.to_menu)]
-        left = width // 2 - (len(actions) * 220 - 20) // 2
-        self.form.widgets = [Button(pygame.Rect(left + i * 220, height - FOOTER + 22, 200, 52),
-                                    text=text, action=action)
-                             for i, (text, action) in enumerate(actions)]
-        self.form.widgets[0].text = "Hide ghost" if self.ghost_shown else "Show ghost"
-        self.camera.width, self.camera.height = width - 40, height - HEADER - FOOTER
-        self.camera.offset_x, self.camera.offset_y = 20, HEADER
+    def actions(self):
+        words = "Hide ghost" if self.ghost_shown else "Show ghost"
+        return [(words, self.toggle_ghost, None), *super().actions()]
+
+    def layout(self, page, width: int, height: int) -> None:
+        super().layout(page, width, height)
+        self.ghost_button = page.widgets[0]
+
+    def header_height(self) -> int:
+        return theme.px(134)
+
+    def place_sheet(self, width: int, height: int) -> None:
+        """One car: the sheet takes the whole width under the header."""
+        self.ranking = pygame.Rect(0, 0, 0, 0)
+        self.view = pygame.Rect(theme.px(16), self.header, width - theme.px(32),
+                                height - theme.px(80) - self.header)
+        self.camera.width, self.camera.height = self.view.w, max(1, self.view.h)
+        self.camera.offset_x, self.camera.offset_y = self.view.x, self.view.y
         self.camera.fit(self.state.race.track.bounds, margin=1.0)
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
 
     def toggle_ghost(self) -> None:
         self.ghost_shown = not self.ghost_shown
-        self.form.widgets[0].text = "Hide ghost" if self.ghost_shown else "Show ghost"
+        if self.ghost_button is not None:
+            self.ghost_button.text = "Hide ghost" if self.ghost_shown else "Show ghost"
 
-    def handle(self, intent: Intent) -> None:
-        if isinstance(intent, Key) and intent.name == "escape":
-            self.to_menu()
-            return
+    def on_intent(self, intent: Intent) -> None:
         if isinstance(intent, Key) and intent.name == "g":
             self.toggle_ghost()
-            return
-        if self.form.widgets[0].rect.y != self.app.size[1] - FOOTER + 22:
-            self._layout()
-        self.form.handle(intent)
 
     def to_menu(self) -> None:
         self.worker.close()
         super().to_menu()
 
     def update(self, dt: float) -> None:
+        super().update(dt)
         if self.par_noted or not self.par_job.done():
             return
         self.par_noted = True
@@ -119,53 +113,24 @@ class TrialResultsScene(ResultsScene):
         """The big line and the line under it."""
         race = self.state.race
         result = self.result
-        if result is None:
-            outcome = self.state.outcome
-            return "Did not finish", f"{race.cars[0].name} · {outcome.reason}"
-        turns = f"{result.turns} turn{'s' if result.turns != 1 else ''}"
-        if result.new_best and result.previous is not None:
-            return f"New best! {turns}", f"{result.previous - result.turns} better than " \
-                                         f"{result.previous}"
-        if result.new_best:
-            return f"New best! {turns}", "the first finished run here"
-        return f"{turns}", f"{result.turns - result.best} more than the best"
-
-    def draw(self, surface: pygame.Surface) -> None:
-        width, height = surface.get_size()
-        colours = theme.palette()
-        surface.fill(theme.PANEL)
-        clip = surface.get_clip()
-        view = pygame.Rect(self.camera.offset_x, HEADER, self.camera.width, self.camera.height)
-        surface.set_clip(view)
-        surface.fill(colours.paper, view)
-        self.sheet.draw(surface, self.camera)
-        if self.ghost_shown:
-            solution = self.par_job.result().solution if self.par_job.done() else None
-            if solution is not None:
-                draw_ghost(surface, self.camera, solution.path, OPTIMAL)
-            if len(self.best_path) > 1:
-                setup = self.state.race.cars[0]
-                draw_ghost(surface, self.camera, self.best_path,
-                           pale(colours.pencil(self._best_colour(setup.colour))), dash=5.0)
-        draw_cars.draw_trails(surface, self.state, self.camera)
-        draw_cars.draw_cars(surface, self.state, self.camera)
-        surface.set_clip(clip)
-        pygame.draw.rect(surface, theme.PANEL_EDGE, view, 2)
-
-        big, small = self.headline()
-        fresh = self.result is not None and self.result.new_best
-        if fresh:
-            banner = theme.font(60, bold=True).render(big, True, colours.ink)
-            box = banner.get_rect(center=(width // 2, 52)).inflate(36, 12)
-            pygame.draw.rect(surface, theme.HIGHLIGHT, box, border_radius=10)
-        title(surface, big, (width // 2, 52), 60)
-        race = self.state.race
         best = self.record
         best_text = f"best {best.best} ({best.player}, {best.date})" if best else "no best yet"
-        info = (f"{race.track.name} · {race.rules.name} rules · {small} · {best_text} · "
-                f"{self.par_text}")
-        line = theme.font(26).render(info, True, theme.TEXT)
-        surface.blit(line, line.get_rect(center=(width // 2, 100)))
+        where = f"{race.track.name} · {race.rules.name} rules"
+        if result is None:
+            outcome = self.state.outcome
+            return "Did not finish", f"{where} · {race.cars[0].name} · {outcome.reason} · " \
+                f"{best_text} · {self.par_text}"
+        turns = f"{result.turns} turn{'s' if result.turns != 1 else ''}"
+        if result.new_best and result.previous is not None:
+            big, small = f"New best! {turns}", f"{result.previous - result.turns} better " \
+                f"than {result.previous}"
+        elif result.new_best:
+            big, small = f"New best! {turns}", "the first finished run here"
+        else:
+            big, small = f"{turns}", f"{result.turns - result.best} more than the best"
+        return big, f"{where} · {small} · {best_text} · {self.par_text}"
+
+    def note(self) -> str:
         notes = []
         if self.ghost_shown:
             notes.append("dashed grey: the solver's optimal line · pale dashes: the best run")
@@ -173,10 +138,32 @@ class TrialResultsScene(ResultsScene):
             notes.append(self.problem[:140])
         elif self.saved_to:
             notes.append(self.saved_to)
-        for i, note in enumerate(notes[:2]):
-            text = theme.font(21).render(note, True, theme.MUTED)
-            surface.blit(text, text.get_rect(center=(width // 2, 130 + i * 20)))
-        self.form.draw(surface)
+        return " · ".join(notes)
+
+    def draw_paper(self, surface: pygame.Surface) -> None:
+        fresh = self.result is not None and self.result.new_best
+        if fresh:
+            big, _ = self.headline()
+            banner = theme.ui_font(56, bold=True).render(big, True, theme.palette().ink)
+            box = banner.get_rect(midtop=(surface.get_width() // 2, theme.px(14)))
+            pygame.draw.rect(surface, theme.HIGHLIGHT, box.inflate(theme.px(36), theme.px(8)),
+                             border_radius=10)
+        super().draw_paper(surface)
+
+    def draw_ranking(self, surface: pygame.Surface) -> None:
+        """One car: the headline says it all."""
+
+    def draw_under_trails(self, surface: pygame.Surface) -> None:
+        if not self.ghost_shown:
+            return
+        colours = theme.palette()
+        solution = self.par_job.result().solution if self.par_job.done() else None
+        if solution is not None:
+            draw_ghost(surface, self.camera, solution.path, OPTIMAL)
+        if len(self.best_path) > 1:
+            setup = self.state.race.cars[0]
+            draw_ghost(surface, self.camera, self.best_path,
+                       theme.pale(colours.pencil(self._best_colour(setup.colour))), dash=5.0)
 
     @staticmethod
     def _best_colour(colour: str) -> str:

@@ -1,0 +1,120 @@
+"""The drawing and its file: the undo history, the file it belongs to, the version last saved
+there, and the autosave that keeps all of it after every step.
+
+The autosave holds the drawing with the shape still being drawn and the name of its file, so
+after a crash or a restart the editor carries on exactly, and Ctrl+S still knows where to
+write. Whether there is unsaved work is worked out, not remembered: the drawing differs from
+what its file holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import replace
+from pathlib import Path
+
+from racetrack.draft import Draft, History, load_draft, restore_autosave, save_draft
+from racetrack.errors import FileProblemError
+from racetrack.settings import data_dir
+
+log = logging.getLogger(__name__)
+
+
+def autosave_path() -> Path:
+    return data_dir() / "editor-autosave.yaml"
+
+
+class Document:
+    def __init__(self, draft: Draft | None = None, path: Path | None = None,
+                 saved: Draft | None = None, autosave: Path | None = None):
+        draft = draft or Draft()
+        self.history = History([draft])
+        self.path = path
+        self.saved = saved if saved is not None else draft
+        self.autosave_to = autosave
+
+    @classmethod
+    def restore(cls, autosave: Path) -> tuple[Document, str]:
+        """The drawing in progress from the autosave, or an empty one, and what to tell the
+        designer about it. A damaged autosave is kept aside as ``NAME.bad`` (the next autosave
+        would overwrite it) and what could be read of it is used."""
+        draft, message = restore_autosave(autosave)
+        if draft is None:
+            return cls(autosave=autosave), message
+        path = Path(draft.source) if draft.source else None
+        saved = Draft()
+        if path is not None and path.exists():
+            with contextlib.suppress(FileProblemError, OSError):
+                saved = load_draft(path)
+        return cls(draft, path, saved, autosave), message
+
+    @classmethod
+    def of_file(cls, path: Path, autosave: Path) -> Document:
+        """A track file to edit (``FileProblemError`` if it cannot be read at all); a path that
+        does not exist yet is a new drawing that saving writes there."""
+        if not path.exists():
+            return cls(path=path, autosave=autosave)
+        draft = load_draft(path)
+        return cls(draft, path, draft, autosave)
+
+    @property
+    def draft(self) -> Draft:
+        return self.history.current
+
+    @property
+    def dirty(self) -> bool:
+        """Whether closing now would lose work: the drawing differs from its file."""
+        return self.draft != self.saved
+
+    def push(self, draft: Draft) -> None:
+        self.history.push(draft)
+        self.autosave()
+
+    def undo(self) -> bool:
+        moved = self.history.undo()
+        if moved:
+            self.autosave()
+        return moved
+
+    def redo(self) -> bool:
+        moved = self.history.redo()
+        if moved:
+            self.autosave()
+        return moved
+
+    def autosave(self) -> None:
+        """Write the drawing, its pending shape and its file, so a crash loses nothing."""
+        if self.autosave_to is None:
+            return
+        try:
+            save_draft(replace(self.draft, source=str(self.path or "")), self.autosave_to,
+                       keep_editing=True)
+        except (OSError, FileProblemError) as exc:
+            log.warning("autosave failed: %s", exc)
+
+    def write(self, target: Path) -> None:
+        """Save the drawing (without the shape still being drawn) to ``target``, which it then
+        belongs to; ``OSError`` if the file cannot be written."""
+        drawing = self.draft.without_sketch()
+        save_draft(drawing, target)
+        self.path = target
+        self.saved = drawing
+        self.autosave()
+
+    def start_over(self, draft: Draft, path: Path | None) -> None:
+        """Another drawing (a file opened, a template): a fresh history, nothing unsaved."""
+        self.history = History([draft])
+        self.path = path
+        self.saved = draft
+        self.autosave()
+
+    def discard(self) -> None:
+        """Drop the unsaved changes: back to the saved drawing, and the autosave with it (gone,
+        for a drawing that was never saved)."""
+        self.history = History([self.saved])
+        if self.path is None and self.saved == Draft() and self.autosave_to is not None:
+            with contextlib.suppress(OSError):
+                self.autosave_to.unlink(missing_ok=True)
+        else:
+            self.autosave()

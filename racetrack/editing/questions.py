@@ -1,0 +1,53 @@
+"""What the editor asks before it would lose work, and the texts it waits for.
+
+A ``Question`` is shown with a button per ``Choice``; ``then`` is what happens once it is
+answered (the template list, the file list, leaving for the menu, quitting). A ``Prompt`` asks
+for a line of text: the track's name, its description, or the name to save it under.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+
+class Leave(Enum):
+    """What would replace the drawing: a template, another file, the menu, or quitting."""
+
+    NEW = "new"
+    OPEN = "open"
+    MENU = "menu"
+    QUIT = "quit"
+
+
+class Choice(Enum):
+    SAVE = "Save"
+    DISCARD = "Discard"
+    CANCEL = "Cancel"
+    REPLACE = "Replace"
+
+
+class Asking(Enum):
+    """The text the editor is waiting for."""
+
+    NAME = "name"
+    DESCRIPTION = "description"
+    SAVE_AS = "save as"
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question the window shows with a button per choice; ``then`` happens after it."""
+
+    text: str
+    choices: tuple[Choice, ...]
+    then: Leave | None = None
+    target: Path | None = None  # the file a Replace writes
+
+
+@dataclass(frozen=True)
+class Prompt:
+    asking: Asking
+    text: str
+    then: Leave | None = None

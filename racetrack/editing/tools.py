@@ -1,0 +1,75 @@
+"""The editor's tools and the keys that pick them, with the words the help panel shows."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Tool(Enum):
+    """What a click on the paper does."""
+
+    SELECT = "select"
+    ROAD = "road"
+    OUTLINE = "outline"
+    HOLE = "hole"
+    ZONE = "zone"
+    START = "start"
+    FINISH = "finish"
+    CHECKPOINT = "checkpoint"
+    WAYPOINT = "waypoint"
+    COLLECTABLE = "collectable"
+
+    @property
+    def draws_polygon(self) -> bool:
+        return self in (Tool.OUTLINE, Tool.HOLE, Tool.ZONE)
+
+    @property
+    def draws_line(self) -> bool:
+        return self in (Tool.START, Tool.FINISH, Tool.CHECKPOINT)
+
+    @property
+    def key(self) -> str:
+        return next(key for key, tool in TOOL_KEYS.items() if tool is self)
+
+
+TOOL_KEYS: dict[str, Tool] = {
+    "v": Tool.SELECT, "p": Tool.ROAD, "o": Tool.OUTLINE, "h": Tool.HOLE, "z": Tool.ZONE,
+    "s": Tool.START, "f": Tool.FINISH, "c": Tool.CHECKPOINT, "w": Tool.WAYPOINT,
+    "i": Tool.COLLECTABLE,
+}
+
+#: One line per tool: what a click does with it.
+TOOL_HELP: dict[Tool, str] = {
+    Tool.SELECT: "click to select, drag to move; drag the paper for a box; drag a point, "
+                 "click an edge's middle to add one",
+    Tool.ROAD: "click the centreline's points (or drag freehand); click the first point to "
+               "close a circuit, Enter for an open road; [ ] width",
+    Tool.OUTLINE: "click the corners; click the first point or press Enter to close",
+    Tool.HOLE: "click the corners of an infield; close it like the outline",
+    Tool.ZONE: "click the corners of a zone; K changes its kind",
+    Tool.START: "click both ends of the start line (or drag across the track)",
+    Tool.FINISH: "click both ends of the finish line",
+    Tool.CHECKPOINT: "click both ends of a checkpoint; PgUp/PgDn renumbers it",
+    Tool.WAYPOINT: "click a point to add it to the course, again to remove it",
+    Tool.COLLECTABLE: "click a point to place a coin or gadget, again to take it away; K "
+                      "changes what",
+}
+
+#: The keys that work in every tool, for the help panel.
+KEY_HELP: tuple[tuple[str, str], ...] = (
+    ("Backspace", "remove the last point drawn"),
+    ("Del, right-click", "remove a point, a line or the selection"),
+    ("click an arrow", "flip which way cars cross"),
+    ("M / Shift+M", "mirror the selection (left-right / up-down)"),
+    ("E / Shift+E", "rotate it a quarter turn"),
+    ("Ctrl+D, Ctrl+A", "duplicate, select all"),
+    ("Shift+arrows", "nudge the selection"),
+    ("arrows, middle drag, Space+drag", "pan"),
+    ("+ / -", "laps"),
+    ("N / D", "name / description"),
+    ("T", "test drive: the optimal line"),
+    ("R", "race on it"),
+    ("Ctrl+S / Ctrl+Shift+S", "save / save as"),
+    ("Ctrl+O / Ctrl+N", "open / new from a template"),
+    ("Ctrl+Z / Ctrl+Y", "undo / redo"),
+)

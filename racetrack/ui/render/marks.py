@@ -1,0 +1,190 @@
+"""The marks a candidate point is drawn with, one for each thing a move can do, and the legend
+that names them.
+
+Each mark differs in shape, not only in colour, so it reads in grey and for colour-blind eyes:
+a dot is safe, a chequered ring finishes, a red burst hits the wall (dark when it puts the car
+out), a hollow square leaves the track, two overlapping dots collide, a hollow diamond is a
+special move, a grey cross is not allowed; a small warning triangle beside a dot means the car
+would be too fast to go on safely.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from racetrack.outlook import Look
+from racetrack.ui import theme
+
+Point = tuple[float, float]
+Colour = tuple[int, int, int]
+
+WALL = (206, 44, 30)
+OUT = (48, 40, 40)
+WARNING = (240, 150, 20)
+WHITE = (255, 255, 255)
+
+#: The legend's words for each look, in the order the legend lists them.
+WORDS = {Look.SAFE: "safe", Look.FINISH: "finishes", Look.SPECIAL: "special move",
+         Look.LEAVE: "leaves the track", Look.COLLIDE: "collides", Look.WALL: "hits the wall",
+         Look.ILLEGAL: "not allowed", Look.START: "start point"}
+
+
+def draw(surface: pygame.Surface, look: Look, centre: Point, radius: float, colour: Colour,
+         warning: bool = False, out: bool = False, hovered: bool = False) -> None:
+    """One candidate's mark at ``centre``; ``colour`` is the car's pencil."""
+    ink = theme.palette().ink
+    x, y = centre
+    r = radius
+    if look is Look.ILLEGAL:
+        cross(surface, theme.ILLEGAL, centre, r * 0.8, 2)
+        return
+    if look in (Look.SAFE, Look.START):
+        size = r * 1.5 if look is Look.START else r
+        pygame.draw.circle(surface, WHITE, centre, size + 2)
+        pygame.draw.circle(surface, colour, centre, size)
+    elif look is Look.FINISH:
+        chequered_ring(surface, centre, r * 1.55, max(3, round(r * 0.55)))
+        pygame.draw.circle(surface, colour, centre, r * 0.9)
+    elif look is Look.WALL:
+        burst = star(centre, r * 1.6, r * 0.75, 8)
+        pygame.draw.polygon(surface, OUT if out else WALL, burst)
+        pygame.draw.polygon(surface, WALL if out else ink, burst, max(1, round(r / 4)))
+        if out:
+            cross(surface, WHITE, centre, r * 0.45, max(2, round(r / 3)))
+    elif look is Look.LEAVE:
+        box = pygame.Rect(0, 0, r * 2.2, r * 2.2)
+        box.center = (round(x), round(y))
+        pygame.draw.rect(surface, WHITE, box)
+        pygame.draw.rect(surface, colour, box, max(2, round(r / 2)))
+    elif look is Look.COLLIDE:
+        for dx in (-0.55, 0.55):
+            spot = (x + dx * r, y)
+            pygame.draw.circle(surface, colour, spot, r * 0.95)
+            pygame.draw.circle(surface, WALL if out else ink, spot, r * 0.95,
+                               max(1, round(r / 4)))
+    elif look is Look.SPECIAL:
+        d = r * 1.4
+        diamond = [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
+        pygame.draw.polygon(surface, WHITE, diamond)
+        pygame.draw.polygon(surface, colour, diamond, max(2, round(r / 2)))
+    if hovered:
+        pygame.draw.circle(surface, ink, centre, r * 1.9 + 3, 2)
+    if warning:
+        triangle(surface, (x + r * 1.3, y - r * 1.3), max(6.0, r * 1.1))
+
+
+def star(centre: Point, outer: float, inner: float, points: int) -> list[Point]:
+    x, y = centre
+    corners = []
+    for k in range(points * 2):
+        angle = math.pi * k / points - math.pi / 2
+        reach = outer if k % 2 == 0 else inner
+        corners.append((x + reach * math.cos(angle), y + reach * math.sin(angle)))
+    return corners
+
+
+def chequered_ring(surface: pygame.Surface, centre: Point, radius: float, width: int) -> None:
+    """A ring of black and white segments: the finish."""
+    rect = pygame.Rect(0, 0, radius * 2, radius * 2)
+    rect.center = (round(centre[0]), round(centre[1]))
+    pygame.draw.circle(surface, WHITE, centre, radius)
+    for i in range(8):
+        start = i * math.pi / 4
+        pygame.draw.arc(surface, (30, 30, 30) if i % 2 else (235, 235, 235), rect, start,
+                        start + math.pi / 4, width)
+    pygame.draw.circle(surface, (30, 30, 30), centre, radius, 1)
+
+
+def triangle(surface: pygame.Surface, centre: Point, size: float) -> None:
+    """A small warning sign: an amber triangle with a "!"."""
+    x, y = centre
+    corners = [(x, y - size), (x + size * 0.95, y + size * 0.7), (x - size * 0.95, y + size * 0.7)]
+    pygame.draw.polygon(surface, WARNING, corners)
+    pygame.draw.polygon(surface, OUT, corners, 1)
+    bar = max(1, round(size / 5))
+    pygame.draw.line(surface, OUT, (x, y - size * 0.45), (x, y + size * 0.2), bar)
+    pygame.draw.circle(surface, OUT, (x, y + size * 0.45), max(1, bar * 0.7))
+
+
+def cross(surface: pygame.Surface, colour, centre: Point, size: float, width: int) -> None:
+    x, y = centre
+    pygame.draw.line(surface, colour, (x - size, y - size), (x + size, y + size), width)
+    pygame.draw.line(surface, colour, (x - size, y + size), (x + size, y - size), width)
+
+
+def restart(surface: pygame.Surface, centre: Point, radius: float) -> None:
+    """Where a crashed car starts again: a dashed ink ring."""
+    ink = theme.palette().ink
+    for i in range(0, 12, 2):
+        rect = pygame.Rect(0, 0, radius * 3, radius * 3)
+        rect.center = (round(centre[0]), round(centre[1]))
+        pygame.draw.arc(surface, ink, rect, i * math.pi / 6, (i + 1) * math.pi / 6, 2)
+
+
+def arrow_head(surface: pygame.Surface, colour, start: Point, end: Point, size: float) -> None:
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return
+    ux, uy = dx / length, dy / length
+    size = min(size, length * 0.6)
+    back = (end[0] - ux * size, end[1] - uy * size)
+    wing = size * 0.5
+    pygame.draw.polygon(surface, colour, [end, (back[0] - uy * wing, back[1] + ux * wing),
+                                          (back[0] + uy * wing, back[1] - ux * wing)])
+
+
+def draw_legend(surface: pygame.Surface, looks: set[Look], colour: Colour, top_right: Point,
+                warning: bool = False, ring: bool = True, cards=None) -> pygame.Rect:
+    """A card naming the marks on screen now (and the ring, and the warning if shown);
+    returns where it was drawn. ``cards`` (``hud.Cards``) keeps it drawn between frames."""
+    key = (frozenset(looks), colour, warning, ring)
+    card = cards.get("legend", key, lambda: _legend(looks, colour, warning, ring)) \
+        if cards is not None else _legend(looks, colour, warning, ring)
+    box = card.get_rect(topright=(round(top_right[0]), round(top_right[1])))
+    surface.blit(card, box)
+    return box
+
+
+def _legend(looks: set[Look], colour: Colour, warning: bool, ring: bool) -> pygame.Surface:
+    rows: list[tuple[str, object]] = [(WORDS[look], look) for look in WORDS if look in looks]
+    if warning:
+        rows.append(("too fast for the bend", "warning"))
+    if ring:
+        rows.append(("ring: the same move again", "ring"))
+    font = theme.ui_font(19)
+    line = theme.px(24)
+    icon = theme.px(30)
+    width = icon + max(font.size(text)[0] for text, _ in rows) + theme.px(16)
+    box = pygame.Rect(0, 0, width, line * len(rows) + theme.px(10))
+    surface = pygame.Surface(box.size, pygame.SRCALPHA)
+    card(surface, box)
+    r = theme.px(6)
+    for number, (text, what) in enumerate(rows):
+        y = box.y + theme.px(5) + line * number + line // 2
+        at = (box.x + icon // 2 + theme.px(2), y)
+        if what == "warning":
+            draw(surface, Look.SAFE, at, r, colour, warning=False)
+            triangle(surface, (at[0] + r * 1.3, at[1] - r * 1.3), max(6.0, r * 1.1))
+        elif what == "ring":
+            pygame.draw.circle(surface, theme.palette().ink, at, r * 1.9, 2)
+        else:
+            draw(surface, what, at, r, colour)
+        label = font.render(text, True, theme.TEXT)
+        surface.blit(label, label.get_rect(midleft=(box.x + icon + theme.px(4), y)))
+    return surface
+
+
+def card(surface: pygame.Surface, box: pygame.Rect, alpha: int = 232) -> None:
+    """A pale see-through card to write on over the paper (at ``box``, or filling a card
+    surface of the box's size)."""
+    if surface.get_size() == box.size and surface.get_flags() & pygame.SRCALPHA:
+        surface.fill((*theme.PANEL, alpha))
+        pygame.draw.rect(surface, theme.PANEL_EDGE, surface.get_rect(), 1, border_radius=5)
+        return
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    shade.fill((*theme.PANEL, alpha))
+    surface.blit(shade, box)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=5)

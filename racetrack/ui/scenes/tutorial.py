@@ -1,0 +1,167 @@
+"""The tutorial race: a first race on the oval against one easy computer car, Baker's rules,
+with a coach who walks the player through the first turns (moving off, the ring, pointing
+before clicking, braking for the bend) and then lets them race on.
+
+Each step waits for the player to do what it asks (or for Next); the race itself is an
+ordinary race, recorded and ranked like any other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pygame
+
+from racetrack.game import Race
+from racetrack.model import CarSetup
+from racetrack.rules import load_rules
+from racetrack.settings import load_settings
+from racetrack.track import find_track, load_track
+from racetrack.ui import theme
+from racetrack.ui.input import Click, Intent, Key, Release
+from racetrack.ui.render import hud, marks
+from racetrack.ui.scenes.race import RaceScene
+from racetrack.ui.widgets import Button, wrap
+
+TRACK, RULES, SEED = "oval", "baker", 7
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing the coach says, and what ends it (``None``: the Next button)."""
+
+    text: str
+    done: Callable[[TutorialScene], bool] | None = None
+
+
+def _moves(scene: TutorialScene) -> int:
+    return sum(1 for car, _ in scene.state.history if car == 0)
+
+
+def _speed(scene: TutorialScene) -> int:
+    return scene.state.cars[0].velocity.speed
+
+
+STEPS = (
+    Step("Welcome to Racetrack! Your car is the red dot on the start line of the oval; the "
+         "blue car is the computer. The race is one lap, anticlockwise: off to the right "
+         "along the bottom straight, round, and back over this line."),
+    Step("You stand still, so you may go one square in any of four directions or stay. The "
+         "dots are your choices. Click the dot to the right of your car to move off.",
+         lambda s: _moves(s) >= 1),
+    Step("You drew a line of length 1: that is your speed. Next turn you repeat it: the ring "
+         "marks where the same move again leads, and the dots round the ring are your "
+         "choices. Click the dot right of the ring to speed up.", lambda s: _moves(s) >= 2),
+    Step("Point at a dot before you click: the card beside the mouse says what it does. "
+         "Speed up along the straight, to speed 3 or 4.", lambda s: _speed(s) >= 3),
+    Step("The bend is coming. A car loses speed only one square a turn, so brake early: "
+         "choose dots behind the ring. A dot with an amber triangle is too fast for the "
+         "bend; a red burst hits the wall and costs damage.",
+         lambda s: s.state.cars[0].position.y <= 16),
+    Step("Round the bend! Keep to the middle, brake before each turn, and race the computer "
+         "back to the line. Esc pauses; How to play is there too."),
+)
+
+
+class TutorialScene(RaceScene):
+    """A race scene with a coach: a card of advice that moves on as the player learns."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("intro", False)
+        super().__init__(*args, **kwargs)
+        # Close up, so a first race's few dots are big and far apart.
+        self.camera.scale = min(self.sheet.max_scale, max(self.camera.scale,
+                                                          self.camera.height / 18))
+        self.step = 0
+
+    @property
+    def coaching(self) -> Step | None:
+        return STEPS[self.step] if self.step < len(STEPS) else None
+
+    def advance(self) -> None:
+        self.step += 1
+        if self.step >= len(STEPS) - 1:
+            _done()
+
+    def card(self) -> tuple[pygame.Rect, list[str], pygame.Rect | None]:
+        """The coach's card (top left, under the bar), its lines and its Next button."""
+        step = self.coaching
+        assert step is not None
+        width, _ = self.app.size
+        font = theme.ui_font(21)
+        card_width = min(width - theme.px(40), theme.px(560))
+        lines = wrap(step.text, max(20, card_width // max(1, font.size("n")[0]) - 2))
+        pad = theme.px(14)
+        button = theme.px(44) if step.done is None else 0
+        box = pygame.Rect(theme.px(12), hud.bar_height() + theme.px(10), card_width,
+                          pad * 2 + theme.px(22) + font.get_linesize() * len(lines) + button)
+        next_rect = None
+        if step.done is None:
+            next_rect = pygame.Rect(0, 0, theme.px(120), theme.px(36))
+            next_rect.bottomright = (box.right - pad, box.bottom - pad // 2)
+        return box, lines, next_rect
+
+    def handle(self, intent: Intent) -> None:
+        step = self.coaching
+        if step is not None and step.done is None:
+            _, _, next_rect = self.card()
+            if isinstance(intent, Click | Release) and next_rect is not None \
+                    and next_rect.collidepoint(intent.pos):
+                if isinstance(intent, Release):
+                    self.app.sound.play("click")
+                    self.advance()
+                return
+            if isinstance(intent, Key) and intent.name == "enter":
+                self.advance()
+                return
+        super().handle(intent)
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        step = self.coaching
+        if step is not None and step.done is not None and self.glide is None \
+                and step.done(self):
+            self.advance()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.coaching is None:
+            return
+        box, lines, next_rect = self.card()
+        marks.card(surface, box, 245)
+        pygame.draw.rect(surface, theme.palette().pencil("blue"), box, 2, border_radius=6)
+        pad = theme.px(14)
+        coach = theme.ui_font(17, bold=True).render(
+            f"Tutorial · step {self.step + 1} of {len(STEPS)}", True, theme.MUTED)
+        surface.blit(coach, (box.x + pad, box.y + pad - theme.px(4)))
+        font = theme.ui_font(21)
+        for number, text in enumerate(lines):
+            rendered = font.render(text, True, theme.TEXT)
+            surface.blit(rendered, (box.x + pad, box.y + pad + theme.px(20)
+                                    + number * font.get_linesize()))
+        if next_rect is not None:
+            Button(next_rect, text="Next", size=theme.px(26),
+                   hovered=next_rect.collidepoint(self.mouse)).draw(surface, True)
+
+
+def _done() -> None:
+    """The player has been walked through: the menu stops offering the tutorial first."""
+    from racetrack.settings import save_settings
+
+    settings = load_settings()
+    if not settings.tutorial_done:
+        with contextlib.suppress(OSError):
+            from dataclasses import replace
+
+            save_settings(replace(settings, tutorial_done=True))
+
+
+def tutorial_race() -> Race:
+    """The tutorial's race: the player (by the name last used) against an easy computer car
+    on the oval, one lap (``routes.tutorial`` puts it on the window with its coach)."""
+    track = load_track(find_track(TRACK))
+    name = next((p.name for p in load_settings().players if p.driver == "human"), "You")
+    return Race(track, load_rules(RULES), [CarSetup(name, "red", "human"),
+                                           CarSetup("Computer", "blue", "easy")], seed=SEED)

@@ -1,0 +1,215 @@
+"""Fuzzing the readers: valid files mutated, byte by byte and value by value, are read or
+refused with the project's own error, never anything else.
+
+The mutations start from files the game wrote (a track, a rule set, a replay, a saved game,
+a championship, a records table, the settings) and change bytes (flips, insertions, cuts,
+repeats) or values in the YAML tree (any value anywhere replaced by a hostile one: nothing,
+yes/no, huge or infinite numbers, text with controls and lone surrogates, lists, mappings;
+keys removed or added). A replay or saved game that loads is also re-simulated.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from racetrack.errors import FileProblemError
+from tests.hostile_corpus import CORPUS, showable
+
+#: A few seconds in the suite; set RACETRACK_FUZZ_EXAMPLES to fuzz for longer.
+EXAMPLES = settings(max_examples=int(os.environ.get("RACETRACK_FUZZ_EXAMPLES", 40)),
+                    deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _replay(text: str):
+    from racetrack.errors import ReplayError
+    from racetrack.replay import REPLAY_LIMITS, replay_from_document
+    from racetrack.yamlio import parse_yaml
+
+    replay = replay_from_document(parse_yaml(text, "fuzz.yaml", ReplayError, REPLAY_LIMITS))
+    replay.verify()
+    return replay
+
+
+def _game(text: str):
+    from racetrack.errors import ReplayError
+    from racetrack.trees.record import GAME_LIMITS, game_from_document
+    from racetrack.yamlio import parse_yaml
+
+    game = game_from_document(parse_yaml(text, "fuzz.yaml", ReplayError, GAME_LIMITS))
+    game.verify()
+    return game
+
+
+def _championship(text: str):
+    from racetrack.championship import (
+        CHAMPIONSHIP_LIMITS,
+        ChampionshipError,
+        championship_from_document,
+    )
+    from racetrack.yamlio import parse_yaml
+
+    return championship_from_document(parse_yaml(text, "fuzz.yaml", ChampionshipError,
+                                                 CHAMPIONSHIP_LIMITS))
+
+
+def _records(text: str):
+    from racetrack.records import RECORDS_LIMITS, RecordsError, records_from_document
+    from racetrack.yamlio import parse_yaml
+
+    return records_from_document(parse_yaml(text, "fuzz.yaml", RecordsError, RECORDS_LIMITS))
+
+
+def _settings(text: str):
+    from racetrack.settings import SETTINGS_LIMITS, settings_from_document
+    from racetrack.yamlio import parse_yaml
+
+    return settings_from_document(parse_yaml(text, "fuzz.yaml", FileProblemError,
+                                             SETTINGS_LIMITS))
+
+
+def _track(text: str):
+    from racetrack.track import parse_track
+
+    return parse_track(text, "fuzz.yaml")
+
+
+def _rules(text: str):
+    from racetrack.rules import rules_from_text
+
+    return rules_from_text(text, "fuzz.yaml")
+
+
+def _body(name: str) -> str:
+    """A corpus file without its first line (the kind it shows)."""
+    return (CORPUS / name).read_text().split("\n", 1)[1]
+
+
+TRACK = """racetrack-track: 1
+name: Box
+description: A ring four squares wide round a square infield.
+outer: [[0, 0], [12, 0], [12, 12], [0, 12]]
+holes: [[[4, 4], [8, 4], [8, 8], [4, 8]]]
+start: {a: [6, 0], b: [6, 4], forward: [1, 0]}
+finish: {a: [6, 8], b: [6, 12], forward: [-1, 0]}
+checkpoints: [{a: [0, 6], b: [4, 6], forward: [0, -1]}]
+zones: [{kind: oil, polygon: [[9, 1], [11, 1], [11, 3]]}]
+collectables: [{kind: dime, at: [10, 10]}]
+"""
+RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "rules" / "baker.yaml").read_text()
+SETTINGS = ("track: oval\nrules: gardner\nanimation_seconds: 0.35\nmoves: ''\nplayers:\n"
+            "- {name: Ann, colour: red, driver: human, reverse: false, team: A}\n")
+
+KINDS = {
+    "track": (TRACK, _track),
+    "rules": (RULES, _rules),
+    "replay": (_body("reference-to-licence-text.yaml"), _replay),
+    "saved game": (_body("path-escape-in-player-name.yaml"), _game),
+    "championship": (_body("championship-etc-passwd.yaml").replace("/etc/passwd",
+                                                                   "riddler-opolis"),
+                     _championship),
+    "records": (_body("control-delete-in-records.yaml").replace("\x7f", ""), _records),
+    "settings": (SETTINGS, _settings),
+}
+
+
+def test_every_starting_file_is_valid():
+    for kind, (text, load) in KINDS.items():
+        assert load(text) is not None, kind
+
+
+def _read(kind: str, text: str) -> None:
+    """Read ``text`` as ``kind``: loaded (everything in it showable) or refused with the
+    project's own error."""
+    try:
+        loaded = KINDS[kind][1](text)
+    except FileProblemError as exc:
+        assert exc.problems and all("\n" not in str(p) for p in exc.problems)
+        return
+    assert not showable(loaded)
+
+
+# -- bytes ------------------------------------------------------------------------------------
+
+EDITS = st.lists(st.tuples(st.sampled_from(["flip", "insert", "delete", "repeat"]),
+                           st.floats(0, 1), st.integers(0, 255), st.integers(1, 40)),
+                 min_size=1, max_size=4)
+
+
+@EXAMPLES
+@given(kind=st.sampled_from(sorted(KINDS)), edits=EDITS)
+def test_mutated_bytes_are_read_or_refused_with_the_projects_error(tmp_path, kind, edits):
+    data = bytearray(KINDS[kind][0].encode("utf-8"))
+    for edit, where, byte, length in edits:
+        at = int(where * len(data))
+        if edit == "flip" and data:
+            data[min(at, len(data) - 1)] ^= byte or 1
+        elif edit == "insert":
+            data[at:at] = bytes([byte]) * length
+        elif edit == "delete":
+            del data[at:at + length]
+        else:
+            data[at:at] = data[at:at + length] * 3
+    path = tmp_path / f"fuzz-{kind.replace(' ', '-')}.yaml"
+    path.write_bytes(bytes(data))
+    from racetrack.yamlio import read_text
+
+    try:
+        text = read_text(path)
+    except FileProblemError:
+        return  # not UTF-8 text, or a NUL byte: refused before parsing
+    _read(kind, text)
+
+
+# -- values -----------------------------------------------------------------------------------
+
+ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=12)
+HOSTILE = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30),
+              st.floats(allow_nan=True, allow_infinity=True), ANY_TEXT,
+              st.sampled_from(["human", "godlike", "x/../../records", "/etc/passwd",
+                               "oval", "plus", "square", "\x00", "\ud800", 10**6, -1, 0])),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=2),
+    max_leaves=6)
+
+
+def _places(data, path=()):
+    """Every path in a YAML tree, the root included."""
+    yield path
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _places(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _places(value, (*path, index))
+
+
+@EXAMPLES
+@given(kind=st.sampled_from(sorted(KINDS)), where=st.integers(0, 10**6),
+       change=st.sampled_from(["replace", "remove", "add"]), value=HOSTILE,
+       key=ANY_TEXT)
+def test_mutated_values_are_read_or_refused_with_the_projects_error(kind, where, change,
+                                                                     value, key):
+    data = yaml.safe_load(KINDS[kind][0])
+    places = list(_places(data))
+    path = places[where % len(places)]
+    data = copy.deepcopy(data)
+    parent = data
+    for step in path[:-1]:
+        parent = parent[step]
+    if not path:
+        data = value
+    elif change == "replace":
+        parent[path[-1]] = value
+    elif change == "remove":
+        del parent[path[-1]]
+    elif isinstance(parent, dict):
+        parent[key] = value
+    else:
+        parent.insert(path[-1], value)
+    _read(kind, yaml.dump(data, allow_unicode=False, sort_keys=False))

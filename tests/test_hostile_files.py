@@ -1,0 +1,180 @@
+"""Hostile files: every loader and every command on every file of the corpus.
+
+The promise (README, "Your files"): a file is never executed, a bad one is one line per
+problem and exit 1 (never a traceback), nothing is written outside the data folder, and a big
+or hostile file is refused in bounded time and memory. The small corpus runs in this process;
+the big files run in a child whose CPU time is limited and whose peak memory is measured.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from racetrack.cli import main
+from tests.hostile_corpus import (
+    COMMANDS,
+    LOADER_NAMES,
+    corpus_files,
+    large_files,
+    prepare,
+    run_loaders,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: What the corpus must come to, beyond "no traceback": (file, reader or command) -> outcome.
+EXPECTED = {
+    ("path-escape-in-player-name.yaml", "saved game"): "ok",
+    ("path-escape-in-player-name.yaml", "trees-replay --verify"): 0,
+    ("reference-to-licence-text.yaml", "replay"): "ok",
+    ("reference-to-licence-text.yaml", "replay --verify"): 0,
+    ("reference-to-device.yaml", "replay --verify"): 0,
+    ("reference-to-device.yaml", "replay --png"): 0,
+    ("driver-godlike.yaml", "replay --verify"): 1,
+    ("driver-godlike.yaml", "unfinished race"): "ok",  # kept aside, and said
+    ("replay-without-result.yaml", "replay --verify"): 1,
+    ("replay-cut-off.yaml", "replay --verify"): 1,
+    ("replay-version-true.yaml", "replay --verify"): 1,
+    ("replay-unknown-key.yaml", "replay --verify"): 1,
+    ("saved-game-without-result.yaml", "trees-replay --verify"): 1,
+    ("move-far-off-the-paper.yaml", "replay --verify"): 1,
+    ("seed-far-too-large.yaml", "replay --verify"): 1,
+    ("name-escape-sequence-in-saved-game.yaml", "trees-replay --verify"): 1,
+    ("name-right-to-left-override-in-replay.yaml", "replay --verify"): 1,
+    ("championship-etc-passwd.yaml", "championship"): "neither a bundled track nor",
+    ("championship-own-draft.yaml", "championship"): "cannot be raced",
+    ("rules-base-etc-shadow.yaml", "rules"): "ending in .yaml",
+    ("rules-base-foreign-yaml.yaml", "rules"): "is not a rules file",
+    ("draft-infinite-coordinates.yaml", "validate"): 1,
+    ("draft-infinite-coordinates.yaml", "editor autosave"): "ok",
+    ("control-formfeed-in-settings.yaml", "settings"): "ok",  # the defaults, with a warning
+}
+#: Files whose several problems are each a line of their own, as ``validate`` documents.
+SEVERAL_PROBLEMS = {"draft-infinite-coordinates.yaml"}
+
+
+@pytest.fixture
+def corpus(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("RACETRACK_HOME", str(home))
+    folder = tmp_path / "corpus"
+    prepare(folder, home)
+    monkeypatch.chdir(folder)  # relative references (a licence text) resolve here
+    return folder
+
+
+def test_the_corpus_has_a_file_for_each_kind():
+    names = corpus_files()
+    for kind in ("control-bell", "control-formfeed", "control-escape", "control-delete",
+                 "control-c1", "control-fffe", "name-nul", "name-lone-surrogate",
+                 "name-escape-sequence", "path-escape", "reference-to-licence",
+                 "championship-etc-passwd", "championship-own-draft", "driver-godlike",
+                 "draft-infinite", "replay-without-result", "replay-cut-off",
+                 "replay-version-true", "replay-unknown-key", "saved-game-without-result",
+                 "rules-base-etc-shadow", "rules-base-foreign", "alias-bomb", "deep-nesting"):
+        assert any(name.startswith(kind) for name in names), kind
+    for name in names:
+        if name.endswith(".yaml"):
+            assert (Path(__file__).parent / "hostile" / name).read_bytes().startswith(b"# ")
+
+
+@pytest.mark.parametrize("name", corpus_files())
+def test_every_loader_refuses_a_hostile_file_with_its_own_error(corpus, name):
+    outcome = run_loaders(corpus / name)
+    assert set(outcome) == set(LOADER_NAMES)
+    for reader, result in outcome.items():
+        expected = EXPECTED.get((name, reader))
+        if expected is not None:
+            assert expected in result, (reader, result)
+        if name != "secret.yaml":  # reached through a reference, a file is never quoted
+            assert "hunter2" not in result and "password" not in result
+
+
+@pytest.mark.parametrize("name", corpus_files())
+def test_every_command_gives_one_line_and_the_documented_exit_code(corpus, name, capsys):
+    for command in COMMANDS:
+        argv = [part.format(file=name, out=str(corpus / "sheet.png")) for part in command]
+        code = main(argv)
+        out, err = capsys.readouterr()
+        label = " ".join(p for p in command if not p.startswith("{"))
+        expected = EXPECTED.get((name, label))
+        if isinstance(expected, int):
+            assert code == expected, (label, err)
+        elif isinstance(expected, str):
+            assert expected in err, (label, err)
+        assert code in (0, 1), (label, code, err)
+        errors = err.splitlines()
+        assert (code == 1) == bool(errors), (label, err)
+        assert all(line.startswith("error: ") for line in errors), (label, err)
+        if name not in SEVERAL_PROBLEMS:
+            assert len(errors) <= 1, (label, err)
+        assert all(c.isprintable() for line in (out + err).splitlines() for c in line)
+        if name != "secret.yaml":
+            assert "hunter2" not in out + err
+
+
+def test_nothing_is_written_outside_the_data_folder(corpus, tmp_path):
+    """Every game a saved file can start is saved under the data folder, whatever its names."""
+    from racetrack.trees.record import GAMES, load_game
+
+    state = load_game(corpus / "path-escape-in-player-name.yaml").final_state()
+    path = GAMES.save_finished(state)
+    assert path.parent == tmp_path / "home" / "data" / "graph-trees"
+    assert not (tmp_path / "home" / "data" / "records.yaml").exists()
+
+
+# --------------------------------------------------------------------------------------------
+# The big files: bounded time (CPU seconds) and memory (peak resident size), in a child
+
+
+CPU_SECONDS = 60
+MEGABYTES = 300  # a bare command peaks at about 40; the 16 MiB replay at about 130
+
+#: The child runs the command and reports its exit code and its peak resident memory: Linux's
+#: VmHWM, the high-water mark of this program alone (ru_maxrss would carry over the peak of
+#: the test process that started it).
+CHILD = """
+import json, resource, sys
+from racetrack.cli import main
+code = main(sys.argv[1:])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+try:
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) // 1024
+except (OSError, StopIteration):
+    pass
+print(json.dumps({"code": code, "megabytes": peak}), file=sys.stderr)
+"""
+
+
+def _limit_cpu() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    return large_files(tmp_path_factory.mktemp("large"))
+
+
+@pytest.mark.parametrize("kind, command", [
+    ("tiny points", ("validate", "{file}")),
+    ("many moves", ("replay", "{file}", "--verify")),
+    ("over the limit", ("trees-replay", "{file}", "--verify")),
+])
+def test_a_big_file_is_refused_in_bounded_time_and_memory(big, tmp_path, kind, command):
+    argv = [part.format(file=big[kind]) for part in command]
+    env = {**os.environ, "RACETRACK_HOME": str(tmp_path / "home"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", CHILD, *argv], capture_output=True,
+                          text=True, env=env, preexec_fn=_limit_cpu, timeout=600)
+    *errors, report = done.stderr.splitlines()
+    measured = json.loads(report)
+    assert measured["code"] == 1 and len(errors) == 1 and errors[0].startswith("error: ")
+    assert "refusing" in errors[0] or "more than" in errors[0]
+    assert measured["megabytes"] < MEGABYTES, measured

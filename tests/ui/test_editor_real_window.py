@@ -1,0 +1,83 @@
+"""The editor in the real window on a virtual X screen: draw a road circuit with xdotool, save
+it under a name typed into the window, race it, and find the finished race on disk.
+
+Waits poll for what the game writes (the track file, the finished replay) rather than sleeping
+for fixed times, so a loaded machine only makes it slower, not flaky. Needs xvfb-run and
+xdotool; skipped where they are missing, except in CI, where it must run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from racetrack.track import load_track
+from racetrack.yamlio import dump_yaml
+
+TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
+pytestmark = pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
+                                reason="needs xvfb-run and xdotool")
+
+# The editor opens on an empty sheet at 1280 x 800, its paper 940 pixels wide: about 22
+# pixels a square. The road's points are clicked, then the first one again to close it.
+DRIVE = textwrap.dedent("""
+    set -e
+    wait_for() {  # wait_for SECONDS TEST...: poll until the test passes
+        local limit=$1; shift
+        for _ in $(seq $((limit * 5))); do "$@" && return 0; sleep 0.2; done
+        echo "gave up waiting for: $*" >&2; return 1
+    }
+    window() { xdotool search --class racetrack >/dev/null 2>&1; }
+    finished() { ls "$HOME_DIR"/data/replays/*"Xdo Ring.yaml" >/dev/null 2>&1; }
+    "$PYTHON" -m racetrack edit &
+    game=$!
+    wait_for 60 window
+    wid=$(xdotool search --class racetrack | head -1)
+    xdotool windowmove --sync "$wid" 0 0
+    sleep 1
+    xdotool mousemove 470 400 key p          # the road tool
+    for point in "150 150" "750 160" "820 600" "400 700" "120 500" "150 150"; do
+        xdotool mousemove $point click 1
+    done
+    xdotool key ctrl+s                       # asks for a name: typing replaces the offered one
+    sleep 0.5
+    xdotool type --delay 40 "Xdo Ring"
+    xdotool key Return
+    wait_for 30 test -f "$HOME_DIR/data/tracks/Xdo Ring.yaml"
+    xdotool key F12                          # the editor with the saved track
+    xdotool key r                            # race it: two computer drivers
+    wait_for 90 finished
+    kill -0 "$game"                          # still running: no crash
+    kill "$game"
+""")
+
+
+def test_draw_a_road_save_it_and_race_it_in_the_real_window(tmp_path):
+    home = tmp_path / "home"
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "settings.yaml").write_text(dump_yaml({
+        "rules": "gardner", "animation_seconds": 0.02,
+        "players": [{"name": "Ann", "colour": "red", "driver": "expert"},
+                    {"name": "Bob", "colour": "blue", "driver": "hard"}]}))
+    env = dict(os.environ)
+    env.pop("SDL_VIDEODRIVER", None)
+    env.update(RACETRACK_HOME=str(home), HOME_DIR=str(home), RACETRACK_SCREENSHOTS=str(tmp_path),
+               PYTHON=sys.executable, SDL_VIDEO_X11_WMCLASS="racetrack")  # found by class
+    result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "bash", "-c",
+                             DRIVE], env=env, capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stderr[-2000:]
+    track = load_track(home / "data" / "tracks" / "Xdo Ring.yaml")
+    assert track.name == "Xdo Ring" and track.is_circuit and len(track.holes) == 1
+    assert len(track.start_positions()) >= 2
+    replays = list((home / "data" / "replays").glob("*Xdo Ring.yaml"))
+    assert len(replays) == 1
+    from racetrack.replay import load_replay
+
+    replay = load_replay(replays[0])
+    assert replay.race.track == track and replay.final_state().is_over
+    shots = list(tmp_path.glob("racetrack-*.png"))
+    assert shots, "no screenshot was saved"
