@@ -11,11 +11,31 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from racetrack.ai import LEVELS
 from racetrack.errors import FileProblemError, RacetrackError
 from racetrack.fields import printable
-from racetrack.track import find_track, load_track
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from racetrack.track import Track
+
+
+def find_track(name: str) -> Path:
+    """``racetrack.track.find_track``, imported on first use: ``racetrack --help`` and the
+    parser need neither shapely nor numpy."""
+    from racetrack.track import find_track as find
+
+    return find(name)
+
+
+def load_track(path: Path) -> Track:
+    """``racetrack.track.load_track``, imported on first use."""
+    from racetrack.track import load_track as load
+
+    return load(path)
 
 EXIT_OK = 0
 EXIT_FAILED = 1

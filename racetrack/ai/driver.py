@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from racetrack.ai import LEVELS
 from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.tables import table_damage_limit, value_table
 from racetrack.game import RaceState, heading, missile_boost
@@ -25,8 +26,6 @@ from racetrack.model import Action, Candidate, Move
 from racetrack.rules.moves import SPENDING, successors_of, swims
 from racetrack.rules.transition import Cars
 from racetrack.solver import UNSOLVED, SolverError
-
-LEVELS = ("easy", "medium", "hard", "expert")
 
 
 class Driver(Protocol):
