@@ -247,14 +247,7 @@ class EdgeSet:
     def stays_inside(self, px, py, qx, qy, closed: bool) -> Verdict:
         """Whether each move, whose two ends are known to lie on the region (closed, or its open
         interior), stays on it all along; touching the boundary is allowed when ``closed``."""
-        f = [np.asarray(v, dtype=float) for v in (px, py, qx, qy)]
-        n = len(f[0])
-        value, unsure = np.ones(n, dtype=bool), np.zeros(n, dtype=bool)
-        per_chunk = max(1, CHUNK_PAIRS // 16)
-        for first in range(0, n, per_chunk):
-            part = slice(first, first + per_chunk)
-            value[part], unsure[part] = self._stays(*(v[part] for v in f), closed)
-        return Verdict(value, unsure)
+        return self._in_chunks(self._stays, (px, py, qx, qy), closed, np.ones(len(px), bool))
 
     def _stays(self, px, py, qx, qy, closed):
         n = len(px)
@@ -291,13 +284,18 @@ class EdgeSet:
     def first_exit(self, px, py, qx, qy, closed: bool) -> Verdict:
         """The fraction of each move (from a point of the region) at which it first leaves the
         region, 1.0 where it never does (a float ``value``), and whether that is unsure."""
-        f = [np.asarray(v, dtype=float) for v in (px, py, qx, qy)]
-        n = len(f[0])
-        value, unsure = np.ones(n), np.zeros(n, dtype=bool)
+        return self._in_chunks(self._first_exit, (px, py, qx, qy), closed, np.ones(len(px)))
+
+    @staticmethod
+    def _in_chunks(question, moves, closed: bool, value: np.ndarray) -> Verdict:
+        """``question`` of the moves a chunk at a time, so the (move, edge) pairs of one chunk
+        stay about ``CHUNK_PAIRS``; ``value`` holds the answers (its initial values unused)."""
+        f = [np.asarray(v, dtype=float) for v in moves]
+        unsure = np.zeros(len(value), dtype=bool)
         per_chunk = max(1, CHUNK_PAIRS // 16)
-        for first in range(0, n, per_chunk):
+        for first in range(0, len(value), per_chunk):
             part = slice(first, first + per_chunk)
-            value[part], unsure[part] = self._first_exit(*(v[part] for v in f), closed)
+            value[part], unsure[part] = question(*(v[part] for v in f), closed)
         return Verdict(value, unsure)
 
     def _first_exit(self, px, py, qx, qy, closed):

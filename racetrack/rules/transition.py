@@ -11,6 +11,23 @@ where the car is put back.
 The game asks with a batch of one car and adds what only a race knows (other cars; oil sprayed
 during the race is passed in); the solver and the drivers' tables ask with whole layers of
 states. Every option is read here, so a new rule is written once and both see the same moves.
+
+Where the next changes plug in:
+
+- Progress along the course (routes that get behind a line without crossing it, Levi's rule-6
+  checkpoints): the transition reads progress only through ``Course.progress_after`` (in
+  ``_drive`` and ``crash``); change it there and the game, the solver, the tables and the perft
+  counts all follow (regenerate ``tests/data/perft`` with ``tools/perft.py`` and review).
+- Checkpoints or finishes that are areas passed in any order: add a column (say ``areas``, a
+  bitmask) to ``COLUMNS``, set it in ``_drive``/``crash`` from the zones a move touches
+  (``ZoneLattice.touches``), declare it with ``Option.state`` and ask for it in ``columns``;
+  ``StateSpace`` in the solver gives every declared column its radix (``2 ** areas``) and
+  ``car_batch``/``car_after`` in ``rules/moves.py`` carry it to and from ``CarState``.
+- The rules of a race (collisions, first move, gadgets, missiles, collectables): on top of the
+  batch of one, in ``rules/moves.py`` (``race_moves``) and ``game.py``; never here.
+- The computer drivers: ``ai/tables.py`` builds the solver's ``ValueTable`` over the same
+  successors, and ``ai/driver.py`` values a candidate by ``successors_of`` (where the move
+  leads, its cost in turns, and whether the car is out).
 """
 
 from __future__ import annotations
