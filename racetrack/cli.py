@@ -11,11 +11,31 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from racetrack.ai import LEVELS
 from racetrack.errors import FileProblemError, RacetrackError
 from racetrack.fields import printable
-from racetrack.track import find_track, load_track
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from racetrack.track import Track
+
+
+def find_track(name: str) -> Path:
+    """``racetrack.track.find_track``, imported on first use: ``racetrack --help`` and the
+    parser need neither shapely nor numpy."""
+    from racetrack.track import find_track as find
+
+    return find(name)
+
+
+def load_track(path: Path) -> Track:
+    """``racetrack.track.load_track``, imported on first use."""
+    from racetrack.track import load_track as load
+
+    return load(path)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -147,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "write --from=-3,5 for a negative x")
     solve.add_argument("--starts", action="store_true",
                        help="fairness report: the optimum from each start point")
+    solve.add_argument("--position", metavar="TEXT",
+                       help="solve from a car's position string, e.g. \"31,5 4,-2 1 dmg=2\" "
+                            "(point, velocity, progress, then any of pit, launch, off, off@D, "
+                            "dmg=N, miss=N, kit=B/T/R)")
     solve.add_argument("--json", action="store_true", help="print the result as JSON")
     solve.set_defaults(run=run_solve)
 
@@ -589,11 +613,19 @@ def run_solve(args: argparse.Namespace) -> int:
             if solved:
                 say(f"spread: {max(solved) - min(solved)} moves")
         return EXIT_OK if solved else EXIT_FAILED
-    if args.start is not None and args.start not in course.start_positions:
+    if args.position is not None:
+        if args.start is not None or args.starts:
+            raise RacetrackError("--position cannot be given with --from or --starts")
+        from racetrack.position import parse_car_position
+        from racetrack.solver import solve_position
+
+        solution = solve_position(course, rules, parse_car_position(args.position))
+    elif args.start is not None and args.start not in course.start_positions:
         spots = " ".join(f"{p.x},{p.y}" for p in course.start_positions)
         raise RacetrackError(f"{tuple(args.start)} is not a start point of the track (a "
                              f"standing start is on the start line): {spots}")
-    solution = solve(course, rules, start=args.start)
+    else:
+        solution = solve(course, rules, start=args.start)
     if solution is None:
         if args.json:
             say(json.dumps({"moves": None, "start": None, "path": []}))

@@ -13,6 +13,8 @@ of a circuit) is counted at most once per move.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from functools import cached_property
 
 import numpy as np
@@ -25,6 +27,11 @@ from racetrack.track import Track
 
 #: How far the paper reaches beyond the track outline, for rules that let cars leave the track.
 SHEET_MARGIN = 4
+#: Courses kept for reuse: a rematch, the next race of a series or the solver on the same
+#: track and laps finds its prepared geometry, distance field and transitions ready.
+KEEP_COURSES = 8
+_courses: OrderedDict[tuple[Track, int | None, bool], Course] = OrderedDict()
+_courses_lock = threading.Lock()
 
 
 def sheet_of(track: Track) -> tuple[int, int, int, int]:
@@ -83,6 +90,33 @@ class Course:
         self.surface = Region(track.polygon())
         self._regions: dict[tuple[bool, bool], Region] = {}
         self._derived: dict[object, object] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, track: Track, laps: int | None = None, checkpoints: bool = True) -> Course:
+        """The course for a track, laps and checkpoint rule, shared with every other caller
+        that asks for the same (built on first use; a few are kept)."""
+        key = (track, laps, checkpoints)
+        with _courses_lock:
+            if key in _courses:
+                _courses.move_to_end(key)
+                return _courses[key]
+        course = cls(track, laps, checkpoints)
+        with _courses_lock:
+            course = _courses.setdefault(key, course)
+            while len(_courses) > KEEP_COURSES:
+                _courses.popitem(last=False)
+        return course
+
+    def derived(self, key: object) -> object | None:
+        """Something worked out once for this course (a transition, a field), or ``None``."""
+        return self._derived.get(key)
+
+    def remember(self, key: object, value: object) -> object:
+        """Keep ``value`` under ``key`` unless another thread got there first; return the kept
+        one."""
+        with self._lock:
+            return self._derived.setdefault(key, value)
 
     # -- lines and progress -------------------------------------------------------------------
 
@@ -116,30 +150,65 @@ class Course:
         n = len(p)
         prog = np.broadcast_to(np.asarray(progress, dtype=np.int64), (n,)).copy()
         used = np.zeros((n, self._n_drawn), dtype=bool)
-        rows = np.arange(n)
         last = self.goal - 1
+        active = np.arange(n)
         for _ in range(2 * self.goal + 1):
-            ahead = np.minimum(prog, last)
-            forwards = line_crossings(self._a[ahead], self._b[ahead], self._forward[ahead], p, q)
-            reached = (q == self._point[ahead]).all(axis=1) & reach_points
+            if not len(active):
+                break
+            # Only moves that changed their progress last time can change it again.
+            now, pa, qa = prog[active], p[active], q[active]
+            ahead = np.minimum(now, last)
+            forwards = line_crossings(self._a[ahead], self._b[ahead], self._forward[ahead], pa,
+                                      qa)
+            reached = (qa == self._point[ahead]).all(axis=1) & reach_points
             forwards = np.where(self.is_point[ahead], reached, forwards > 0)
             ahead_id = self.line_ids[ahead]
-            go = (prog < self.goal) & forwards & ~used[rows, ahead_id]
-            behind = np.maximum(prog - 1, 0)
+            go = (now < self.goal) & forwards & ~used[active, ahead_id]
+            behind = np.maximum(now - 1, 0)
             backwards = line_crossings(self._a[behind], self._b[behind], self._forward[behind],
-                                       p, q)
+                                       pa, qa)
             behind_id = self.line_ids[behind]
-            back = (prog > 0) & (backwards < 0) & ~self.is_point[behind] \
-                & ~used[rows, behind_id] & ~go
-            if not (go.any() or back.any()):
-                break
-            used[rows[go], ahead_id[go]] = True
-            used[rows[back], behind_id[back]] = True
-            prog += go.astype(np.int64) - back.astype(np.int64)
+            back = (now > 0) & (backwards < 0) & ~self.is_point[behind] \
+                & ~used[active, behind_id] & ~go
+            used[active[go], ahead_id[go]] = True
+            used[active[back], behind_id[back]] = True
+            prog[active] += go.astype(np.int64) - back.astype(np.int64)
+            active = active[go | back]
         return prog
 
     def advance_one(self, progress: int, start: Vec, end: Vec, reach_points: bool = True) -> int:
-        return int(self.advance(progress, np.array([start]), np.array([end]), reach_points)[0])
+        return int(self.progress_after(np.array([progress]), np.array([start[0]]),
+                                       np.array([start[1]]), np.array([end[0]]),
+                                       np.array([end[1]]), reach_points)[0])
+
+    def progress_after(self, progress: np.ndarray, px: np.ndarray, py: np.ndarray,
+                       qx: np.ndarray, qy: np.ndarray, reach_points: bool = True) -> np.ndarray:
+        """``advance`` for lattice moves p→q, with a fast path: a move whose box meets neither
+        the box of the line ahead of it nor that of the line behind keeps its progress, so only
+        the moves near those lines are tested."""
+        progress = np.asarray(progress)
+        px, py, qx, qy = (np.asarray(v) for v in (px, py, qx, qy))
+        x0, x1 = np.minimum(px, qx), np.maximum(px, qx)
+        y0, y1 = np.minimum(py, qy), np.maximum(py, qy)
+        lo, hi = self._boxes
+        near = np.zeros(len(px), dtype=bool)
+        for line in (np.minimum(progress, self.goal - 1), np.maximum(progress - 1, 0)):
+            near |= (x1 >= lo[line, 0]) & (x0 <= hi[line, 0]) & (y1 >= lo[line, 1]) \
+                & (y0 <= hi[line, 1])
+        result = progress.astype(np.int32, copy=True)
+        rows = np.flatnonzero(near)
+        if len(rows):
+            starts = np.column_stack([px[rows], py[rows]]).astype(float)
+            ends = np.column_stack([qx[rows], qy[rows]]).astype(float)
+            result[rows] = self.advance(progress[rows], starts, ends, reach_points)
+        return result
+
+    @cached_property
+    def _boxes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The box around each listed line (a mark's box is its point)."""
+        a = np.array([line.a for line in self.lines], dtype=float)
+        b = np.array([line.b for line in self.lines], dtype=float)
+        return np.minimum(a, b), np.maximum(a, b)
 
     @property
     def finish_mark(self) -> Line:
@@ -227,6 +296,7 @@ class Course:
         from racetrack.distance import DistanceField
 
         key = ("distance", boundary_counts)
-        if key not in self._derived:
-            self._derived[key] = DistanceField(self, boundary_counts)
-        return self._derived[key]
+        found = self.derived(key)
+        if found is None:
+            found = self.remember(key, DistanceField(self, boundary_counts))
+        return found

@@ -56,22 +56,36 @@ class DistanceField:
 
     def __call__(self, point: Vec, progress: int) -> float:
         """Squares still to go from ``point`` with ``progress``; large when it cannot finish."""
+        return float(self.values(np.array([point[0]]), np.array([point[1]]),
+                                 np.array([progress]))[0])
+
+    def values(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray) -> np.ndarray:
+        """``self(point, progress)`` for arrays of points and progress at once."""
         goal = self.course.goal
-        if progress >= goal:
-            return 0.0
-        i = self.index(point)
-        if self.steps is not None and i >= 0:
-            return float(self.steps[max(progress, 0), i])
+        x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
+        progress = np.clip(np.asarray(progress, dtype=np.int64), 0, goal)
+        result = np.zeros(len(x))
+        index = self._indices(np.column_stack([x, y])) if len(x) else np.zeros(0, np.int64)
+        racing = progress < goal
+        known = racing & (index >= 0) & (self.steps is not None)
+        if self.steps is not None:
+            result[known] = self.steps[progress[known], index[known]]
         # Off the lattice of the track, or a track too large to search: lines to go, then the
         # straight-line distance to the next one.
-        line = self.course.next_line(max(progress, 0))
-        if line is None:
-            gap = 0.0
-        elif line.a == line.b:  # a waypoint
-            gap = float(np.hypot(point[0] - line.a[0], point[1] - line.a[1]))
-        else:
-            gap = abs(float(line.distance_past(np.array([point]))[0]))
-        return float(goal - progress) * FAR_PER_LINE + gap
+        for k in np.flatnonzero(racing & ~known):
+            line = self.course.next_line(int(progress[k]))
+            assert line is not None
+            if line.a == line.b:  # a waypoint
+                gap = float(np.hypot(x[k] - line.a[0], y[k] - line.a[1]))
+            else:
+                gap = abs(float(line.distance_past(np.array([[x[k], y[k]]]))[0]))
+            result[k] = float(goal - progress[k]) * FAR_PER_LINE + gap
+        return result
+
+    def units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray) -> np.ndarray:
+        """``values`` in the search's own whole units (fifths of a square), as integers that
+        compare exactly."""
+        return np.rint(self.values(x, y, progress) * 5).astype(np.int64)
 
     def _search(self, boundary_counts: bool) -> np.ndarray:
         """Dial's shortest-path search backwards from the finish, one bucket at a time.

@@ -50,10 +50,19 @@ from racetrack.model import (
     Move,
     MoveKind,
     Outcome,
+    Termination,
 )
-from racetrack.rules.moves import SPECIALS, after_move, pit_stop_required, surfaces_for
-from racetrack.rules.moves import candidates as generate_candidates
+from racetrack.rules.moves import (
+    car_after,
+    car_batch,
+    pit_stop_required,
+    race_moves,
+    successors_of,
+    to_candidates,
+    transition_of,
+)
 from racetrack.rules.ruleset import RuleSet
+from racetrack.rules.transition import Moves, Out
 from racetrack.shop import check_kit, starting_kit
 from racetrack.track import Track
 
@@ -68,7 +77,6 @@ COLLECTABLE_GAINS = {"penny": Kit(turbo=2), "nickel": Kit(brakes=2), "dime": Kit
                      "machine-guns": Kit(guns=1)}
 #: Dollars a "money" collectable holds when the track gives no value.
 DEFAULT_MONEY = 10
-_ITEM_OF_NOTE = {note: item for note, item, _, _ in SPECIALS}
 
 
 def add_kits(a: Kit, b: Kit) -> Kit:
@@ -132,7 +140,7 @@ class Race:
         self.rules = rules
         self.cars: tuple[CarSetup, ...] = tuple(cars)
         self.seed = seed
-        self.course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
+        self.course = Course.of(track, rules.laps, rules.checkpoints == "in-order")
         self._reverse_course: Course | None = None
         for car in self.cars:
             if car.reverse and rules.start_direction != "either":
@@ -172,8 +180,8 @@ class Race:
         if not self.cars[index].reverse:
             return self.course
         if self._reverse_course is None:
-            self._reverse_course = Course(self.track.reversed(), laps=self.rules.laps,
-                                          checkpoints=self.rules.checkpoints == "in-order")
+            self._reverse_course = Course.of(self.track.reversed(), self.rules.laps,
+                                             self.rules.checkpoints == "in-order")
         return self._reverse_course
 
     @property
@@ -201,20 +209,26 @@ class Race:
 class RaceState:
     """The changing part of a race. Mutable: ``apply`` changes it; ``clone`` copies it."""
 
-    def __init__(self, race: Race, cars: list[CarState]):
+    def __init__(self, race: Race, cars: list[CarState], turn: int = 0, round_: int = 1,
+                 placed: bool = False):
+        """The race at ``turn`` (an index into ``race.order``) of ``round_``, its cars as given
+        (placed on their start points already when ``placed``, or when the race gives no
+        choice of them)."""
         self.race = race
         self.cars: list[CarState] = cars
-        self.turn = 0  # index into race.order
-        self.round = 1
+        self.turn = turn  # index into race.order
+        self.round = round_
         self.history: list[tuple[int, Move]] = []
         self.trails: list[list[Vec]] = [[car.position] for car in cars]
         self.over = False
         self.last_round = 0  # the round of the latest move: the race's length in turns
         # Cars still to choose their start point, in the order they choose.
-        self.unplaced: list[int] = list(reversed(race.order)) if race.choose_grid else []
-        self._reason = ""
+        self.unplaced: list[int] = list(reversed(race.order)) \
+            if race.choose_grid and not placed else []
+        self._termination: Termination | None = None
         self._outcome: Outcome | None = None
         self._candidates: list[Candidate] | None = None
+        self._moves: Moves | None = None  # the current car's judged moves, as arrays
         self.missiles: list[Missile] = []  # in flight (James Bond mode)
         self.oil: list[tuple[tuple[float, float], ...]] = []  # sprayed slicks' corners
         self._oil_shapes: list = []
@@ -261,16 +275,29 @@ class RaceState:
             if self.unplaced:
                 self._candidates = self._start_points(index)
             else:
-                self._candidates = generate_candidates(self.course_of(index), self.race.rules,
-                                                       self.race.cars, self.cars, index,
-                                                       self._oil_shapes)
+                self._candidates = to_candidates(self._current_moves(), self.race.rules,
+                                                 self.race.cars)
         return self._candidates
+
+    def _current_moves(self) -> Moves:
+        """The current car's moves as the rules judge them (arrays: no candidate objects)."""
+        if self._moves is None:
+            index = self.current_car
+            assert index is not None and not self.unplaced
+            self._moves = race_moves(self.course_of(index), self.race.rules, self.race.cars,
+                                     self.cars, index, self._oil_shapes)
+        return self._moves
+
+    def _forget_moves(self) -> None:
+        self._candidates = None
+        self._moves = None
 
     def candidates_for(self, index: int) -> list[Candidate]:
         """Car ``index``'s candidate points as if it were its turn now (a look ahead for the
         window's warnings; not cached, and no start points)."""
-        return generate_candidates(self.course_of(index), self.race.rules, self.race.cars,
-                                   self.cars, index, self._oil_shapes)
+        moves = race_moves(self.course_of(index), self.race.rules, self.race.cars, self.cars,
+                           index, self._oil_shapes)
+        return to_candidates(moves, self.race.rules, self.race.cars)
 
     def _start_points(self, index: int) -> list[Candidate]:
         """Before the start: the start line's free points. Each car takes a point of its own
@@ -377,6 +404,23 @@ class RaceState:
         index = self.current_car
         candidate = self.candidate_for(move)
         assert index is not None and candidate is not None
+        return self._play(index, move, candidate)
+
+    def apply_unchecked(self, move: Move) -> list[Event]:
+        """Make a move already known to be legal (a search's own, or a verified replay's),
+        without building the candidate list or checking it: a move that is not legal leaves
+        the state undefined. ``apply`` is the checked path."""
+        index = self.current_car
+        assert index is not None
+        if self.unplaced:
+            candidate = Candidate(move.target, ZERO, legal=True, kind=MoveKind.PLACE)
+        else:
+            moves = self._current_moves()
+            rows = np.flatnonzero((moves.tx == move.target.x) & (moves.ty == move.target.y))
+            candidate = to_candidates(moves, self.race.rules, self.race.cars, rows[:1])[0]
+        return self._play(index, move, candidate)
+
+    def _play(self, index: int, move: Move, candidate: Candidate) -> list[Event]:
         events = self._pending
         self._pending = []
         self.history.append((index, move))
@@ -416,7 +460,7 @@ class RaceState:
     def set_car(self, index: int, car: CarState) -> None:
         """Replace one car's whole state (a scripting hook; the rules are not consulted)."""
         self.cars[index] = car
-        self._candidates = None
+        self._forget_moves()
 
     def clone(self) -> RaceState:
         other = object.__new__(RaceState)
@@ -428,9 +472,10 @@ class RaceState:
         other.over = self.over
         other.last_round = self.last_round
         other.unplaced = list(self.unplaced)
-        other._reason = self._reason
+        other._termination = self._termination
         other._outcome = self._outcome
         other._candidates = self._candidates
+        other._moves = self._moves
         other._pending = list(self._pending)
         other.missiles = list(self.missiles)
         other.oil = list(self.oil)
@@ -444,7 +489,7 @@ class RaceState:
         self.unplaced.remove(index)
         self.cars[index] = replace(self.cars[index], position=spot)
         self.trails[index] = [spot]
-        self._candidates = None
+        self._forget_moves()
         return [Event(EventKind.PLACED, index, f"{self._name(index)} starts at {tuple(spot)}",
                       spot)]
 
@@ -455,29 +500,21 @@ class RaceState:
         p, q = car.position, candidate.target
         if candidate.kind is MoveKind.CRASH:
             # A special move into the wall spends its use too (its speed counts in the damage).
-            item = _ITEM_OF_NOTE.get(candidate.note)
-            if item:
-                self.cars[index] = replace(car, kit=replace(
-                    car.kit, **{item: max(getattr(car.kit, item) - 1, 0)}))
-            return self._crash(index, p, q, f"{name} hits the wall")
+            return self._crash(index, q, f"{name} hits the wall", candidate)
+        found = successors_of(course, rules, self.race.cars[index], car, [candidate],
+                              self.damage_limit(index))
+        new = replace(car_after(car, found.cars), moves=car.moves + 1)
         events: list[Event] = []
-        new = after_move(course, rules, car, q)
         if candidate.kind is MoveKind.LEAVE:
-            exit_distance = None
-            if rules.leaving_track == "detour":
-                exit_distance = course.distance_field(rules.boundary_counts)(p, car.progress)
-            new = replace(new, off_track=True, exit_distance=exit_distance)
             events.append(Event(EventKind.LEFT_TRACK, index, f"{name} leaves the track", q))
         elif candidate.kind is MoveKind.RETURN:
-            new = replace(new, off_track=False, exit_distance=None)
             events.append(Event(EventKind.BACK_ON_TRACK, index, f"{name} is back on the track", q))
         else:
             events.append(Event(EventKind.MOVED, index, f"{name} moves to {tuple(q)}", q))
-        item = _ITEM_OF_NOTE.get(candidate.note)
+        item = candidate.note.item
         if item:
-            left = getattr(new.kit, item) - 1
-            new = replace(new, kit=replace(new.kit, **{item: left}))
-            events.append(Event(EventKind.USED, index, f"{name} uses {candidate.note} "
+            left = getattr(new.kit, item)
+            events.append(Event(EventKind.USED, index, f"{name} uses {candidate.note.value} "
                                 f"({left} left)", q, left))
         if new.pitted and not car.pitted:
             events.append(Event(EventKind.PIT_STOP, index, f"{name} makes its pit stop", q))
@@ -493,37 +530,36 @@ class RaceState:
         events += self._progress_events(index, car.progress, p, q)
         return events
 
-    def _crash(self, index: int, p: Vec, q: Vec, what: str) -> list[Event]:
-        """The car leaves the track on p→q: damage, then out or put back at the nearest point."""
+    def _crash(self, index: int, q: Vec, what: str,
+               candidate: Candidate | None = None) -> list[Event]:
+        """The car leaves the track on its move to ``q`` (a crash ``candidate``, or its
+        unchanged move when it has no legal one): the rules' damage, then out, or put back on
+        the point nearest to where it left (a free one) to start again from rest."""
         rules, course = self.race.rules, self.course_of(index)
         car = self.cars[index]
-        surfaces = surfaces_for(course, rules, self.race.cars[index], car)
-        t = surfaces.drive.exit_fraction(p, q, rules.boundary_counts)
-        t = 1.0 if t is None else t
-        exit_point = (p.x + t * (q.x - p.x), p.y + t * (q.y - p.y))
+        p = car.position
+        if candidate is not None and candidate.note.item:
+            item = candidate.note.item
+            car = replace(car, kit=replace(car.kit, **{item: max(getattr(car.kit, item) - 1, 0)}))
+        transition = transition_of(course, rules, self.race.cars[index], car)
+        taken = [c.position for j, c in enumerate(self.cars) if j != index and c.racing] \
+            if rules.cars != "shared" else []
+        crashed = transition.crash(car_batch(car), np.array([q.x]), np.array([q.y]),
+                                   self.damage_limit(index), taken)
+        new = replace(car_after(car, crashed.cars), moves=car.moves + 1)
         events = [Event(EventKind.CRASHED, index, what, p)]
-        new = replace(car, velocity=ZERO, moves=car.moves + 1, launch=False)
-        if rules.crash_damage == "speed":
-            damage = (q - p).speed
-            if damage:
-                new = replace(new, damage=new.damage + damage)
-                events.append(Event(EventKind.DAMAGED, index, f"{self._name(index)} takes "
-                                    f"{damage} damage", p, damage))
-        if rules.crash_outcome == "out":
-            self.cars[index] = new
+        damage = new.damage - car.damage
+        if damage:
+            events.append(Event(EventKind.DAMAGED, index, f"{self._name(index)} takes "
+                                f"{damage} damage", p, damage))
+        if crashed.out[0] == Out.CRASHED:
+            self.cars[index] = replace(new, off_track=car.off_track,
+                                       exit_distance=car.exit_distance)
             return events + self._knock_out(index, "crashed")
-        taken = {tuple(c.position) for j, c in enumerate(self.cars) if j != index and c.racing}
-        spot = surfaces.land.nearest_lattice_point(
-            exit_point, rules.boundary_counts, prefer=p,
-            exclude=taken if rules.cars != "shared" else ()) or p
-        progress = course.advance_one(car.progress, p, spot, reach_points=False)
-        if pit_stop_required(course, rules) and not car.pitted:
-            progress = min(progress, course.goal - 1)
-        new = replace(new, position=spot, progress=progress, off_track=False, exit_distance=None,
-                      missed_turns=rules.crash_miss_turns)
+        new = replace(new, missed_turns=rules.crash_miss_turns)
         self.cars[index] = new
-        self.trails[index].append(spot)
-        events += self._progress_events(index, car.progress, p, spot)
+        self.trails[index].append(new.position)
+        events += self._progress_events(index, car.progress, p, new.position)
         if self._over_damage(index):
             events += self._knock_out(index, "too much damage")
         return events
@@ -620,7 +656,7 @@ class RaceState:
         corners = oil_patch(q, q - p)
         self.oil.append(corners)
         self._oil_shapes.append(shapely.Polygon(corners))
-        self._candidates = None
+        self._forget_moves()
         return [Event(EventKind.OIL_SPRAYED, index, f"{self._name(index)} sprays oil behind "
                       "it", q)]
 
@@ -718,18 +754,18 @@ class RaceState:
     def _advance_turn(self) -> list[Event]:
         """Move the turn to the next car in the order; end the race if the rules say so."""
         rules = self.race.rules
-        self._candidates = None
+        self._forget_moves()
         events = self._fly_missiles(self.race.order[self.turn]) if self.missiles else []
         if rules.finish_end == "first-across" and any(c.finish for c in self.cars):
-            return events + self._finish_race("first across the line")
+            return events + self._finish_race(Termination.FIRST_ACROSS)
         self.turn += 1
         if self.turn == len(self.race.order):
             self.turn = 0
             self.round += 1
             if rules.finish_end == "round" and any(c.finish for c in self.cars):
-                return events + self._finish_race("the round is complete")
+                return events + self._finish_race(Termination.ROUND_COMPLETE)
             if self.round > rules.max_rounds:
-                return events + self._finish_race(f"stopped after {rules.max_rounds} rounds")
+                return events + self._finish_race(Termination.MAX_ROUNDS)
         return events
 
     def _settle(self) -> list[Event]:
@@ -745,7 +781,7 @@ class RaceState:
             events += self._place(self.unplaced[0], spot)
         while not self.over:
             if not any(c.racing for c in self.cars):
-                return events + self._finish_race("no car is left racing")
+                return events + self._finish_race(Termination.NO_CAR_RACING)
             index = self.race.order[self.turn]
             car = self.cars[index]
             if car.racing and car.missed_turns:
@@ -753,25 +789,26 @@ class RaceState:
                 events.append(Event(EventKind.MISSED_TURN, index, f"{self._name(index)} misses "
                                     "a turn", car.position))
             elif car.racing:
-                if any(c.legal for c in self.candidates()):
+                assert self._current_moves().legal is not None
+                if self._current_moves().legal.any():
                     return events
                 events.append(Event(EventKind.STUCK, index, f"{self._name(index)} has no legal "
                                     "move", car.position))
                 self.last_round = self.round
-                events += self._crash(index, car.position, car.position + car.velocity,
+                events += self._crash(index, car.position + car.velocity,
                                       f"{self._name(index)} crashes")
             events += self._advance_turn()
         return events
 
-    def _finish_race(self, reason: str) -> list[Event]:
+    def _finish_race(self, termination: Termination) -> list[Event]:
         self.over = True
-        self._candidates = None
-        self._reason = reason
+        self._forget_moves()
+        self._termination = termination
         outcome = self.outcome
         assert outcome is not None
         winner = outcome.winner
         text = (f"{self._name(winner)} wins" if winner is not None else "nobody wins") + \
-            f" ({reason})"
+            f" ({outcome.reason})"
         return [Event(EventKind.RACE_OVER, winner, text)]
 
     def _rank(self) -> Outcome:
@@ -802,4 +839,6 @@ class RaceState:
                                     order.index(i)))
         ranking = tuple(finished + racing + out)
         winner = finished[0] if finished else None
-        return Outcome(ranking, winner, self._reason, self.last_round)
+        termination = self._termination or Termination.STOPPED
+        return Outcome(ranking, winner, termination, self.last_round,
+                       termination.text(rules.max_rounds))

@@ -30,6 +30,67 @@ class MoveKind(StrEnum):
     PLACE = "place"          # before the start: taking a point on the start line
 
 
+class Special(StrEnum):
+    """Where a candidate's move comes from, when it is not one of the ordinary changes.
+
+    The value is the move's name as players see it; ``item`` is the kit item a use of it
+    spends (good brakes, turbo and rocket boosters), if any."""
+
+    NONE = ""
+    POWER_BRAKING = "power braking"
+    LAUNCH = "fast acceleration after a stop"
+    GOOD_BRAKES = "good brakes"
+    TURBO = "turbo"
+    BOOSTERS = "rocket boosters"
+
+    @property
+    def item(self) -> str | None:
+        """The ``Kit`` field a use of this move spends, or ``None``."""
+        return _SPECIAL_ITEMS.get(self)
+
+
+_SPECIAL_ITEMS = {Special.GOOD_BRAKES: "brakes", Special.TURBO: "turbo",
+                  Special.BOOSTERS: "boosters"}
+
+
+class Refusal(StrEnum):
+    """Why a candidate move is not legal. ``text`` words it for players; ``{}`` in a value
+    stands for a detail (the other car's name, the skid speed)."""
+
+    NONE = ""
+    OFF_PAPER = "off the paper"
+    BEHIND_EXIT = "must come back onto the track behind the point where it left"
+    LEAVE_AND_RETURN = "a move may not leave the track and come back in one go"
+    WATER = "into the water: this car cannot swim"
+    OFF_TRACK = "off the track"
+    UPGRADE = "on an upgrade the car must slow down"
+    DOWNGRADE = "on a downgrade the car must speed up"
+    SKIDDING_ON_OIL = "skidding on oil: the car must repeat its last move"
+    STEADY_ON_OIL = "through oil the move must repeat the last one"
+    JUMP = "over a jump the move must repeat the last one"
+    SKID = ("would skid: at speed {} or more a car cannot brake and turn in the same move")
+    MUST_CHANGE = "the move must change (brake and/or turn)"
+    OCCUPIED = "occupied by {}"
+    AVOIDABLE_COLLISION = "occupied by {}: a collision is allowed only when it cannot be avoided"
+    TAKEN = "taken by {}"
+
+    def text(self, detail: object = "") -> str:
+        return self.value.format(detail) if "{}" in self.value else self.value
+
+
+class Termination(StrEnum):
+    """Why a race ended. ``text`` words it as results and replays show it."""
+
+    FIRST_ACROSS = "first across the line"
+    ROUND_COMPLETE = "the round is complete"
+    MAX_ROUNDS = "stopped after {} rounds"
+    NO_CAR_RACING = "no car is left racing"
+    STOPPED = "stopped"  # ended from outside the rules (a script, a test)
+
+    def text(self, rounds: int = 0) -> str:
+        return self.value.format(rounds) if "{}" in self.value else self.value
+
+
 class EventKind(StrEnum):
     MOVED = "moved"
     SKIDDED = "skidded"
@@ -232,7 +293,8 @@ class Candidate:
     kind: MoveKind = MoveKind.DRIVE
     reason: str = ""
     unchanged: bool = False  # the last move repeated exactly: the "no change" point
-    note: str = ""  # a special move's name: "power braking", "turbo", "good brakes", ...
+    note: Special = Special.NONE  # a special move: power braking, a launch, turbo, ...
+    refusal: Refusal = Refusal.NONE  # why it is not legal (``reason`` words it)
 
     @property
     def move(self) -> Move:
@@ -252,12 +314,14 @@ class Event:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a race ended: the ranking of car indexes (best first), the winner and why."""
+    """How a race ended: the ranking of car indexes (best first), the winner and why
+    (``termination``; ``reason`` words it)."""
 
     ranking: tuple[int, ...]
     winner: int | None
-    reason: str
+    termination: Termination
     rounds: int
+    reason: str
 
 
 #: Team racing: points for first, second and third place (Baker).

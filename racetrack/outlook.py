@@ -96,7 +96,7 @@ class Outlook:
             each = " each" if self.look is Look.COLLIDE else ""
             details.append(f"+{self.damage} damage{each}, {self.damage_after}{limit}")
         if candidate.note:
-            details.append(candidate.note)
+            details.append(candidate.note.value)
         if candidate.kind is MoveKind.RETURN:
             details.append("back on the track")
         if candidate.kind is MoveKind.LEAVE:

@@ -1,15 +1,19 @@
-"""The exact solver: fewest moves to the finish for one car, by search over every state.
+"""The exact solver: fewest turns to the finish for one car, by search over every state.
 
-A state is (lattice point, velocity, progress). The search expands a whole layer of states at
-once with numpy: every successor of every state in the layer is built as arrays, looked up on a
-grid of the track's lattice points, and its segment is judged once per distinct (point,
-velocity) pair, cached. Most segments are settled without shapely by a clearance test (each
-point's distance to the wall is known, and a segment whose end discs overlap along it cannot
-reach the wall); the rest go to shapely in one batched call. So the answer is exact, and proved
-optimal by breadth-first order, yet the work is a few numpy passes per layer.
+The search asks the rules' transition (``racetrack.rules.transition``) for the successors of a
+whole layer of states at once, so it sees exactly the moves the game allows a lone car: leaving
+the track, crashing and being put back, launches, special moves and all. A state is numbered by
+one integer key (``StateSpace``), from its point, velocity, progress and whatever columns the
+options make it carry. Layers are taken in order of turns with a bucket queue (a crash that
+misses turns costs more than one), so the first finishing state found is optimal.
 
-``StateGraph`` explores everything reachable and keeps the edges, from which ``ValueTable``
-computes moves-to-go for every state (the computer drivers' table and the par of a track).
+Speed: where a move can only drive on or be refused (the track may not be left), a successor
+already seen is dropped before any geometry is worked out; seen states are one bit each; a
+layer's new states are deduplicated by scattering, never sorted. The search gives up when the
+states it has found would outgrow a memory budget, not from a worst-case estimate.
+
+``Search`` with ``keep_edges`` explores everything reachable and keeps the edges, from which
+``ValueTable`` computes turns-to-go for every state (the computer drivers' table).
 """
 
 from __future__ import annotations
@@ -22,16 +26,27 @@ import numpy as np
 
 from racetrack.course import Course
 from racetrack.errors import RacetrackError
-from racetrack.geometry import Vec, segments_touch, zone_hits
-from racetrack.graphs import ReverseEdges
-from racetrack.rules.moves import CHANGES, pit_stop_required
+from racetrack.geometry import Vec
+from racetrack.graphs import Bitmap, DenseIndex, HashIndex, ReverseEdges, first_of_each
+from racetrack.model import CarState, Kit
+from racetrack.position import car_position
+from racetrack.rules.movement import special_reach
+from racetrack.rules.moves import car_batch
 from racetrack.rules.ruleset import RuleSet
+from racetrack.rules.transition import (
+    COLUMNS,
+    KIT_COLUMNS,
+    Cars,
+    CrashSpots,
+    MoveMemo,
+    Transition,
+    transition_for,
+)
 
-#: The largest state space (points x velocities x progress) the solver takes on; it keeps a
-#: 4-byte slot for each, so this bounds its memory before it starts.
-MAX_STATE_SPACE = 80_000_000
-#: States the search may reach before it gives up (about 100 bytes each with their edges).
-MAX_STATES = 12_000_000
+#: Bytes a search may use for its states, its seen-set and its edges before it gives up.
+MEMORY_BUDGET = 1 << 30
+#: States expanded at once (their moves are built and judged as one batch).
+CHUNK = 1 << 15
 UNSOLVED = np.iinfo(np.int32).max
 
 
@@ -41,491 +56,551 @@ class SolverError(RacetrackError):
 
 @dataclass(frozen=True)
 class Solution:
-    """The fewest moves from a standing start, and one route that takes that many."""
+    """The fewest turns from a standing start, and one route that takes that many.
+
+    ``path`` is the car's point after each turn, from the start (so a turn missed after a
+    crash repeats the point); ``plays`` the point chosen each turn (a crash's point in the
+    wall; ``None`` for a turn with no choice: a missed turn, or a crash with no legal move)."""
 
     moves: int
     start: Vec
-    path: tuple[Vec, ...]  # the start and then every point the car moves to
+    path: tuple[Vec, ...]
+    plays: tuple[Vec | None, ...] = ()
 
     def to_json(self) -> dict:
         return {"moves": self.moves, "start": list(self.start),
                 "path": [list(p) for p in self.path]}
 
 
-class MoveTable:
-    """Which moves (point, velocity) are allowed for one car under one rule set, cached.
+class StateSpace:
+    """How a search numbers states: one integer key per state, from its columns in a mixed
+    radix (point, velocity, progress, then the extra columns the options ask for)."""
 
-    Holds the lattice of the track as a grid, every point's clearance from the walls, and the
-    answers already computed, keyed by ``point_index * V + velocity_code``.
+    def __init__(self, transition: Transition, columns: Sequence[str],
+                 damage_limit: int | None = None, kit: Kit | None = None):
+        self.transition = transition
+        self.columns = tuple(columns)
+        course = transition.course
+        self.off_track = "off" in self.columns
+        if self.off_track:  # off the track a car may stand anywhere on the paper
+            grid = transition.grid
+            self.x0, self.y0, self.width = grid.x0, grid.y0, grid.width
+            self.points = grid.width * grid.height
+            extent_x, extent_y = grid.width - 1, grid.height - 1
+        else:
+            land = transition.land.points
+            if not len(land):
+                raise SolverError("the track has no lattice point to stand on")
+            self.x0, self.y0 = (int(v) for v in land.min(axis=0))
+            extent_x, extent_y = (int(v) for v in land.max(axis=0) - land.min(axis=0))
+            self.width = extent_x + 1
+            self.points = len(land)
+        rules = transition.rules
+        accel = special_reach(rules.movement_choices) if kit else transition.step
+        # Reaching speed s along an axis takes at least s(s + a) / 2a squares of it (a: the
+        # most a component changes in a turn), and a move is never longer than the paper.
+        self.vmax_x = min(math.isqrt(2 * accel * extent_x) + accel, extent_x)
+        self.vmax_y = min(math.isqrt(2 * accel * extent_y) + accel, extent_y)
+        if rules.movement_launch:
+            self.vmax_x, self.vmax_y = extent_x, extent_y
+        self.vmax_x, self.vmax_y = max(self.vmax_x, 1), max(self.vmax_y, 1)
+        radix = {"pitted": 2, "launch": 2, "off": 2,
+                 "exit": transition.exit_cap + 1 if "exit" in self.columns else 1,
+                 "damage": (damage_limit or 0) + 1}
+        for name in KIT_COLUMNS:
+            radix[name] = getattr(kit, name) + 1 if kit is not None else 1
+        self.radices = [(name, radix[name]) for name in self.columns]
+        self.span_x, self.span_y = 2 * self.vmax_x + 1, 2 * self.vmax_y + 1
+        self.size = self.points * self.span_x * self.span_y * (course.goal + 1)
+        for _, r in self.radices:
+            self.size *= r
+
+    def point_codes(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        if self.off_track:
+            return (y.astype(np.int64) - self.y0) * self.width + (x - self.x0)
+        return self.transition.land.point_index(x, y).astype(np.int64)
+
+    def fits(self, cars: Cars) -> np.ndarray:
+        """Which states the space can number (velocity within its bounds, a known point).
+        A finished car's extra columns do not count: it races no more."""
+        ok = (np.abs(cars.vx) <= self.vmax_x) & (np.abs(cars.vy) <= self.vmax_y)
+        if not self.off_track:
+            ok &= self.transition.land.point_index(cars.x, cars.y) >= 0
+        racing = cars.progress < self.transition.goal
+        for name, r in self.radices:
+            value = getattr(cars, name)
+            ok &= ~racing | ((value >= 0) & (value < r))
+        return ok
+
+    def encode(self, cars: Cars) -> np.ndarray:
+        key = self.point_codes(cars.x, cars.y)
+        key = key * self.span_x + (cars.vx + self.vmax_x)
+        key = key * self.span_y + (cars.vy + self.vmax_y)
+        key = key * (self.transition.goal + 1) + cars.progress
+        racing = cars.progress < self.transition.goal
+        for name, r in self.radices:
+            key = key * r + np.where(racing, getattr(cars, name), 0)
+        return key
+
+    def decode(self, keys: np.ndarray) -> Cars:
+        key = keys.astype(np.int64)
+        columns: dict[str, np.ndarray] = {}
+        for name, r in reversed(self.radices):
+            key, columns[name] = np.divmod(key, r)
+        key, columns["progress"] = np.divmod(key, self.transition.goal + 1)
+        key, vy = np.divmod(key, self.span_y)
+        point, vx = np.divmod(key, self.span_x)
+        columns["vx"], columns["vy"] = vx - self.vmax_x, vy - self.vmax_y
+        if self.off_track:
+            row, col = np.divmod(point, self.width)
+            columns["x"], columns["y"] = col + self.x0, row + self.y0
+        else:
+            land = self.transition.land.points[point]
+            columns["x"], columns["y"] = land[:, 0], land[:, 1]
+        return Cars(**columns)
+
+
+class Search:
+    """Every state one car can reach from the given sources, in order of turns, with the
+    parent of each (and, with ``keep_edges``, every edge between them with its cost).
+
+    ``stop_at_goal`` stops at the first finishing state, which is then optimal.
     """
 
-    def __init__(self, course: Course, rules: RuleSet, can_swim: bool = False):
-        self.course = course
-        self.rules = rules
-        without_water = rules.zones_water == "wall" and not can_swim
-        self.land = course.region(without_water=without_water)
-        self.drive = course.region(without_water=without_water,
-                                   with_jumps=rules.zones_jump == "fly")
-        self.boundary = rules.boundary_counts
-        self.points = self.land.lattice_points(self.boundary)
-        n = len(self.points)
-        if n == 0:
-            raise SolverError("the track has no lattice point to stand on")
-        self.minx, self.miny = (int(v) for v in self.points.min(axis=0))
-        maxx, maxy = (int(v) for v in self.points.max(axis=0))
-        self.grid = np.full((maxy - self.miny + 1, maxx - self.minx + 1), -1, dtype=np.int64)
-        self.grid[self.points[:, 1] - self.miny, self.points[:, 0] - self.minx] = np.arange(n)
-        # From rest, reaching speed s along an axis takes at least s * s / (2 a) squares of
-        # that axis (a = the most a component changes per move), and the track is only so wide:
-        # no faster state can ever be reached.
-        accel = max(abs(c[0]) for c in CHANGES[rules.movement_choices])
-        height, width = self.grid.shape
-        self.vmax_x = int(math.sqrt(2 * accel * width)) + accel
-        self.vmax_y = int(math.sqrt(2 * accel * height)) + accel
-        self.launch = rules.movement_launch
-        if self.launch:  # a launch may cross the whole track at once
-            self.vmax_x, self.vmax_y = max(self.vmax_x, width), max(self.vmax_y, height)
-        self.span_x, self.span_y = 2 * self.vmax_x + 1, 2 * self.vmax_y + 1
-        # A state's flags: whether the car has made its pit stop, whether it may launch.
-        self.pits = pit_stop_required(course, rules)
-        self.pit_factor = 2 if self.pits else 1
-        self.flag_count = self.pit_factor * (2 if self.launch else 1)
-        self.space = n * self.span_x * self.span_y * (course.goal + 1) * self.flag_count
-        if self.space > MAX_STATE_SPACE:
-            raise SolverError(f"the track is too large to solve: {self.space:,} possible states "
-                              f"(the limit is {MAX_STATE_SPACE:,}); make it smaller or "
-                              "narrower")
-        self.clearance = self._clearance(self.drive)
-        self.oil = course.zones("oil") if rules.zones_oil != "none" else []
-        self.jumps = course.zones("jump") if rules.zones_jump == "fly" else []
-        slopes = rules.zones_slopes == "force"
-        self.upgrades = course.zones("upgrade") if slopes else []
-        self.downgrades = course.zones("downgrade") if slopes else []
-        self.in_pit = course.in_zones("pit", self.points.astype(float)) if self.pits \
-            else np.zeros(n, dtype=bool)
-        waypoints = {tuple(line.a) for line, is_point in zip(course.lines, course.is_point,
-                                                               strict=True) if is_point}
-        self.on_mark = np.array([tuple(pt) in waypoints for pt in self.points.tolist()],
-                                dtype=bool) if waypoints else np.zeros(n, dtype=bool)
-        # Flags of every (point, velocity) move, computed on first need; UNKNOWN until then.
-        self._flags = np.full(n * self.span_x * self.span_y, self.UNKNOWN, dtype=np.uint8)
-        self._target = np.full(n * self.span_x * self.span_y, -1, dtype=np.int32)
-        lines = [line for line in course.lines if line.a != line.b]
-        self._line_a = np.array([line.a for line in lines], dtype=float)
-        self._line_b = np.array([line.b for line in lines], dtype=float)
-
-    #: The longest move the clearance-disc chain settles (longer ones are asked of shapely).
-    DISC_CHAIN_LENGTH = 12.0
-
-    ON_TRACK, TOUCHES_OIL, TOUCHES_JUMP, TOUCHES_LINE, TOUCHES_UP, TOUCHES_DOWN = \
-        1, 2, 4, 8, 16, 32
-    UNKNOWN = 255
-
-    def flags(self, count: int, pitted: Iterable[bool] | None = None,
-              launch: Iterable[bool] | None = None) -> np.ndarray:
-        """The flag code of states: pitted (where pits count) plus may-launch (where it can)."""
-        flag = np.zeros(count, dtype=np.int64)
-        if pitted is not None and self.pits:
-            flag += np.asarray(list(pitted), dtype=bool).astype(np.int64)
-        if launch is not None and self.launch:
-            flag += self.pit_factor * np.asarray(list(launch), dtype=bool).astype(np.int64)
-        return flag
-
-    def move_key(self, point: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-        return (point * self.span_x + (vx + self.vmax_x)) * self.span_y + (vy + self.vmax_y)
-
-    def in_speed_range(self, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-        return (np.abs(vx) <= self.vmax_x) & (np.abs(vy) <= self.vmax_y)
-
-    def _clearance(self, region) -> np.ndarray:
-        import shapely
-
-        boundary = region.geometry.boundary
-        shapely.prepare(boundary)
-        return np.asarray(shapely.distance(shapely.points(self.points.astype(float)), boundary))
-
-    def index_of(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-        """Lattice-point indexes of points (x, y); -1 where no track point is there."""
-        cols, rows = xs - self.minx, ys - self.miny
-        height, width = self.grid.shape
-        inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
-        flat = np.where(inside, rows * width + cols, 0)
-        return np.where(inside, self.grid.ravel()[flat], -1)
-
-    def moves(self, point: np.ndarray, vx: np.ndarray,
-              vy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Where each move (from point index ``point`` with velocity (vx, vy)) lands, as a
-        point index (-1 off the track's lattice), and its bit flags. Velocities must be in
-        range (see ``in_speed_range``). Each distinct move is worked out once, then cached."""
-        keys = self.move_key(point, vx, vy)
-        found = self._flags[keys]
-        missing = np.flatnonzero(found == self.UNKNOWN)
-        if len(missing):
-            unique, first = np.unique(keys[missing], return_index=True)
-            rows = missing[first]
-            origin = self.points[point[rows]]
-            target = self.index_of(origin[:, 0] + vx[rows], origin[:, 1] + vy[rows])
-            flags = np.zeros(len(rows), dtype=np.uint8)
-            lands = target >= 0
-            flags[lands] = self._compute(point[rows][lands], target[lands])
-            self._target[unique] = target
-            self._flags[unique] = flags
-            found = self._flags[keys]
-        return self._target[keys], found
-
-    def _surely_inside(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """True where a chain of clearance discs, one per square along the segment, covers it.
-
-        The wall is at least ``clearance(g) - |x - g|`` away from a point x near a lattice
-        point g of the track, so discs of that radius around samples along the segment lie
-        inside the track; where neighbouring discs overlap, the segment between them does too.
-        False means "ask shapely", never "off the track".
-        """
-        length = np.hypot(*(q - p).T)
-        steps = np.maximum(np.ceil(length), 1).astype(np.int64)
-        t = np.minimum(np.arange(int(steps.max()) + 1)[None, :] / steps[:, None], 1.0)
-        x = p[:, :1] + t * (q[:, :1] - p[:, :1])
-        y = p[:, 1:] + t * (q[:, 1:] - p[:, 1:])
-        gx, gy = np.rint(x), np.rint(y)
-        index = self.index_of(gx.ravel().astype(np.int64), gy.ravel().astype(np.int64))
-        index = index.reshape(x.shape)
-        radius = np.where(index >= 0, self.clearance[np.maximum(index, 0)]
-                          - np.hypot(x - gx, y - gy), -np.inf)
-        spacing = (length / steps)[:, None]
-        padding = np.arange(radius.shape[1] - 1)[None, :] >= steps[:, None]
-        return ((radius[:, :-1] + radius[:, 1:] > spacing + 1e-9) | padding).all(axis=1) \
-            & (radius[:, 0] > 0)
-
-    def _compute(self, point: np.ndarray, target: np.ndarray) -> np.ndarray:
-        p = self.points[point].astype(float)
-        q = self.points[target].astype(float)
-        length = np.hypot(*(q - p).T)
-        # Discs of clearance around both ends overlapping along the segment: it is inside.
-        on = self.clearance[point] + self.clearance[target] > length + 1e-9
-        unsure = np.flatnonzero(~on)
-        # The disc chain costs a sample per square: long moves (launches) go to shapely.
-        short = unsure[length[unsure] <= self.DISC_CHAIN_LENGTH]
-        if len(short):
-            on[short] = self._surely_inside(p[short], q[short])
-            unsure = unsure[~on[unsure]]
-        if len(unsure):
-            on[unsure] = self.drive.covers_segments(p[unsure], q[unsure], self.boundary)
-        flags = on.astype(np.uint8) * self.ON_TRACK
-        if self.oil:
-            hits = zone_hits(self.oil, p, q).touches.any(axis=0)
-            flags |= hits.astype(np.uint8) * self.TOUCHES_OIL
-        for zones, bit in ((self.jumps, self.TOUCHES_JUMP), (self.upgrades, self.TOUCHES_UP),
-                           (self.downgrades, self.TOUCHES_DOWN)):
-            if zones:
-                hits = zone_hits(zones, p, q).touches.any(axis=0)
-                flags |= hits.astype(np.uint8) * bit
-        touch = np.zeros(len(p), dtype=bool)
-        for a, b in zip(self._line_a, self._line_b, strict=True):
-            touch |= segments_touch(p, q, a, b)
-        flags |= touch.astype(np.uint8) * self.TOUCHES_LINE
-        return flags
-
-
-@dataclass
-class Layer:
-    point: np.ndarray
-    vx: np.ndarray
-    vy: np.ndarray
-    progress: np.ndarray
-    flag: np.ndarray | None = None  # pit stop made (1) and may launch (pit factor); 0 if None
-
-    def __post_init__(self) -> None:
-        if self.flag is None:
-            self.flag = np.zeros(len(self.point), dtype=np.int64)
-
-    def take(self, rows: np.ndarray) -> Layer:
-        assert self.flag is not None
-        return Layer(self.point[rows], self.vx[rows], self.vy[rows], self.progress[rows],
-                     self.flag[rows])
-
-
-class StateGraph:
-    """Every state one car can reach from the given sources, with the edges between them."""
-
-    #: Launch moves (Pope's rule) are built in chunks of about this many at a time.
-    LAUNCH_CHUNK = 500_000
-
-    def __init__(self, table: MoveTable, sources: Layer, keep_edges: bool = True,
-                 stop_at_goal: bool = False):
-        self.table = table
-        course = table.course
-        self.goal = course.goal
-        self.point = [sources.point]
-        self.vx, self.vy, self.progress = [sources.vx], [sources.vy], [sources.progress]
-        self.flag = [sources.flag]
-        self.parent = [np.full(len(sources.point), -1, dtype=np.int64)]
-        self.depth = [np.zeros(len(sources.point), dtype=np.int32)]
-        self.edge_src: list[np.ndarray] = []
-        self.edge_dst: list[np.ndarray] = []
-        self.first_goal: int | None = None  # state id of the first finishing state found
-        # The id of every state met so far, in one dense array over the whole state space.
-        self._ids = np.full(table.space, -1, dtype=np.int32)
-        keys = self._state_keys(sources)
-        if len(np.unique(keys)) != len(keys):
-            raise ValueError("the sources repeat a state")
-        self._ids[keys] = np.arange(len(keys), dtype=np.int32)
-        self.count = len(keys)
-        frontier_ids = np.arange(len(keys), dtype=np.int64)
-        frontier = sources
-        depth = 0
-        while len(frontier_ids):
-            depth += 1
-            frontier, frontier_ids = self._expand(frontier, frontier_ids, depth, keep_edges)
-            if stop_at_goal and self.first_goal is not None:
-                break
-        self.point_all = np.concatenate(self.point)
-        self.vx_all = np.concatenate(self.vx)
-        self.vy_all = np.concatenate(self.vy)
-        self.progress_all = np.concatenate(self.progress)
-        self.flag_all = np.concatenate(self.flag)
-        self.parent_all = np.concatenate(self.parent)
-
-    def _state_keys(self, layer: Layer) -> np.ndarray:
-        table = self.table
-        return (table.move_key(layer.point, layer.vx, layer.vy) * (self.goal + 1)
-                + layer.progress) * table.flag_count + layer.flag
-
-    def lookup(self, layer: Layer) -> np.ndarray:
-        """State ids of the given states; -1 for states not in the graph (or impossible)."""
-        ok = self.table.in_speed_range(layer.vx, layer.vy) & (layer.point >= 0) \
-            & (layer.progress >= 0) & (layer.progress <= self.goal) \
-            & (layer.flag >= 0) & (layer.flag < self.table.flag_count)
-        keys = np.where(ok, self._state_keys(layer), 0)
-        return np.where(ok, self._ids[keys], -1).astype(np.int64)
-
-    def _candidates(self, layer: Layer) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every move each state of the layer may consider: (state row, vx, vy), like the
-        game's ``velocity_choices``: the changes and power braking (launches come apart)."""
-        rules = self.table.rules
-        changes = np.array(CHANGES[rules.movement_choices])
-        n, m = len(layer.point), len(changes)
-        rows = [np.repeat(np.arange(n), m)]
-        vxs = [np.repeat(layer.vx, m) + np.tile(changes[:, 0], n)]
-        vys = [np.repeat(layer.vy, m) + np.tile(changes[:, 1], n)]
-        if rules.movement_power_braking:
-            g = np.gcd(np.abs(layer.vx), np.abs(layer.vy))
-            ux, uy = layer.vx // np.maximum(g, 1), layer.vy // np.maximum(g, 1)
-            unit = np.maximum(np.abs(ux), np.abs(uy))
-            for drop in (1, 2):
-                k = g - drop
-                ok = np.flatnonzero((g > 0) & (k >= 1) & (drop * unit <= 2))
-                rows.append(ok)
-                vxs.append(k[ok] * ux[ok])
-                vys.append(k[ok] * uy[ok])
-        return np.concatenate(rows), np.concatenate(vxs), np.concatenate(vys)
-
-    def _launches(self, layer: Layer) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """Pope's launches, in chunks: every state that may launch, to every track point."""
-        table = self.table
-        if not table.launch:
-            return []
-        assert layer.flag is not None
-        launching = np.flatnonzero(layer.flag >= table.pit_factor)
-        if not len(launching):
-            return []
-        n = len(table.points)
-        per_chunk = max(1, self.LAUNCH_CHUNK // n)
-        chunks = []
-        for first in range(0, len(launching), per_chunk):
-            rows = np.repeat(launching[first:first + per_chunk], n)
-            targets = np.tile(np.arange(n), len(rows) // n)
-            origin = table.points[layer.point[rows]]
-            moved = table.points[targets] - origin
-            chunks.append((rows, moved[:, 0].astype(np.int64), moved[:, 1].astype(np.int64)))
-        return chunks
-
-    def _expand(self, layer: Layer, ids: np.ndarray, depth: int, keep_edges: bool):
-        racing = layer.progress < self.goal
-        layer = layer.take(np.flatnonzero(racing))
-        ids = ids[racing]
-        pieces = [self._successors(layer, ids, *self._candidates(layer))]
-        pieces += [self._successors(layer, ids, *chunk) for chunk in self._launches(layer)]
-        src = np.concatenate([piece[0] for piece in pieces])
-        successors = Layer(*(np.concatenate([getattr(piece[1], name) for piece in pieces])
-                             for name in ("point", "vx", "vy", "progress", "flag")))
-        keys = self._state_keys(successors)
-        fresh = np.flatnonzero(self._ids[keys] < 0)
-        new_keys, first = np.unique(keys[fresh], return_index=True)
-        new_rows = fresh[first]
-        new_ids = np.arange(self.count, self.count + len(new_keys), dtype=np.int64)
-        self.count += len(new_keys)
-        if self.count > MAX_STATES:
-            raise SolverError(f"the search passed {MAX_STATES:,} states; the track is too large "
-                              "to solve here")
-        self._ids[new_keys] = new_ids
+    def __init__(self, transition: Transition, sources: Cars, columns: Sequence[str],
+                 damage_limit: int | None = None, kit: Kit | None = None,
+                 keep_edges: bool = False, stop_at_goal: bool = False,
+                 memory: int = MEMORY_BUDGET, leave_track: bool = True, run: bool = True):
+        self.transition = transition
+        self.damage_limit = damage_limit
+        self.leave_track = leave_track
+        self.space = StateSpace(transition, columns, damage_limit, kit)
+        self.goal = transition.goal
+        self.keep_edges = keep_edges
+        self.memory = memory
+        space = self.space.size
+        self.key_type = np.uint32 if space < 2**32 else np.uint64
         if keep_edges:
-            self.edge_src.append(src.astype(np.int32))
-            self.edge_dst.append(self._ids[keys])
-        new_layer = successors.take(new_rows)
-        self.point.append(new_layer.point)
-        self.vx.append(new_layer.vx)
-        self.vy.append(new_layer.vy)
-        self.progress.append(new_layer.progress)
-        self.flag.append(new_layer.flag)
-        self.parent.append(src[new_rows])
-        self.depth.append(np.full(len(new_keys), depth, dtype=np.int32))
-        finished = np.flatnonzero(new_layer.progress >= self.goal)
-        if self.first_goal is None and len(finished):
-            self.first_goal = int(new_ids[finished[0]])
-        return new_layer, new_ids
+            self.index = DenseIndex(space) if space * 4 <= memory // 4 else HashIndex()
+        else:
+            self.index = Bitmap(space) if space // 8 <= memory // 4 else HashIndex()
+        # Where no move can lead off the track (only on, or refused), a move to a state
+        # already seen needs no geometry at all.
+        self.early_drop = not keep_edges and transition.leaving == "illegal"
+        self.crash_spots = CrashSpots()
+        land, vmx, vmy = transition.land, self.space.vmax_x, self.space.vmax_y
+        self.moves_memo = MoveMemo(land, vmx, vmy) \
+            if MoveMemo.size(land, vmx, vmy) <= memory // 16 else None
+        self.keys: list[np.ndarray] = []
+        self.parents: list[np.ndarray] = []
+        self.count = 0
+        self.first_goal: int | None = None
+        self.goal_turns: int | None = None
+        self._edge_src: list[np.ndarray] = []
+        self._edge_dst: list[np.ndarray] = []
+        self._edge_cost: list[np.ndarray] = []
+        self._buckets: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        self._pending_bytes = 0
+        fits = self.space.fits(sources)
+        if not fits.all():
+            raise SolverError("a starting state lies outside the track's state space")
+        keys = self.space.encode(sources)
+        if len(first_of_each(keys)) != len(keys):
+            raise ValueError("the sources repeat a state")
+        self._buckets[0] = [(keys.astype(self.key_type), np.full(len(keys), -1, dtype=np.int32))]
+        self.key_all = np.zeros(0, np.int64)
+        self.parent_all = np.zeros(0, np.int32)
+        if run:
+            self.run(stop_at_goal)
 
-    def _successors(self, layer: Layer, ids: np.ndarray, row: np.ndarray, vx: np.ndarray,
-                    vy: np.ndarray) -> tuple[np.ndarray, Layer]:
-        """The legal moves among candidate rows, as (source ids, successor states)."""
-        table, rules = self.table, self.table.rules
-        assert layer.flag is not None
-        n = len(layer.point)
-        src = ids[row]
-        point = layer.point[row]
-        old_vx, old_vy = layer.vx[row], layer.vy[row]
-        unchanged = (vx == old_vx) & (vy == old_vy)
-        moving = (old_vx != 0) | (old_vy != 0)
-        ok = table.in_speed_range(vx, vy)
-        target = np.full(len(src), -1, dtype=np.int64)
-        flags = np.zeros(len(src), dtype=np.uint8)
-        target[ok], flags[ok] = table.moves(point[ok], vx[ok], vy[ok])
-        ok &= (target >= 0) & ((flags & MoveTable.ON_TRACK) > 0)
-        old_speed = np.maximum(np.abs(old_vx), np.abs(old_vy))
-        new_speed = np.maximum(np.abs(vx), np.abs(vy))
-        # Zones that force the move to be repeated or the speed to change (never at rest).
-        oil = (flags & MoveTable.TOUCHES_OIL) > 0
-        jump = (flags & MoveTable.TOUCHES_JUMP) > 0
-        if rules.zones_oil == "skid":
-            # The skid depends on the unchanged move touching oil even where that move would
-            # leave the track (then the car is forced off: no move of the search's own).
-            unlanded = unchanged & moving & (target < 0) & (len(table.oil) > 0)
-            if unlanded.any():
-                starts = table.points[point[unlanded]].astype(float)
-                ends = starts + np.column_stack([vx[unlanded], vy[unlanded]])
-                oil[unlanded] = zone_hits(table.oil, starts, ends).touches.any(axis=0)
-            skid = np.zeros(n, dtype=bool)
-            skid[row[oil & unchanged & moving]] = True
-            ok &= ~(skid[row] & ~unchanged)
-        elif rules.zones_oil == "steady":
-            ok &= ~(oil & moving & ~unchanged)
-        ok &= ~(jump & moving & ~unchanged)
-        ok &= ~(((flags & MoveTable.TOUCHES_UP) > 0) & moving & (new_speed >= old_speed))
-        ok &= ~(((flags & MoveTable.TOUCHES_DOWN) > 0) & moving & (new_speed <= old_speed))
-        if rules.movement_skid_speed is not None:
-            turning = old_vx * vy - old_vy * vx != 0
-            ok &= ~((old_speed >= rules.movement_skid_speed) & (new_speed < old_speed) & turning)
-        if rules.movement_must_change:
-            repeat_allowed = np.zeros(n, dtype=bool)
-            repeat_allowed[row[(oil | jump) & unchanged & moving]] = True
-            ok &= ~(unchanged & ~repeat_allowed[row])
-        keep = np.flatnonzero(ok)
-        src, point, vx, vy, target = src[keep], point[keep], vx[keep], vy[keep], target[keep]
-        progress = layer.progress[row[keep]].copy()
-        flag = layer.flag[row[keep]]
-        crossing = ((flags[keep] & MoveTable.TOUCHES_LINE) > 0) | table.on_mark[target]
-        if crossing.any():
-            progress[crossing] = table.course.advance(
-                progress[crossing], table.points[point[crossing]],
-                table.points[target[crossing]])
-        stopped = (vx == 0) & (vy == 0)
-        pitted = (flag % table.pit_factor) > 0
-        if table.pits:
-            pitted |= stopped & table.in_pit[target]
-            progress = np.where(~pitted & (progress >= self.goal), self.goal - 1, progress)
-        launch = stopped & moving[keep] if table.launch else np.zeros(len(keep), dtype=bool)
-        new_flag = pitted.astype(np.int64) + table.pit_factor * launch.astype(np.int64)
-        return src, Layer(target, vx.astype(np.int64), vy.astype(np.int64),
-                          progress.astype(np.int64), new_flag)
+    def run(self, stop_at_goal: bool = False) -> None:
+        """Search on from the queued states (the constructor does this unless told not to)."""
+        self._run(stop_at_goal)
+        self.key_all = np.concatenate(self.keys) if self.keys else np.zeros(0, np.int64)
+        self.parent_all = np.concatenate(self.parents) if self.parents \
+            else np.zeros(0, np.int32)
 
-    def route(self, state_id: int) -> list[Vec]:
-        """The points from a source state to ``state_id``, following parents."""
-        points = []
+    def one_turn(self, cars: Cars) -> tuple[np.ndarray, Cars, np.ndarray]:
+        """What the search queues after these states, as it would (states already seen are
+        dropped): the row each successor comes from, the successors and their costs."""
+        found: list[tuple[int, np.ndarray, np.ndarray]] = []
+        self._expand(cars, np.arange(len(cars)), 0,
+                     lambda turns, keys, parents: found.append((turns, keys, parents)))
+        if not found:
+            return np.zeros(0, np.int64), Cars(x=[], y=[]), np.zeros(0, np.int64)
+        keys = np.concatenate([k for _, k, _ in found]).astype(np.int64)
+        rows = np.concatenate([p for _, _, p in found]).astype(np.int64)
+        cost = np.concatenate([np.full(len(k), t) for t, k, _ in found])
+        return rows, self.space.decode(keys), cost
+
+    # -- the search -------------------------------------------------------------------------
+
+    def _run(self, stop_at_goal: bool) -> None:
+        while self._buckets:
+            turns = min(self._buckets)
+            pending = self._buckets.pop(turns)
+            self._pending_bytes -= sum(k.nbytes + p.nbytes for k, p in pending)
+            keys = np.concatenate([k for k, _ in pending])
+            parents = np.concatenate([p for _, p in pending])
+            fresh = ~self.index.seen(keys)
+            keys, parents = keys[fresh], parents[fresh]
+            first = first_of_each(keys)
+            keys, parents = keys[first], parents[first]
+            if not len(keys):
+                continue
+            ids = np.arange(self.count, self.count + len(keys), dtype=np.int64)
+            self.index.add(keys, ids)
+            self.keys.append(keys.astype(self.key_type))
+            self.parents.append(parents.astype(np.int32))
+            self.count += len(keys)
+            self._check_memory()
+            cars = self.space.decode(keys)
+            finished = cars.progress >= self.goal
+            if finished.any() and self.first_goal is None:
+                self.first_goal = int(ids[np.flatnonzero(finished)[0]])
+                self.goal_turns = turns
+                if stop_at_goal:
+                    return
+            racing = np.flatnonzero(~finished)
+            for start in range(0, len(racing), CHUNK):
+                part = racing[start:start + CHUNK]
+                self._expand(cars.take(part), ids[part], turns, self._push)
+
+    def _check_memory(self) -> None:
+        per_state = np.dtype(self.key_type).itemsize + 4
+        used = self.count * per_state + self.index.nbytes + self._pending_bytes
+        if self.keep_edges:
+            used += sum(a.nbytes for a in self._edge_src + self._edge_dst + self._edge_cost)
+        if used > self.memory:
+            raise SolverError(f"the search passed {self.count:,} states ({used >> 20} MB); the "
+                              "track is too large to solve here")
+
+    def _push(self, turns: int, keys: np.ndarray, parents: np.ndarray) -> None:
+        if len(keys):
+            keys, parents = keys.astype(self.key_type), parents.astype(np.int32)
+            self._buckets.setdefault(turns, []).append((keys, parents))
+            self._pending_bytes += keys.nbytes + parents.nbytes
+            self._check_memory()
+
+    def _expand(self, cars: Cars, ids: np.ndarray, turns: int, push) -> None:
+        transition = self.transition
+        if self.early_drop:
+            self._expand_dropping_seen(cars, ids, turns, push)
+            return
+        src, found = transition.successors(cars, self.damage_limit, self.crash_spots,
+                                           self.moves_memo)
+        staying = found.out == 0
+        if not self.leave_track and found.left is not None:
+            staying &= ~found.left
+        keep = np.flatnonzero(staying)
+        after = found.cars.take(keep)
+        self._check_fits(after)
+        keys = self.space.encode(after)
+        cost = found.cost[keep]
+        parents = ids[src[keep]]
+        if self.keep_edges:
+            self._edge_src.append(parents.astype(np.int32))
+            self._edge_dst.append(keys.astype(self.key_type))
+            # The cost in turns, and a flag for a crash (drivers may want to avoid them).
+            self._edge_cost.append((cost + 16 * found.crashed[keep]).astype(np.int8))
+        fresh = ~self.index.seen(keys)
+        for c in np.unique(cost[fresh]):
+            mask = fresh & (cost == c)
+            push(turns + int(c), keys[mask], parents[mask])
+
+    def _expand_dropping_seen(self, cars: Cars, ids: np.ndarray, turns: int, push) -> None:
+        """Moves that can only drive on or be refused: work out where each would lead, drop
+        those that lead to a state already seen, and judge only the rest."""
+        transition = self.transition
+        moves = transition.choices(cars)
+        after = transition.drive_after(cars, moves)
+        fits = self.space.fits(after)
+        keys = np.zeros(len(moves), dtype=np.int64)
+        keys[fits] = self.space.encode(after.take(np.flatnonzero(fits)))
+        fresh = np.flatnonzero(fits & ~self.index.seen(keys))
+        judged = transition.judge(cars, moves.take(fresh), explain=False, memo=self.moves_memo)
+        assert judged.legal is not None
+        legal = fresh[judged.legal]
+        push(turns + 1, keys[legal], ids[moves.row[legal]])
+        # A refused move beyond the space's bounds would have to be legal to matter.
+        outside = np.flatnonzero(~fits)
+        if len(outside):
+            beyond = transition.judge(cars, moves.take(outside), explain=False,
+                                      memo=self.moves_memo)
+            if beyond.legal.any():
+                raise SolverError("a legal move lies beyond the solver's speed bound")
+        if transition.rules.crash_outcome == "restart":
+            # A car with no legal move at all crashes: find the states with no legal move
+            # among those whose fresh moves were all refused.
+            has_legal = np.zeros(len(cars), dtype=bool)
+            has_legal[moves.row[legal]] = True
+            doubtful = np.flatnonzero(~has_legal)
+            if len(doubtful):
+                subset = cars.take(doubtful)
+                every = transition.candidates(subset, explain=False, memo=self.moves_memo)
+                assert every.legal is not None
+                alive = np.zeros(len(doubtful), dtype=bool)
+                alive[every.row[every.legal]] = True
+                stuck = doubtful[~alive]
+                if len(stuck):
+                    crashed = transition.stuck(cars.take(stuck), self.damage_limit,
+                                               self.crash_spots)
+                    keep = np.flatnonzero(crashed.out == 0)
+                    after = crashed.cars.take(keep)
+                    self._check_fits(after)
+                    cost = crashed.cost[keep]
+                    stuck_keys = self.space.encode(after)
+                    for c in np.unique(cost):
+                        mask = cost == c
+                        push(turns + int(c), stuck_keys[mask], ids[stuck[keep][mask]])
+
+    def _check_fits(self, cars: Cars) -> None:
+        if not self.space.fits(cars).all():
+            raise SolverError("a legal move lies beyond the solver's speed bound")
+
+    # -- reading the result -------------------------------------------------------------------
+
+    def states(self, ids: np.ndarray) -> Cars:
+        return self.space.decode(self.key_all[ids].astype(np.int64))
+
+    def chain(self, state_id: int) -> list[int]:
+        """State ids from a source to ``state_id``, following parents."""
+        found = []
         while state_id >= 0:
-            x, y = self.table.points[self.point_all[state_id]]
-            points.append(Vec(int(x), int(y)))
+            found.append(state_id)
             state_id = int(self.parent_all[state_id])
-        return points[::-1]
+        return found[::-1]
+
+    def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every edge kept (``keep_edges``): source ids, destination ids, costs in turns, and
+        whether the move is a crash."""
+        if not self._edge_src:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, empty, empty.astype(bool)
+        src = np.concatenate(self._edge_src).astype(np.int64)
+        dst_keys = np.concatenate(self._edge_dst).astype(np.int64)
+        cost = np.concatenate(self._edge_cost).astype(np.int64)
+        dst = self.index.find(dst_keys).astype(np.int64)  # type: ignore[union-attr]
+        return src, dst, cost & 15, cost >= 16
+
+    def route(self, state_id: int) -> Solution:
+        """The route to a state: the points after each turn (a missed turn repeats the point),
+        and the point a player picks each turn (replayed through the rules)."""
+        ids = self.chain(state_id)
+        cars = self.states(np.array(ids))
+        transition = self.transition
+        path = [Vec(int(cars.x[0]), int(cars.y[0]))]
+        plays: list[Vec | None] = []
+        for i in range(1, len(ids)):
+            before = cars.take(np.array([i - 1]))
+            target = self.space.encode(cars.take(np.array([i])))[0]
+            moves = transition.candidates(before, explain=False)
+            assert moves.legal is not None
+            legal = np.flatnonzero(moves.legal)
+            found = transition.after(before, moves, legal, self.damage_limit)
+            hit = np.flatnonzero(self.space.fits(found.cars)
+                                 & (self._keys_of(found.cars) == target) & (found.out == 0))
+            if len(hit):
+                j = legal[hit[0]]
+                plays.append(Vec(int(moves.tx[j]), int(moves.ty[j])))
+                cost = int(found.cost[hit[0]])
+            else:  # no legal move: the crash the rules make of the unchanged move
+                plays.append(None)
+                cost = int(transition.stuck(before, self.damage_limit).cost[0])
+            point = Vec(int(cars.x[i]), int(cars.y[i]))
+            path += [point] * cost
+            plays += [None] * (cost - 1)
+        return Solution(len(path) - 1, path[0], tuple(path), tuple(plays))
+
+    def _keys_of(self, cars: Cars) -> np.ndarray:
+        keys = np.full(len(cars), -1, dtype=np.int64)
+        fits = self.space.fits(cars)
+        keys[fits] = self.space.encode(cars.take(np.flatnonzero(fits)))
+        return keys
 
 
 class ValueTable:
-    """Moves to go from every reachable state (the computer drivers' table, and the par)."""
+    """Turns to go from every reachable state (the computer drivers' table): ``value`` by the
+    best route, ``careful`` by the best route that never crashes (``UNSOLVED`` where there is
+    none)."""
 
-    def __init__(self, graph: StateGraph):
-        self.graph = graph
-        count = graph.count
-        value = np.full(count, UNSOLVED, dtype=np.int32)
-        value[graph.progress_all >= graph.goal] = 0
-        if graph.edge_src:
-            edges = ReverseEdges(np.concatenate(graph.edge_src), np.concatenate(graph.edge_dst))
-            frontier = np.flatnonzero(value == 0)
-            layer = 0
-            while len(frontier):
-                sources = edges.sources[edges.into(frontier)]
-                sources = np.unique(sources[value[sources] == UNSOLVED])
-                layer += 1
-                value[sources] = layer
-                frontier = sources
-        self.value = value
+    def __init__(self, search: Search):
+        self.search = search
+        count = search.count
+        progress = search.states(np.arange(count)).progress if count else np.zeros(0)
+        goals = np.flatnonzero(progress >= search.goal)
+        src, dst, cost, crashed = search.edges()
+        self.value = self._backwards(count, goals, src, dst, cost)
+        if crashed.any():
+            calm = ~crashed
+            self.careful = self._backwards(count, goals, src[calm], dst[calm], cost[calm])
+        else:
+            self.careful = self.value
+
+    @staticmethod
+    def _backwards(count: int, goals: np.ndarray, src: np.ndarray, dst: np.ndarray,
+                   cost: np.ndarray) -> np.ndarray:
+        """Dial's search backwards from the finish, a bucket per number of turns."""
+        value = np.full(count, UNSOLVED, dtype=np.int64)
+        value[goals] = 0
+        uniform = not len(cost) or int(cost.max()) == 1
+        edges = ReverseEdges(src, dst, None if uniform else cost)
+        edges.index_states(count)
+        buckets: dict[int, list[np.ndarray]] = {0: [goals]}
+        while buckets:
+            d = min(buckets)
+            nodes = np.concatenate(buckets.pop(d))
+            nodes = nodes[value[nodes] == d]
+            if not len(nodes):
+                continue
+            incoming = edges.into(nodes)
+            sources = edges.sources[incoming]
+            new = d + (np.ones(len(incoming), dtype=np.int64) if edges.weights is None
+                       else edges.weights[incoming])
+            better = new < value[sources]
+            sources, new = sources[better], new[better]
+            if not len(sources):
+                continue
+            np.minimum.at(value, sources, new)
+            # Each improved state once, in the bucket of its new value.
+            won = value[sources] == new
+            sources, new = sources[won], new[won]
+            first = first_of_each(sources)
+            sources, new = sources[first], new[first]
+            for v in np.unique(new):
+                buckets.setdefault(int(v), []).append(sources[new == v])
+        return np.minimum(value, UNSOLVED).astype(np.int32)
+
+    def values_of(self, cars: Cars, careful: bool = False) -> np.ndarray:
+        """Turns to go for many states at once (``careful``: never crashing); ``UNSOLVED``
+        for unknown or hopeless ones."""
+        search = self.search
+        result = np.full(len(cars), UNSOLVED, dtype=np.int64)
+        cars = self._clamped(cars)
+        fits = np.flatnonzero(search.space.fits(cars))
+        if len(fits):
+            keys = search.space.encode(cars.take(fits))
+            ids = search.index.find(keys)  # type: ignore[union-attr]
+            known = ids >= 0
+            table = self.careful if careful else self.value
+            result[fits[known]] = table[ids[known]]
+        return result
+
+    def _clamped(self, cars: Cars) -> Cars:
+        """Columns the table does not carry are read as zero (a kit the table ignores)."""
+        carried = set(self.search.space.columns)
+        return Cars(**{name: getattr(cars, name) if name in carried or name in COLUMNS[:5]
+                       else None for name in COLUMNS})
 
     def moves_to_go(self, point: Vec, velocity: Vec, progress: int, pitted: bool = False,
                     launch: bool = False) -> int | None:
-        """The fewest moves to the finish from this state; ``None`` if it cannot finish."""
+        """The fewest turns to the finish from this state; ``None`` if it cannot finish."""
         found = self.values([point], [velocity], [progress], [pitted], [launch])[0]
         return None if found == UNSOLVED else int(found)
 
     def values(self, points: Sequence[Vec], velocities: Sequence[Vec],
                progress: Iterable[int], pitted: Iterable[bool] | None = None,
                launch: Iterable[bool] | None = None) -> np.ndarray:
-        """Moves to go for many states at once; ``UNSOLVED`` for unknown or hopeless ones."""
-        table = self.graph.table
+        """Turns to go for many on-track states given by their parts."""
         pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
         vel = np.asarray(velocities, dtype=np.int64).reshape(-1, 2)
-        index = table.index_of(pts[:, 0], pts[:, 1])
-        layer = Layer(np.maximum(index, 0), vel[:, 0], vel[:, 1],
-                      np.asarray(list(progress), dtype=np.int64),
-                      table.flags(len(pts), pitted, launch))
-        ids = self.graph.lookup(layer)
-        ok = (index >= 0) & (ids >= 0)
-        return np.where(ok, self.value[np.maximum(ids, 0)], UNSOLVED)
+        n = len(pts)
+        cars = Cars(x=pts[:, 0], y=pts[:, 1], vx=vel[:, 0], vy=vel[:, 1],
+                    progress=np.asarray(list(progress), dtype=np.int64),
+                    pitted=None if pitted is None else np.asarray(list(pitted), dtype=int),
+                    launch=None if launch is None else np.asarray(list(launch), dtype=int))
+        assert len(cars) == n
+        return self.values_of(cars)
 
 
 # --------------------------------------------------------------------------------------------
 
 
-def standing_starts(table: MoveTable, starts: Sequence[Vec]) -> Layer:
-    index = table.index_of(np.array([s[0] for s in starts], dtype=np.int64),
-                           np.array([s[1] for s in starts], dtype=np.int64))
-    if (index < 0).any():
-        bad = [tuple(s) for s, i in zip(starts, index, strict=True) if i < 0]
-        raise SolverError(f"not a point of the track: {bad[0]}")
-    zeros = np.zeros(len(starts), dtype=np.int64)
-    progress = np.full(len(starts), table.course.start_progress, dtype=np.int64)
-    return Layer(index, zeros, zeros.copy(), progress)
+def lone_car(course: Course, rules: RuleSet, can_swim: bool = False, kit: Kit | None = None,
+             damage_limit: int | None | bool = False,
+             ) -> tuple[Transition, tuple[str, ...], int | None]:
+    """The transition, the state's columns and the damage limit of a lone car with ``kit``
+    (the limit as a race gives it, unless ``damage_limit`` is given)."""
+    transition = transition_for(course, rules, can_swim or (kit is not None and kit.submarine))
+    if damage_limit is not False:
+        limit = damage_limit
+    elif rules.equipment_shop == "design":
+        limit = kit.damage if kit is not None else None
+    else:
+        limit = None if rules.damage_limit is None \
+            else rules.damage_limit + (kit.damage if kit is not None else 0)
+    carries_kit = kit is not None and bool(kit.brakes or kit.turbo or kit.boosters)
+    return transition, transition.columns(carries_kit, limit), limit
 
 
-def solve(course: Course, rules: RuleSet, start: Vec | None = None,
-          can_swim: bool = False) -> Solution | None:
-    """The fewest moves from a standing start (the best start point, or ``start``)."""
-    table = MoveTable(course, rules, can_swim)
+def standing_starts(transition: Transition, starts: Sequence[Vec],
+                    kit: Kit | None = None) -> Cars:
+    """Cars at rest on each start point, as the race starts them."""
+    land = transition.land
+    xs = np.array([s[0] for s in starts], dtype=np.int64)
+    ys = np.array([s[1] for s in starts], dtype=np.int64)
+    missing = land.point_index(xs, ys) < 0
+    if missing.any():
+        bad = tuple(starts[int(np.flatnonzero(missing)[0])])
+        raise SolverError(f"not a point of the track: {bad}")
+    n = len(starts)
+    kit_columns = {name: np.full(n, getattr(kit, name) if kit is not None else 0)
+                   for name in KIT_COLUMNS}
+    return Cars(x=xs, y=ys, vx=np.zeros(n), vy=np.zeros(n),
+                progress=np.full(n, transition.course.start_progress), **kit_columns)
+
+
+def solve(course: Course, rules: RuleSet, start: Vec | None = None, can_swim: bool = False,
+          kit: Kit | None = None, memory: int = MEMORY_BUDGET) -> Solution | None:
+    """The fewest turns from a standing start (the best start point, or ``start``) for a lone
+    car with ``kit`` (none by default). Raises ``SolverError`` once the states found would take
+    more than ``memory`` bytes."""
+    transition, columns, limit = lone_car(course, rules, can_swim, kit)
     starts = [start] if start is not None else list(course.start_positions)
     if not starts:
         raise SolverError("the track has no start position")
-    graph = StateGraph(table, standing_starts(table, starts), keep_edges=False,
-                       stop_at_goal=True)
-    if graph.first_goal is None:
+    search = Search(transition, standing_starts(transition, starts, kit), columns, limit, kit,
+                    stop_at_goal=True, memory=memory)
+    if search.first_goal is None:
         return None
-    path = graph.route(graph.first_goal)
-    return Solution(len(path) - 1, path[0], tuple(path))
+    return search.route(search.first_goal)
+
+
+def solve_position(course: Course, rules: RuleSet, car: CarState, can_swim: bool = False,
+                   memory: int = MEMORY_BUDGET) -> Solution | None:
+    """The fewest turns to the finish for a lone car in any state (a position string's, say:
+    moving, off the track, damaged, with turns to miss or uses of its kit left), and a route.
+    Turns still to miss come first in the count and the route."""
+    kit = car.kit if (car.kit.brakes or car.kit.turbo or car.kit.boosters) else None
+    transition, columns, limit = lone_car(course, rules, can_swim, kit)
+    start = Vec(car.position.x, car.position.y)
+    waiting = car.missed_turns
+    if car.progress >= course.goal:
+        return Solution(0, start, (start,))
+    batch = car_batch(car)
+    if "exit" in columns:
+        batch.exit = np.minimum(batch.exit, transition.exit_cap).astype(np.int32)
+    names = (*COLUMNS[:5], *columns)
+    source = Cars(**{name: getattr(batch, name) for name in names})
+    if not StateSpace(transition, columns, limit, kit).fits(source).all():
+        raise SolverError(f"the solver cannot start from {car_position(car)!r} under "
+                          f"{rules.name}: not a state a lone car can be in there")
+    search = Search(transition, source, columns, limit, kit, stop_at_goal=True, memory=memory)
+    if search.first_goal is None:
+        return None
+    found = search.route(search.first_goal)
+    return Solution(found.moves + waiting, start, (start,) * waiting + found.path,
+                    (None,) * waiting + found.plays)
 
 
 def solve_each_start(course: Course, rules: RuleSet, can_swim: bool = False,
-                     ) -> dict[Vec, int | None]:
+                     kit: Kit | None = None) -> dict[Vec, int | None]:
     """The optimum from every start point: a fairness report for the grid."""
-    table = MoveTable(course, rules, can_swim)
+    transition, columns, limit = lone_car(course, rules, can_swim, kit)
     starts = list(course.start_positions)
-    graph = StateGraph(table, standing_starts(table, starts))
-    values = ValueTable(graph)
-    found = values.values(starts, [Vec(0, 0)] * len(starts),
-                          [course.start_progress] * len(starts))
+    sources = standing_starts(transition, starts, kit)
+    table = ValueTable(Search(transition, sources, columns, limit, kit, keep_edges=True))
+    found = table.values_of(sources)
     return {s: (None if v == UNSOLVED else int(v)) for s, v in zip(starts, found, strict=True)}
+
 

@@ -139,3 +139,47 @@ def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
         if not frontier:
             return None
     return None
+
+
+def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int = 200) -> int | None:
+    """Fewest turns to the finish for a lone car, searched over the game's own race states.
+
+    Every legal move is applied to a copy of the race (``RaceState.clone`` and ``apply``), so a
+    crash, the point the car is put back on and the turns it misses are the game's to decide;
+    states are told apart by their position strings. It shares the game's rules but nothing of
+    the solver's search (its keys, seen-bits, dropped moves or tables). Slow: small tracks only.
+    """
+    from dataclasses import replace
+
+    from racetrack.game import Race
+    from racetrack.model import CarSetup, Move
+    from racetrack.position import car_position
+
+    race = Race(track, rules.replace(start_grid="spread"), [CarSetup("Solo")])
+    root = race.start()
+    if start is not None:
+        root.place(0, start)
+    if kit is not None:
+        root.set_car(0, replace(root.cars[0], kit=kit))
+    best = {car_position(root.cars[0]): root.round}
+    buckets: dict[int, list] = {root.round: [root]}
+    while buckets:
+        turn = min(buckets)
+        if turn > limit:
+            return None
+        for state in buckets.pop(turn):
+            if best[car_position(state.cars[0])] < turn:
+                continue  # reached sooner another way
+            for move in state.legal_moves():
+                after = state.clone()
+                after.apply(Move(move.target))
+                car = after.cars[0]
+                if car.finish is not None:
+                    return after.last_round
+                if after.is_over:
+                    continue
+                key = car_position(car)
+                if after.round < best.get(key, limit + 1):
+                    best[key] = after.round
+                    buckets.setdefault(after.round, []).append(after)
+    return None

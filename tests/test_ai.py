@@ -11,6 +11,7 @@ from racetrack.course import Course
 from racetrack.game import Race
 from racetrack.model import CarSetup, CarStatus, EventKind
 from racetrack.rules import bundled_variant_names, load_rules
+from racetrack.rules.transition import Cars
 from racetrack.solver import solve
 from racetrack.track import find_track, load_track
 
@@ -36,7 +37,15 @@ def test_the_expert_alone_drives_an_optimal_race(variant):
     start = Race(track, rules, [CarSetup("x")]).grid[0]
     best = solve(Course(track), rules, start=start)
     assert state.cars[0].finish is not None
-    assert state.cars[0].moves == best.moves
+    # The expert drives its table's optimum. The table holds every state a lone car can reach
+    # except Nystrom's detours off the track (too many to tabulate: a car off the track
+    # carries how far from the finish it left), so there the solver, which sees every move,
+    # may find a shorter route that leaves the track.
+    table = value_table(Course(track), rules)
+    at_rest = Cars(x=[start.x], y=[start.y], vx=[0], vy=[0], progress=[1])
+    assert state.cars[0].moves == table.values_of(at_rest)[0] >= best.moves
+    if rules.leaving_track != "detour":
+        assert state.cars[0].moves == best.moves
 
 
 @pytest.mark.parametrize("variant", bundled_variant_names())

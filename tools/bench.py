@@ -1,29 +1,43 @@
-"""Speed goals, measured side by side in one run.
+"""Speed goals, measured side by side in one run (numbers for the README's Speed table).
 
     python tools/bench.py            # all benchmarks
-    python tools/bench.py solver     # just one
+    python tools/bench.py solver     # just one (see BENCHES)
 
-solver: the exact solver against a plain breadth-first search that tests every move with its
-own shapely call, on a 100 x 60 ring track (the same answer is required of both).
-moves: a turn's candidate generation, and a computer driver's choice, on bundled tracks.
-tables: building the drivers' moves-to-go table for every bundled track and three variants.
-frames: the race screen's frame time through a whole six-car race.
+solver: the exact solver on a 100 x 60 ring under Gardner's rules against a plain breadth-first
+search that tests every move with its own shapely call, and against the small compiled
+reference in tools/ref_solver.c (built here with gcc; the same answer is required of all).
+big: a 400 x 240 ring (time and memory, beside the C reference), an 862 x 792 staircase with
+few reachable states, and the refusal of an absurd open square at the default memory budget.
+tables: the drivers' moves-to-go table for every bundled track (Gardner), and a 7,000-point
+open sheet.
+moves: a turn's candidates, and a computer driver's choice, on bundled tracks.
+help: ``racetrack --help`` as a fresh process.
+frames: the race screen's frame time through whole six-car races.
 editor: the editor's live checks and road tool on big drawings, and its frame time, still and
 while a corner is dragged.
 files: refusing the biggest hostile files, and reading the longest replay the game writes, each
 in a fresh process (CPU time and peak memory).
+playback: the playback scene's frames, a race and a game of Graph Trees.
 imports: importing the bundled maps and the largest map a sheet holds, and refusing a huge grid
 and a picture of noise.
+
+Memory is the peak of what Python and numpy allocate during the call (``tracemalloc``), and for
+the C reference every byte it allocates.
 """
 
 from __future__ import annotations
 
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from racetrack.ai import make_driver  # noqa: E402
 from racetrack.ai.tables import build_value_table, value_table  # noqa: E402
@@ -32,43 +46,159 @@ from racetrack.game import Race  # noqa: E402
 from racetrack.model import CarSetup  # noqa: E402
 from racetrack.rules import load_rules  # noqa: E402
 from racetrack.rules.moves import candidates as generate_candidates  # noqa: E402
-from racetrack.solver import MoveTable, StateGraph, solve, standing_starts  # noqa: E402
-from racetrack.track import bundled_track_paths, find_track, load_track, parse_track  # noqa: E402
+from racetrack.solver import SolverError, solve  # noqa: E402
+from racetrack.track import Track, bundled_track_paths, find_track, load_track, parse_track  # noqa: E402
 from tests.reference_bfs import fewest_moves  # noqa: E402
 
-RING = """\
-racetrack-track: 1
-name: Ring 100 x 60
-outer: [[0, 0], [100, 0], [100, 60], [0, 60]]
-holes: [[[8, 8], [92, 8], [92, 52], [8, 52]]]
-start: {a: [50, 0], b: [50, 8], forward: [1, 0]}
-"""
+
+def ring(width: int, height: int, lane: int) -> Track:
+    """A rectangular ring ``lane`` squares wide, started half way along its top side."""
+    return parse_track(
+        f"racetrack-track: 1\nname: Ring {width} x {height}\n"
+        f"outer: [[0, 0], [{width}, 0], [{width}, {height}], [0, {height}]]\n"
+        f"holes: [[[{lane}, {lane}], [{width - lane}, {lane}], [{width - lane}, "
+        f"{height - lane}], [{lane}, {height - lane}]]]\n"
+        f"start: {{a: [{width // 2}, 0], b: [{width // 2}, {lane}], forward: [1, 0]}}\n",
+        "ring")
 
 
-def timed(function, *args):
+def staircase(width: int = 862, height: int = 792, step: int = 24, lane: int = 4) -> Track:
+    """A corridor ``lane`` squares wide climbing in steps from one corner of a big sheet to the
+    other (a point-to-point map with few reachable states on a large sheet)."""
+    import shapely
+
+    half = lane // 2
+    x, y = half, half
+    middle = [(x, y)]
+    while x < width - half or y < height - half:
+        x = min(x + step, width - half)
+        middle.append((x, y))
+        y = min(y + step, height - half)
+        middle.append((x, y))
+    corridor = shapely.LineString(middle).buffer(half, cap_style="flat", join_style="mitre")
+    outline = [[int(round(px)), int(round(py))] for px, py in corridor.exterior.coords[:-1]]
+    ex, ey = middle[-1]
+    return parse_track(
+        "racetrack-track: 1\nname: Staircase\n"
+        f"outer: {outline}\n"
+        f"start: {{a: [{half + 1}, 0], b: [{half + 1}, {lane}], forward: [1, 0]}}\n"
+        f"finish: {{a: [{ex - half}, {ey - 1}], b: [{ex + half}, {ey - 1}], "
+        "forward: [0, 1]}\n", "staircase")
+
+
+def timed(function, *args, **kwargs):
     start = time.perf_counter()
-    result = function(*args)
+    result = function(*args, **kwargs)
     return result, time.perf_counter() - start
 
 
+def measured(function, *args, **kwargs):
+    """The result, the seconds and the peak bytes allocated by Python and numpy."""
+    tracemalloc.start()
+    try:
+        result, took = timed(function, *args, **kwargs)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, took, peak
+
+
+def c_reference(track: Track, start) -> dict[str, float] | None:
+    """Run tools/ref_solver.c (compiled here with gcc -O2) on a track with whole-number corners."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        return None
+    course = Course(track)
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-ref-"))
+    binary = folder / "ref_solver"
+    subprocess.run([gcc, "-O2", "-o", str(binary), str(ROOT / "tools" / "ref_solver.c"), "-lm"],
+                   check=True)
+    rings = [track.outer, *track.holes]
+    text = [f"rings {len(rings)}"]
+    for r in rings:
+        text.append(f"{len(r)} " + " ".join(f"{int(x)} {int(y)}" for x, y in r))
+    text.append(f"lines {len(course.lines)}")
+    for k, line in enumerate(course.lines):
+        text.append(f"{line.a[0]} {line.a[1]} {line.b[0]} {line.b[1]} {line.forward[0]} "
+                    f"{line.forward[1]} {int(course.line_ids[k])}")
+    text.append(f"start {start[0]} {start[1]}")
+    out = subprocess.run([str(binary)], input="\n".join(text), capture_output=True, text=True)
+    shutil.rmtree(folder, ignore_errors=True)
+    if out.returncode != 0:
+        print(f"  (the C reference declined: {out.stderr.strip()})")
+        return None
+    words = out.stdout.split()
+    return {words[i]: float(words[i + 1]) for i in range(0, len(words), 2)}
+
+
 def bench_solver() -> None:
-    track = parse_track(RING, "ring")
+    track = ring(100, 60, 8)
     rules = load_rules("gardner")
     course = Course(track)
     start = course.start_positions[len(course.start_positions) // 2]
-    table = MoveTable(course, rules)
-    graph, explore = timed(StateGraph, table, standing_starts(table, [start]), False)
-    print(f"ring 100 x 60: {graph.count:,} reachable states from {tuple(start)}; "
-          f"exploring all of them took {explore:.2f} s")
-    del graph, table
     # The solver's time is the median of five runs, each on a fresh course (nothing cached).
-    runs = [timed(solve, Course(track), rules, start) for _ in range(5)]
+    runs = [measured(solve, Course(track), rules, start) for _ in range(5)]
     fast = runs[0][0]
-    fast_time = statistics.median(took for _, took in runs)
+    fast_time = statistics.median(took for _, took, _ in runs)
+    memory = max(peak for _, _, peak in runs)
+    ref = c_reference(track, start)
     slow, slow_time = timed(fewest_moves, track, start)
     assert fast is not None and fast.moves == slow, (fast, slow)
-    print(f"solve: {fast.moves} moves; solver {fast_time:.2f} s (median of 5), plain BFS "
-          f"{slow_time:.1f} s: {slow_time / fast_time:.0f} times faster")
+    print(f"ring 100 x 60 (Gardner): {fast.moves} moves; solver {fast_time:.2f} s (median of "
+          f"5), {memory / 2**20:.0f} MB; plain BFS {slow_time:.1f} s: "
+          f"{slow_time / fast_time:.0f} times faster")
+    if ref is not None:
+        assert int(ref["moves"]) == fast.moves, ref
+        print(f"  C reference: {ref['seconds']:.3f} s, {ref['bytes'] / 2**20:.0f} MB, "
+              f"{int(ref['states']):,} states: the solver takes {fast_time / ref['seconds']:.1f}"
+              f" times its time and {memory / ref['bytes']:.1f} times its memory")
+
+
+def bench_big() -> None:
+    rules = load_rules("gardner")
+    track = ring(400, 240, 8)
+    start = Course(track).start_positions[4]
+    found, took, peak = measured(solve, Course(track), rules, start)
+    print(f"ring 400 x 240: {found.moves if found else None} moves in {took:.1f} s, "
+          f"{peak / 2**20:.0f} MB")
+    ref = c_reference(track, start)
+    if ref is not None:
+        print(f"  C reference: {ref['seconds']:.2f} s, {ref['bytes'] / 2**20:.0f} MB, "
+              f"{int(ref['moves'])} moves")
+    stairs = staircase()
+    course = Course(stairs)
+    found, took, peak = measured(solve, course, rules)
+    print(f"staircase 862 x 792 ({len(course.surface.lattice_points())} points): "
+          f"{found.moves if found else None} moves in {took:.1f} s, {peak / 2**20:.0f} MB")
+    absurd = parse_track("racetrack-track: 1\nname: Absurd\n"
+                         "outer: [[0, 0], [990, 0], [990, 990], [0, 990]]\n"
+                         "start: {a: [2, 0], b: [2, 990], forward: [1, 0]}\n"
+                         "finish: {a: [900, 0], b: [900, 990], forward: [1, 0]}\n")
+    try:
+        _, took, peak = measured(solve, Course(absurd), rules)
+        print("absurd square: solved?")
+    except SolverError as error:
+        print(f"absurd 990 x 990 open square refused after {error} ")
+
+
+def bench_tables() -> None:
+    rules = load_rules("gardner")
+    worst = 0.0
+    for path in bundled_track_paths():
+        track = load_track(path)
+        course = Course(track, laps=rules.laps)
+        table, took = timed(build_value_table, course, rules)
+        worst = max(worst, took)
+        print(f"table {path.stem}: {table.search.count:,} states, {took:.2f} s")
+    print(f"worst bundled table: {worst:.2f} s")
+    sheet = parse_track("racetrack-track: 1\nname: Open sheet\n"
+                        "outer: [[0, 0], [100, 0], [100, 69], [0, 69]]\n"
+                        "start: {a: [2, 0], b: [2, 69], forward: [1, 0]}\n"
+                        "finish: {a: [97, 0], b: [97, 69], forward: [1, 0]}\n", "sheet")
+    course = Course(sheet)
+    table, took, peak = measured(build_value_table, course, rules)
+    print(f"table on an open sheet of {len(course.surface.lattice_points()):,} points: "
+          f"{table.search.count:,} states, {took:.2f} s, {peak / 2**20:.0f} MB")
 
 
 def bench_moves() -> None:
@@ -92,14 +222,13 @@ def bench_moves() -> None:
               f" {max(chooses) * 1e3:.1f} ms (worst) over {len(turns)} turns")
 
 
-def bench_tables() -> None:
-    for path in bundled_track_paths():
-        track = load_track(path)
-        for variant in ("gardner", "baker", "classroom-24"):
-            rules = load_rules(variant)
-            course = Course(track, laps=rules.laps)
-            _, took = timed(build_value_table, course, rules)
-            print(f"table {path.stem} / {variant}: {took:.2f} s")
+def bench_help() -> None:
+    runs = []
+    for _ in range(7):
+        _, took = timed(subprocess.run, [sys.executable, "-m", "racetrack", "--help"],
+                        capture_output=True, check=True, cwd=ROOT)
+        runs.append(took)
+    print(f"racetrack --help: {statistics.median(runs):.3f} s (median of 7 fresh processes)")
 
 
 def bench_frames() -> None:
@@ -327,55 +456,10 @@ def bench_playback() -> None:
         app.pop()
 
 
-def bench_imports() -> None:
-    """Importing maps: the bundled ones, the largest Karopapier map a sheet holds (a serpentine
-    of 998 x 998 cells), and refusing a 10,000 x 10,000 grid and a picture of noise, each in a
-    fresh process (CPU time and peak memory)."""
-    import json
-    import subprocess
-    import tempfile
-
-    import numpy as np
-    from PIL import Image
-
-    from racetrack.imports import bundled_map_paths, import_map
-
-    for path in bundled_map_paths():
-        _, took = timed(import_map, path)
-        print(f"import {path.name}: {took * 1e3:.0f} ms")
-    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-"))
-    serpentine = np.full((998, 998), "X")
-    for lane, row in enumerate(range(1, 994, 4)):  # lanes three cells wide...
-        serpentine[row:row + 3, 1:997] = "O"
-        if row + 7 <= 997:  # ...joined at alternate ends
-            ends = slice(994, 997) if lane % 2 == 0 else slice(1, 4)
-            serpentine[row + 3, ends] = "O"
-    serpentine[1:4, 1] = "S"
-    serpentine[row:row + 3, 996] = "F"
-    big = folder / "serpentine.txt"
-    big.write_text("\n".join("".join(row) for row in serpentine))
-    huge = folder / "huge.txt"
-    row = "S" + "O" * 9_998 + "F\n"
-    with open(huge, "w") as handle:
-        handle.write(row)
-        handle.truncate(len(row) * 10_000)
-    noise = folder / "noise.png"
-    rng = np.random.default_rng(0)
-    Image.fromarray(rng.integers(0, 256, (2800, 2800, 3), dtype=np.uint8)).save(noise)
-    cases = [("the largest Karopapier map, a serpentine of 998 x 998 cells", big),
-             ("a 10,000 x 10,000 grid", huge),
-             (f"a picture of noise, 2800 x 2800 ({noise.stat().st_size / 1e6:.0f} MB)", noise)]
-    for what, path in cases:
-        child = FILE_CHILD.format(module="imports", function="import_map")
-        done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True,
-                              text=True, check=True)
-        outcome, cpu, peak = json.loads(done.stdout)
-        print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
-
-
-BENCHES = {"solver": bench_solver, "moves": bench_moves, "tables": bench_tables,
-           "frames": bench_frames, "editor": bench_editor, "files": bench_files,
-           "playback": bench_playback, "imports": bench_imports}
+BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
+           "moves": bench_moves, "help": bench_help, "frames": bench_frames,
+           "editor": bench_editor, "files": bench_files, "playback": bench_playback,
+           "imports": bench_imports}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

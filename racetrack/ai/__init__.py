@@ -4,6 +4,24 @@
 race of computer drivers with the same seed is the same race, move for move.
 """
 
-from racetrack.ai.driver import LEVELS, Driver, make_driver
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from racetrack.ai.driver import Driver, make_driver
+
+#: The computer drivers' levels, easiest first (here, so a command line can offer them
+#: without loading the drivers).
+LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def __getattr__(name: str):
+    if name in ("Driver", "make_driver"):
+        value = getattr(importlib.import_module("racetrack.ai.driver"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'racetrack.ai' has no attribute {name!r}")
 
 __all__ = ["LEVELS", "Driver", "make_driver"]

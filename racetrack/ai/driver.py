@@ -17,15 +17,15 @@ from typing import Protocol
 
 import numpy as np
 
+from racetrack.ai import LEVELS
 from racetrack.ai.lookahead import lookahead_scores
-from racetrack.ai.tables import value_table
+from racetrack.ai.tables import table_damage_limit, value_table
 from racetrack.game import RaceState, heading, missile_boost
 from racetrack.geometry import Vec
-from racetrack.model import Action, Candidate, Move, MoveKind
-from racetrack.rules.moves import SPECIALS, after_moves, swims
+from racetrack.model import Action, Candidate, Move
+from racetrack.rules.moves import SPENDING, successors_of, swims
+from racetrack.rules.transition import Cars
 from racetrack.solver import UNSOLVED, SolverError
-
-LEVELS = ("easy", "medium", "hard", "expert")
 
 
 class Driver(Protocol):
@@ -52,11 +52,8 @@ STYLES = {
     "expert": Style(slack=0, sloppiness=0.0, max_speed=10**6),
 }
 
-ON_TRACK = (MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.RETURN, MoveKind.PLACE)
 #: The speed a driver keeps to when it must steer by the lookahead alone.
 FALLBACK_SPEED = 2
-#: Notes of the special moves that spend a use of the car's kit.
-SPENDING = frozenset(note for note, *_ in SPECIALS)
 
 
 class TableDriver:
@@ -130,7 +127,9 @@ class TableDriver:
         # does).
         options = [c for c in options if c.target not in avoid] or options
         try:
-            values = self._values(state, options)
+            values = self._values(state, options, careful=self.style.slack > 0)
+            if self.style.slack > 0 and all(v >= UNSOLVED for v in values):
+                values = self._values(state, options)  # only a crash can save it now
         except SolverError:
             values = [UNSOLVED] * len(options)  # no table for this track: the lookahead drives
         hopeful = [i for i, v in enumerate(values) if v < UNSOLVED]
@@ -171,22 +170,36 @@ class TableDriver:
 
         return min(finishing, key=key)
 
-    def _values(self, state: RaceState, options: list[Candidate]) -> list[int]:
+    def _values(self, state: RaceState, options: list[Candidate],
+                careful: bool = False) -> list[int]:
+        """Turns to go after each option: the table's value of the state it leads to, plus
+        any turns it misses (a crash). A ``careful`` driver (every level but the expert) counts
+        only routes that never crash, even where a crash would be quicker."""
         race = state.race
         index = state.current_car
         assert index is not None
-        car = state.cars[index]
+        car, setup = state.cars[index], race.cars[index]
         course = race.course_of(index)
-        table = value_table(course, race.rules, swims(race.cars[index], car))
-        targets = np.array([c.target for c in options])
+        table = value_table(course, race.rules, swims(setup, car))
+        n = len(options)
         if state.placing:  # choosing a start point: how good each is from rest
-            found = table.values(targets, [(0, 0)] * len(options),
-                                 [course.start_progress] * len(options))
-            return [int(v) for v in found]
-        progress, pitted, launch = after_moves(course, race.rules, car, targets)
-        found = table.values(targets, [c.velocity for c in options], progress, pitted, launch)
-        return [int(v) if c.kind in ON_TRACK else UNSOLVED
-                for c, v in zip(options, found, strict=True)]
+            at_rest = Cars(x=[c.target.x for c in options], y=[c.target.y for c in options],
+                           vx=np.zeros(n), vy=np.zeros(n),
+                           progress=np.full(n, course.start_progress))
+            return [int(v) for v in table.values_of(at_rest, careful)]
+        limit = state.damage_limit(index)
+        found = successors_of(course, race.rules, setup, car, options, limit)
+        after = found.cars
+        table_limit = table_damage_limit(race.rules)
+        if limit is not None and table_limit is not None:
+            # The table knows damage up to its own limit: look the car up by what it can
+            # still take.
+            room = limit - after.damage
+            after.damage = np.clip(table_limit - room, 0, table_limit).astype(np.int32)
+        values = table.values_of(after, careful)
+        total = values + found.cost - 1
+        hopeless = (found.out != 0) | (values >= UNSOLVED) | (found.crashed & careful)
+        return [UNSOLVED if bad else int(t) for bad, t in zip(hopeless, total, strict=True)]
 
 
 def missile_points(state: RaceState) -> frozenset[Vec]:

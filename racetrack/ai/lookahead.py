@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from racetrack.game import RaceState
 from racetrack.model import Candidate, CarState, MoveKind
-from racetrack.rules.moves import after_move, pit_stop_required
 from racetrack.rules.moves import candidates as generate_candidates
+from racetrack.rules.moves import car_after, pit_stop_required, successors_of
 
 #: Score added for a move after which the car would have no legal move at all.
 DEAD_END = 1e12
@@ -43,22 +43,24 @@ def _score(state: RaceState, first: Candidate) -> float:
     index = state.current_car
     assert index is not None
     course = race.course_of(index)
-    car = state.cars[index]
+    car, setup = state.cars[index], race.cars[index]
     penalty = TROUBLE if first.kind in (MoveKind.CRASH, MoveKind.COLLISION, MoveKind.LEAVE,
                                         MoveKind.OFF) else 0.0
     if first.kind is MoveKind.PLACE:
         return _estimate(state, index, replace(car, position=first.target))
-    moved = after_move(course, race.rules, car, first.target)
+    limit = state.damage_limit(index)
+    found = successors_of(course, race.rules, setup, car, [first], limit)
+    if found.out[0]:
+        return DEAD_END + _estimate(state, index, car) + penalty
+    moved = car_after(car, found.cars)
     if moved.progress >= course.goal:
         return -100.0 - course.distance_past_finish(first.target)
-    moved = replace(moved, off_track=car.off_track and first.kind is not MoveKind.RETURN
-                    or first.kind is MoveKind.LEAVE)
     cars = list(state.cars)
     cars[index] = moved
     follow = [c for c in generate_candidates(course, race.rules, race.cars, cars, index)
               if c.legal and c.kind is not MoveKind.CRASH]
     if not follow:
         return DEAD_END + _estimate(state, index, moved) + penalty
-    best = min(_estimate(state, index, after_move(course, race.rules, moved, c.target))
-               for c in follow)
+    after = successors_of(course, race.rules, setup, moved, follow, limit).cars
+    best = min(_estimate(state, index, car_after(moved, after, i)) for i in range(len(follow)))
     return best + penalty

@@ -1,13 +1,17 @@
-"""Moves-to-go tables for the computer drivers, built once per track, rule set and car kind.
+"""Turns-to-go tables for the computer drivers, built once per track, rule set and car kind.
 
-A table answers "how many moves from this (point, velocity, progress) to the finish, driving
-perfectly?" for every state on the track. It is built by the exact solver from every point at
-rest at every progress (so a car put back after a crash or a collision is covered too) and kept
-for the rest of the program's life.
+A table answers "how many turns from this state to the finish, driving perfectly?" for every
+state a lone car can reach on the track: it is built by the exact solver from every point at
+rest at every progress (and every damage the car may still take), so a car put back after a
+crash or stopped by a collision is covered too, and it holds the states off the track where the
+rules let cars leave it. The state carries what the rules' options ask for (``Option.state``)
+except a kit: a special move is valued by where it leads. Tables are kept for the rest of the
+program's life.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import OrderedDict
 
@@ -15,70 +19,102 @@ import numpy as np
 
 from racetrack.course import Course
 from racetrack.geometry import Vec
+from racetrack.model import Kit
 from racetrack.rules.ruleset import RuleSet
-from racetrack.solver import Layer, MoveTable, Solution, StateGraph, ValueTable, solve
-from racetrack.track import Track
+from racetrack.rules.transition import Cars, moves_key
+from racetrack.shop import standard_kit
+from racetrack.solver import Search, Solution, SolverError, ValueTable, lone_car, solve
 
 #: Tables kept for reuse (a rematch on the same track and rules needs no new one).
 KEEP = 6
+#: Bytes a driver's table may take (its states and every edge between them); a track that
+#: needs more is driven by the lookahead.
+TABLE_MEMORY = 384 << 20
 
 _lock = threading.Lock()
-_tables: OrderedDict[tuple[Track, RuleSet, bool], ValueTable] = OrderedDict()
+_tables: OrderedDict[tuple, ValueTable | SolverError] = OrderedDict()
 
 
 def value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> ValueTable:
-    """The moves-to-go table for one car kind on a course (built on first use, then cached).
+    """The turns-to-go table for one car kind on a course (built on first use, then cached).
 
     Safe to call from a background thread while the window draws: the build holds no lock.
     """
-    key = (course.track, _movement_rules(rules), can_swim)
+    key = (course.track, moves_key(rules), can_swim)
     with _lock:
         if key in _tables:
             _tables.move_to_end(key)
-            return _tables[key]
-    table = build_value_table(course, rules, can_swim)
+            found = _tables[key]
+            if isinstance(found, SolverError):
+                raise found
+            return found
+    try:
+        table: ValueTable | SolverError = build_value_table(course, rules, can_swim)
+    except SolverError as error:  # remembered: a track too large is not tried again
+        table = error
     with _lock:
         _tables[key] = table
         while len(_tables) > KEEP:
             _tables.popitem(last=False)
+    if isinstance(table, SolverError):
+        raise table
     return table
 
 
+def table_damage_limit(rules: RuleSet) -> int | None:
+    """The damage limit a table is built for: the rules' own (a car with more damage points
+    is looked up by the damage it can still take, up to this)."""
+    return rules.damage_limit
+
+
 def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> ValueTable:
-    moves = MoveTable(course, rules, can_swim)
-    n, lines, flags = len(moves.points), course.goal, moves.flag_count
-    count = n * lines * flags
-    at_rest = np.zeros(count, dtype=np.int64)
-    sources = Layer(np.tile(np.arange(n, dtype=np.int64), lines * flags), at_rest,
-                    at_rest.copy(), np.tile(np.repeat(np.arange(lines, dtype=np.int64), n), flags),
-                    np.repeat(np.arange(flags, dtype=np.int64), n * lines))
-    return ValueTable(StateGraph(moves, sources))
+    transition, columns, limit = lone_car(course, rules, can_swim,
+                                          damage_limit=table_damage_limit(rules))
+    # Nystrom's detour: a car off the track carries how far from the finish it left, so its
+    # states are far too many to tabulate; the table keeps to the track, and a car off it
+    # steers by the lookahead.
+    detour = rules.leaving_track == "detour"
+    if detour:
+        columns = tuple(c for c in columns if c not in ("off", "exit"))
+    points = transition.land.points
+    values = {"progress": range(course.goal), "pitted": [0], "launch": [0], "damage": [0]}
+    for name in ("pitted", "launch"):
+        if name in columns:
+            values[name] = [0, 1]
+    if "damage" in columns:
+        values["damage"] = range((limit or 0) + 1)
+    combos = np.array(list(itertools.product(*values.values())), dtype=np.int64).reshape(
+        -1, len(values))
+    n, m = len(points), len(combos)
+    parts = {name: np.repeat(combos[:, k], n) for k, name in enumerate(values)}
+    sources = Cars(x=np.tile(points[:, 0], m), y=np.tile(points[:, 1], m), vx=np.zeros(n * m),
+                   vy=np.zeros(n * m), **parts)
+    return ValueTable(Search(transition, sources, columns, limit, keep_edges=True,
+                             leave_track=not detour, memory=TABLE_MEMORY))
 
 
-def _movement_rules(rules: RuleSet) -> RuleSet:
-    """Only the options the table depends on, so variants that share them share a table."""
-    return RuleSet.from_options("table", {key: rules.option(key) for key in (
-        "movement.choices", "movement.must-change", "movement.launch",
-        "movement.power-braking", "movement.skid-speed", "walls", "laps", "checkpoints",
-        "zones.oil", "zones.jump", "zones.water", "zones.slopes", "pit-stop")})
+_pars: OrderedDict[tuple, Solution | None] = OrderedDict()
 
 
-_pars: OrderedDict[tuple[Track, RuleSet, bool, Vec | None], Solution | None] = OrderedDict()
+def par_kit(rules: RuleSet) -> Kit | None:
+    """The kit a lone car races a time trial with: the rules' own (none in the shop)."""
+    kit = standard_kit(rules) if rules.equipment_shop == "none" else Kit()
+    return kit if kit != Kit() or rules.equipment_shop == "design" else None
 
 
 def par(course: Course, rules: RuleSet, can_swim: bool = False,
         start: Vec | None = None) -> Solution | None:
-    """The track's par (fewest moves from the best start, or from ``start``) and its optimal
-    "ghost" line.
+    """The track's par (fewest turns from the best start, or from ``start``, for a lone car
+    with the rules' kit) and its optimal "ghost" line.
 
     Cached like the tables, so the window can ask for it every frame once it is prepared.
     """
-    key = (course.track, _movement_rules(rules), can_swim, start)
+    key = (course.track, moves_key(rules), can_swim, start)
     with _lock:
         if key in _pars:
             _pars.move_to_end(key)
             return _pars[key]
-    found = solve(course, rules, start=start, can_swim=can_swim)
+    found = solve(course, rules, start=start, can_swim=can_swim, kit=par_kit(rules))
     with _lock:
         _pars[key] = found
         while len(_pars) > KEEP:

@@ -13,7 +13,12 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Option:
-    """One rule option. ``choices`` maps each allowed word to what it means."""
+    """One rule option. ``choices`` maps each allowed word to what it means.
+
+    ``moves`` says the option changes what a lone car may do with its move (so the rules'
+    transition reads it, and the solver's tables depend on it); ``state`` names the column a
+    car's search state needs for it, where its value asks for one (``pitted``, ``launch``,
+    ``off``, ``exit``, ``damage``, ``kit``)."""
 
     key: str
     default: Any
@@ -23,6 +28,8 @@ class Option:
     high: int | None = None
     nullable: bool = False
     is_bool: bool = False
+    moves: bool = False
+    state: str = ""
 
     @property
     def field_name(self) -> str:
@@ -63,27 +70,30 @@ OPTIONS: tuple[Option, ...] = (
             "square": "9 choices: each component of the move changes by at most one "
                       "(Gardner)",
             "square-24": "25 choices: each component changes by at most two (the 24-neighbour "
-                         "classroom variant)"}),
+                         "classroom variant)"}, moves=True),
     Option("movement.must-change", False,
            "When true the move may never be repeated unchanged, except where a zone forces it "
-           "(Nystrom: you had to brake and/or turn).", is_bool=True),
+           "(Nystrom: you had to brake and/or turn).", is_bool=True, moves=True),
     Option("movement.launch", False,
            "When true a car that has braked to a full stop may, on its next move, go any "
            "distance in either or both directions: to any point it can reach in a straight "
-           "line (David Pope's fast acceleration, Gardner's Addendum I).", is_bool=True),
+           "line (David Pope's fast acceleration, Gardner's Addendum I).", is_bool=True,
+           moves=True, state="launch"),
     Option("movement.power-braking", False,
            "When true a car may also shorten its move by up to two units in each component, "
            "provided the new move continues the last one in a straight line (Tom Gordon's "
-           "power braking, Gardner's Addendum I).", is_bool=True),
+           "power braking, Gardner's Addendum I).", is_bool=True, moves=True),
     Option("movement.skid-speed", None,
            "At this speed or more a car cannot brake and turn in the same move: it would skid "
            "(Vaughan-Williams and Kinory, Gardner's Addendum I). Braking is a move slower than "
            "the last (its larger component smaller); turning is a move not along the same "
-           "line as the last. Null means cars never skid.", low=1, high=20, nullable=True),
+           "line as the last. Null means cars never skid.", low=1, high=20, nullable=True,
+           moves=True),
     Option("walls", "touching-allowed",
            "Whether the track's edge is part of the track.",
            {"touching-allowed": "a move may run along or touch the wall (the closed track)",
-            "off-track": "touching the wall is leaving the track (the open interior only)"}),
+            "off-track": "touching the wall is leaving the track (the open interior only)"},
+           moves=True),
     Option("leaving-track", "illegal",
            "What a move that leaves the track means.",
            {"illegal": "such a move is not allowed; a car with no allowed move crashes "
@@ -92,19 +102,20 @@ OPTIONS: tuple[Option, ...] = (
             "detour": "a car may drive off the track and must come back onto it at a point "
                       "farther from the finish than the point where it left (Nystrom)",
             "crawl": "a car may end a move off the track; it then moves one square at a time, "
-                     "in any direction, until it is back on (Levi's rule 5)"}),
+                     "in any direction, until it is back on (Levi's rule 5)"},
+           moves=True, state="off"),
     Option("crash.outcome", "out",
            "What happens to a car that crashes.",
            {"out": "the car is out of the race",
             "restart": "the car is put on the track's lattice point nearest to where it left "
-                       "the track and starts again from rest"}),
+                       "the track and starts again from rest"}, moves=True),
     Option("crash.damage", "none",
            "Damage a crash costs.",
            {"none": "no damage",
             "speed": "one point for each square of speed of the crashing move (its larger "
-                     "component)"}),
+                     "component)"}, moves=True, state="damage"),
     Option("crash.miss-turns", 0,
-           "Turns a crashed car misses before it moves again.", low=0, high=5),
+           "Turns a crashed car misses before it moves again.", low=0, high=5, moves=True),
     Option("cars", "forbidden",
            "Whether a car may end its move on a point where another car stands.",
            {"forbidden": "no two cars on one point: such a move is not allowed",
@@ -113,7 +124,7 @@ OPTIONS: tuple[Option, ...] = (
                        "damage per square they were apart and both stop (Baker)"}),
     Option("damage-limit", None,
            "A car with more damage than this is out; null means damage never puts a car out.",
-           low=0, high=99, nullable=True),
+           low=0, high=99, nullable=True, moves=True, state="damage"),
     Option("start.grid", "spread",
            "Where the cars start.",
            {"spread": "spread evenly along the start line, in the order the players are listed",
@@ -144,55 +155,56 @@ OPTIONS: tuple[Option, ...] = (
                         "its move)",
             "order": "the car that moved first in the round"}),
     Option("laps", None,
-           "Laps to race; null means the track's own number.", low=1, high=99, nullable=True),
+           "Laps to race; null means the track's own number.", low=1, high=99, nullable=True,
+           moves=True),
     Option("checkpoints", "in-order",
            "Whether the track's checkpoints count.",
            {"in-order": "they must be crossed in order every lap",
-            "ignored": "only the finish line counts"}),
+            "ignored": "only the finish line counts"}, moves=True),
     Option("zones.oil", "none",
            "The effect of oil zones.",
            {"none": "oil is ordinary track",
             "skid": "if the unchanged move would touch the oil, the car skids and must make "
                     "exactly that move (Baker)",
             "steady": "a move that touches the oil must repeat the last move unchanged "
-                      "(Gardner's readers, Nystrom)"}),
+                      "(Gardner's readers, Nystrom)"}, moves=True),
     Option("zones.jump", "none",
            "The effect of jump zones.",
            {"none": "a jump zone is ordinary track",
             "fly": "a move that touches a jump zone must repeat the last move unchanged, and "
-                   "it flies over whatever lies inside the zone (Nystrom)"}),
+                   "it flies over whatever lies inside the zone (Nystrom)"}, moves=True),
     Option("zones.water", "wall",
            "The effect of water zones.",
            {"wall": "water is off the track for a car that cannot swim",
-            "none": "water is ordinary track"}),
+            "none": "water is ordinary track"}, moves=True),
     Option("zones.slopes", "none",
            "The effect of upgrade and downgrade zones (J. P. Schell, Gardner's Addendum I).",
            {"none": "slopes are ordinary track",
             "force": "a move that touches an upgrade must be slower than the last move (its "
                      "larger component smaller), one that touches a downgrade faster; a car at "
-                     "rest is never forced"}),
+                     "rest is never forced"}, moves=True),
     Option("pit-stop", "none",
            "Whether cars must stop in a pit (Gardner's Addendum I).",
            {"none": "pit zones are ordinary track",
             "required": "once in the race every car must come to zero velocity (a move of no "
                         "length, losing one move) on a point inside a pit zone of its choice; "
                         "until it has, crossing the finish does not count. Tracks without pit "
-                        "zones need no stop"}),
+                        "zones need no stop"}, moves=True, state="pitted"),
     Option("equipment.brakes", 0,
            "Good-brakes uses each car starts with (when it does not design its own car): a use "
            "lets a car slow down by two squares instead of one (Baker allows two a race).",
-           low=0, high=20),
+           low=0, high=20, moves=True, state="kit"),
     Option("equipment.turbo", 0,
            "Turbo-boost uses each car starts with (when it does not design its own car): a use "
            "lets a car speed up by two squares instead of one (Baker allows two a race).",
-           low=0, high=20),
+           low=0, high=20, moves=True, state="kit"),
     Option("equipment.shop", "none",
            "Whether the players kit out their cars before the race.",
            {"none": "every car starts with the equipment.* uses and the damage-limit",
             "design": "each car spends its budget in the shop: good brakes $10 a use, turbo "
                       "$10 a use, damage points $5 each; a car is out with more damage than "
                       "the points it bought, so with none it blows up at its first hit (Baker's "
-                      "Design Your Own Car)"}),
+                      "Design Your Own Car)"}, moves=True, state="kit"),
     Option("equipment.budget", 100,
            "Dollars each car has to spend in the shop (a championship adds prize money).",
            low=0, high=10_000),

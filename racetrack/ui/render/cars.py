@@ -15,9 +15,8 @@ import pygame
 
 from racetrack.game import RaceState
 from racetrack.geometry import Vec
-from racetrack.model import Candidate, CarStatus
+from racetrack.model import Candidate, CarStatus, Special
 from racetrack.outlook import Look, Outlook, quick
-from racetrack.rules.moves import LAUNCH_NOTE
 from racetrack.ui import theme
 from racetrack.ui.render import marks
 from racetrack.ui.render.camera import Camera
@@ -204,6 +203,6 @@ def draw_candidates(surface: pygame.Surface, state: RaceState, camera: Camera,
     for item in found:
         candidate = item.candidate
         centre = camera.to_screen(*candidate.target)
-        launch = candidate.legal and candidate.note == LAUNCH_NOTE and item.look is Look.SPECIAL
+        launch = candidate.legal and candidate.note is Special.LAUNCH and item.look is Look.SPECIAL
         marks.draw(surface, item.look, centre, radius * (0.6 if launch else 1.0), colour,
                    warning=item.warning, out=item.out, hovered=candidate.target == hover)

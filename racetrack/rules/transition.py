@@ -1,0 +1,714 @@
+"""The rules of a car's move, written once: from a batch of car states to their successors.
+
+As far as its own moves go, a car is its point, its velocity, its progress along the course and
+whatever the options make it carry (``Cars``: whether it has made its pit stop, whether it may
+launch, whether it is off the track and how far from the finish it left it, its damage, and the
+uses left in its kit). ``Transition`` turns a batch of such states into every move each may
+consider, with the rules' verdict on each (``Moves``: its kind, what special move it is and why
+it is refused), and a legal move into the state it leads to (``after``), including a crash and
+where the car is put back.
+
+The game asks with a batch of one car and adds what only a race knows (other cars; oil sprayed
+during the race is passed in); the solver and the drivers' tables ask with whole layers of
+states. Every option is read here, so a new rule is written once and both see the same moves.
+
+Where the next changes plug in:
+
+- Progress along the course (routes that get behind a line without crossing it, Levi's rule-6
+  checkpoints): the transition reads progress only through ``Course.progress_after`` (in
+  ``_drive`` and ``crash``); change it there and the game, the solver, the tables and the perft
+  counts all follow (regenerate ``tests/data/perft`` with ``tools/perft.py`` and review).
+- Checkpoints or finishes that are areas passed in any order: add a column (say ``areas``, a
+  bitmask) to ``COLUMNS``, set it in ``_drive``/``crash`` from the zones a move touches
+  (``ZoneLattice.touches``), declare it with ``Option.state`` and ask for it in ``columns``;
+  ``StateSpace`` in the solver gives every declared column its radix (``2 ** areas``) and
+  ``car_batch``/``car_after`` in ``rules/moves.py`` carry it to and from ``CarState``.
+- The rules of a race (collisions, first move, gadgets, missiles, collectables): on top of the
+  batch of one, in ``rules/moves.py`` (``race_moves``) and ``game.py``; never here.
+- The computer drivers: ``ai/tables.py`` builds the solver's ``ValueTable`` over the same
+  successors, and ``ai/driver.py`` values a candidate by ``successors_of`` (where the move
+  leads, its cost in turns, and whether the car is out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, cached_property
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from racetrack.course import Course
+from racetrack.distance import UNREACHABLE
+from racetrack.lattice import LatticeRegion, SheetGrid, ZoneLattice
+from racetrack.model import MoveKind, Refusal, Special
+from racetrack.rules.movement import (
+    CHANGES,
+    CRAWL_STEPS,
+    component_class,
+    power_brake_arrays,
+    special_offsets,
+)
+from racetrack.rules.options import OPTIONS
+from racetrack.rules.ruleset import RuleSet
+
+#: Every column of a batch of car states, in order; ``x`` to ``progress`` always matter, the
+#: rest only where the options (or a car's kit) make the state carry them.
+COLUMNS = ("x", "y", "vx", "vy", "progress", "pitted", "launch", "off", "exit", "damage",
+           "brakes", "turbo", "boosters")
+KIT_COLUMNS = ("brakes", "turbo", "boosters")
+#: The largest value the ``exit`` column holds (distances beyond it compare as equal).
+EXIT_CAP = np.iinfo(np.int32).max
+
+KINDS = tuple(MoveKind)
+SPECIAL_CODES = tuple(Special)
+REFUSALS = tuple(Refusal)
+DRIVE, COLLISION, CRASH, LEAVE, OFF, RETURN = (KINDS.index(k) for k in (
+    MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.CRASH, MoveKind.LEAVE, MoveKind.OFF,
+    MoveKind.RETURN))
+
+
+class Out:
+    """Why a move puts the car out of the race (codes in ``Successors.out``)."""
+
+    NO = 0
+    CRASHED = 1  # the crash rules put a crashed car out
+    DAMAGE = 2   # more damage than the car can take
+
+
+class Cars:
+    """A batch of car states, one row each: a 32-bit integer array per column.
+
+    Columns given as ``None`` are zero (most states carry few of the extras); ``zero`` names
+    them, so taking rows of them costs nothing."""
+
+    __slots__ = (*COLUMNS, "zero")
+
+    def __init__(self, **columns: np.ndarray | Sequence[int] | None):
+        n = len(columns["x"])  # type: ignore[arg-type]
+        zero = []
+        for name in COLUMNS:
+            value = columns.get(name)
+            if value is None:
+                zero.append(name)
+                setattr(self, name, np.zeros(n, dtype=np.int32))
+            else:
+                setattr(self, name, np.asarray(value, dtype=np.int32))
+        self.zero = frozenset(zero)
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def take(self, rows: np.ndarray) -> Cars:
+        return Cars(**{name: None if name in self.zero else getattr(self, name)[rows]
+                       for name in COLUMNS})
+
+    @staticmethod
+    def concat(parts: Sequence[Cars]) -> Cars:
+        zero = frozenset.intersection(*(p.zero for p in parts)) if parts else frozenset()
+        return Cars(**{name: None if name in zero else
+                       np.concatenate([getattr(p, name) for p in parts])
+                       for name in COLUMNS})
+
+    def row(self, i: int) -> dict[str, int]:
+        return {name: int(getattr(self, name)[i]) for name in COLUMNS}
+
+    def moving(self) -> np.ndarray:
+        return (self.vx != 0) | (self.vy != 0)
+
+
+@dataclass
+class Moves:
+    """The moves a batch of states may consider: one row per (state, velocity)."""
+
+    row: np.ndarray      # the state each move is of
+    wx: np.ndarray       # the move's velocity
+    wy: np.ndarray
+    special: np.ndarray  # index into SPECIAL_CODES
+    tx: np.ndarray       # the point it goes to
+    ty: np.ndarray
+    kind: np.ndarray | None = None     # index into KINDS, after ``judge``
+    refusal: np.ndarray | None = None  # index into REFUSALS (0 when legal)
+    legal: np.ndarray | None = None
+    unchanged: np.ndarray | None = None
+    other: np.ndarray | None = None    # in a race: the car whose point a refused move takes
+
+    def __len__(self) -> int:
+        return len(self.row)
+
+    def take(self, rows: np.ndarray) -> Moves:
+        return Moves(*(None if v is None else v[rows] for v in (
+            self.row, self.wx, self.wy, self.special, self.tx, self.ty, self.kind,
+            self.refusal, self.legal, self.unchanged, self.other)))
+
+
+@dataclass
+class Successors:
+    """Where moves lead: the states after them, the turns each costs, whether the car is out
+    after it (``Out`` codes; such a row's state is not raced on) and whether it crashed."""
+
+    cars: Cars
+    cost: np.ndarray
+    out: np.ndarray
+    crashed: np.ndarray
+    left: np.ndarray | None = None  # the move leaves the track (detour or crawl)
+
+    @staticmethod
+    def concat(parts: Sequence[Successors]) -> Successors:
+        left = [p.left if p.left is not None else np.zeros(len(p.cost), dtype=bool)
+                for p in parts]
+        return Successors(Cars.concat([p.cars for p in parts]),
+                          *(np.concatenate([getattr(p, name) for p in parts])
+                            for name in ("cost", "out", "crashed")), np.concatenate(left))
+
+
+class CrashSpots:
+    """Where crashes put cars back, remembered by move (a search meets the same crash at every
+    damage and progress): a hash of (from, to) to the restart point."""
+
+    def __init__(self):
+        from racetrack.graphs import HashIndex
+
+        self.index = HashIndex()
+        self.spots = np.zeros((0, 2), dtype=np.int64)
+
+    @staticmethod
+    def keys(px, py, qx, qy) -> np.ndarray:
+        parts = [np.asarray(v, dtype=np.int64) + (1 << 15) for v in (px, py, qx, qy)]
+        return ((parts[0] << 48) | (parts[1] << 32) | (parts[2] << 16) | parts[3]).astype(
+            np.uint64)
+
+    def find(self, keys: np.ndarray) -> np.ndarray:
+        return self.index.find(keys)
+
+    def add(self, keys: np.ndarray, spots: np.ndarray) -> None:
+        first = len(self.spots)
+        unique, where = np.unique(keys, return_index=True)
+        self.index.add(unique, np.arange(first, first + len(unique)))
+        self.spots = np.concatenate([self.spots, spots[where]])
+
+
+class MoveMemo:
+    """What a search has worked out about moves from a point of the track with a velocity: one
+    byte of flags each (known, on the track, touching oil, a jump, an upgrade, a downgrade), in
+    one array over the track's points and a box of velocities. A move recurs at every progress,
+    damage and flag value of the states it is made from; its geometry is worked out once."""
+
+    KNOWN, ON, OIL, JUMP, UP, DOWN = 1, 2, 4, 8, 16, 32
+
+    def __init__(self, land: LatticeRegion, vmax_x: int, vmax_y: int):
+        self.land = land
+        self.vmax_x, self.vmax_y = vmax_x, vmax_y
+        self.span_y = 2 * vmax_y + 1
+        self.span = (2 * vmax_x + 1) * self.span_y
+        self.flags = np.zeros(len(land.points) * self.span, dtype=np.uint8)
+
+    @staticmethod
+    def size(land: LatticeRegion, vmax_x: int, vmax_y: int) -> int:
+        return len(land.points) * (2 * vmax_x + 1) * (2 * vmax_y + 1)
+
+    def slots(self, px, py, wx, wy) -> np.ndarray:
+        """Each move's byte, or -1 where it has none (from off the track, or too fast)."""
+        index = self.land.point_index(px, py).astype(np.int64)
+        ok = (index >= 0) & (np.abs(wx) <= self.vmax_x) & (np.abs(wy) <= self.vmax_y)
+        return np.where(ok, index * self.span + (wx + self.vmax_x) * self.span_y
+                        + (wy + self.vmax_y), -1)
+
+
+def pit_stop_required(course: Course, rules: RuleSet) -> bool:
+    """Whether cars must stop in a pit: the rules ask for it and the track has a pit."""
+    return rules.pit_stop == "required" and bool(course.zones("pit"))
+
+
+class Transition:
+    """The rules of one kind of car's moves on one course (built once, then shared).
+
+    ``swims``: the car may cross water (it was set up so, or carries a submarine).
+    """
+
+    def __init__(self, course: Course, rules: RuleSet, swims: bool = False):
+        self.course = course
+        self.rules = rules
+        self.swims = swims
+        self.closed = rules.boundary_counts
+        self.grid = SheetGrid(course.sheet)
+        without_water = rules.zones_water == "wall" and not swims
+        land = course.region(without_water=without_water)
+        drive = course.region(without_water=without_water, with_jumps=rules.zones_jump == "fly")
+        self.land = LatticeRegion(land, self.grid, self.closed)
+        self.drive = self.land if drive is land else LatticeRegion(drive, self.grid, self.closed)
+        self.wet = without_water and bool(course.zones("water"))
+        self.changes = np.array(CHANGES[rules.movement_choices], dtype=np.int32)
+        self.crawl = np.array(CRAWL_STEPS, dtype=np.int32)
+        self.step = int(np.abs(self.changes).max())
+        self.oil = ZoneLattice(course.zones("oil") if rules.zones_oil != "none" else [],
+                               self.grid)
+        self.jump = ZoneLattice(course.zones("jump") if rules.zones_jump == "fly" else [],
+                                self.grid)
+        slopes = rules.zones_slopes == "force"
+        self.upgrade = ZoneLattice(course.zones("upgrade") if slopes else [], self.grid)
+        self.downgrade = ZoneLattice(course.zones("downgrade") if slopes else [], self.grid)
+        self.pits = pit_stop_required(course, rules)
+        self.pit = ZoneLattice(course.zones("pit") if self.pits else [], self.grid)
+        self.leaving = rules.leaving_track
+        self.goal = course.goal
+
+    # -- what the state carries -------------------------------------------------------------
+
+    def columns(self, kit: bool = False, damage_limit: int | None = None) -> tuple[str, ...]:
+        """The columns beyond point, velocity and progress that states must carry here: the
+        options decide (``Option.state``), and whether the car has a kit and a damage limit."""
+        found = []
+        if self.pits:
+            found.append("pitted")
+        if self.rules.movement_launch:
+            found.append("launch")
+        if self.leaving in ("detour", "crawl"):
+            found.append("off")
+        if self.leaving == "detour":
+            found.append("exit")
+        if self.rules.crash_damage == "speed" and damage_limit is not None \
+                and self.rules.crash_outcome == "restart":
+            found.append("damage")
+        if kit:
+            found += KIT_COLUMNS
+        return tuple(found)
+
+    # -- the moves each state may consider ----------------------------------------------------
+
+    def move_flags(self, px, py, tx, ty, memo: MoveMemo | None = None) -> np.ndarray:
+        """``MoveMemo`` flags of each move p→t: whether it stays on the track and lands on it,
+        and which kinds of zone it touches (a move of no length: which the point lies in)."""
+        n = len(px)
+        flags = np.zeros(n, dtype=np.uint8)
+        todo = np.arange(n)
+        slot = None
+        if memo is not None:
+            slot = memo.slots(px, py, tx - px, ty - py)
+            have = np.flatnonzero(slot >= 0)
+            known = memo.flags[slot[have]]
+            done = have[(known & MoveMemo.KNOWN) > 0]
+            flags[done] = memo.flags[slot[done]]
+            seen = np.zeros(n, dtype=bool)
+            seen[done] = True
+            todo = np.flatnonzero(~seen)
+        if len(todo):
+            p = (px[todo], py[todo], tx[todo], ty[todo])
+            found = np.full(len(todo), MoveMemo.KNOWN, dtype=np.uint8)
+            on = self.land.contains(p[2], p[3])
+            ask = np.flatnonzero(on)
+            on[ask] = self.drive.segments_inside(*(v[ask] for v in p))
+            found |= on.astype(np.uint8) * MoveMemo.ON
+            for zones, bit in ((self.oil, MoveMemo.OIL), (self.jump, MoveMemo.JUMP),
+                               (self.upgrade, MoveMemo.UP), (self.downgrade, MoveMemo.DOWN)):
+                if zones:
+                    found |= zones.touches(*p).astype(np.uint8) * bit
+            flags[todo] = found
+            if slot is not None:
+                keep = slot[todo] >= 0
+                memo.flags[slot[todo][keep]] = found[keep]
+        return flags
+
+    def unchanged_touches_oil(self, cars: Cars, oil: Sequence[BaseGeometry] = (),
+                              memo: MoveMemo | None = None) -> np.ndarray:
+        """Per state: whether its unchanged move touches oil (standing on oil, at rest): the
+        car skids, or must keep steady, and its kit gets no grip."""
+        if self.rules.zones_oil == "none" or not (self.oil or oil):
+            return np.zeros(len(cars), dtype=bool)
+        qx, qy = cars.x + cars.vx, cars.y + cars.vy
+        hit = (self.move_flags(cars.x, cars.y, qx, qy, memo) & MoveMemo.OIL) > 0
+        return hit | self._sprayed(cars.x, cars.y, qx, qy, oil)
+
+    def _sprayed(self, px, py, qx, qy, sprayed: Sequence[BaseGeometry]) -> np.ndarray:
+        """Whether each move touches oil sprayed during the race (which counts where the
+        track's oil does)."""
+        hit = np.zeros(len(px), dtype=bool)
+        if sprayed and self.rules.zones_oil != "none" and len(px):
+            coords = np.stack([np.column_stack([px, py]), np.column_stack([qx, qy])],
+                              axis=1).astype(float)
+            lines = shapely.linestrings(coords)
+            for zone in sprayed:
+                hit |= np.asarray(shapely.intersects(zone, lines))
+        return hit
+
+    def choices(self, cars: Cars, oil: Sequence[BaseGeometry] = (),
+                on_oil: np.ndarray | None = None) -> Moves:
+        """Every move each state may consider, in the order players see them: the ordinary
+        changes (or a crawling car's steps), power brakes, launches, then the kit's special
+        moves; a velocity already offered is not offered again.
+
+        Good brakes, turbo and rocket boosters add moves only while the car has uses left and
+        is not on oil (its unchanged move touches oil, or it stands on oil at rest)."""
+        n = len(cars)
+        crawling = (cars.off > 0) & (self.leaving == "crawl")
+        normal = np.flatnonzero(~crawling)
+        blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+        m = len(self.changes)
+        blocks.append((np.repeat(normal, m), np.repeat(cars.vx[normal], m)
+                       + np.tile(self.changes[:, 0], len(normal)),
+                       np.repeat(cars.vy[normal], m) + np.tile(self.changes[:, 1], len(normal)),
+                       0))
+        crawlers = np.flatnonzero(crawling)
+        if len(crawlers):
+            k = len(self.crawl)
+            blocks.append((np.repeat(crawlers, k), np.tile(self.crawl[:, 0], len(crawlers)),
+                           np.tile(self.crawl[:, 1], len(crawlers)), 0))
+        extra = False
+        if self.rules.movement_power_braking and len(normal):
+            for rows, bx, by in power_brake_arrays(cars.vx[normal], cars.vy[normal]):
+                blocks.append((normal[rows], bx, by, SPECIAL_CODES.index(Special.POWER_BRAKING)))
+            extra = True
+        if self.rules.movement_launch:
+            launching = np.flatnonzero((cars.launch > 0) & (cars.off == 0))
+            if len(launching):
+                blocks.append(self._launches(cars, launching))
+                extra = True
+        has_kit = (cars.brakes > 0) | (cars.turbo > 0) | (cars.boosters > 0)
+        kitted = has_kit & (cars.off == 0)
+        if kitted.any():
+            if on_oil is None:
+                on_oil = self.unchanged_touches_oil(cars, oil)
+            kitted &= ~on_oil
+            for block in self._specials(cars, np.flatnonzero(kitted)):
+                blocks.append(block)
+                extra = True
+        row = np.concatenate([b[0] for b in blocks]).astype(np.int64)
+        wx = np.concatenate([b[1] for b in blocks]).astype(np.int32)
+        wy = np.concatenate([b[2] for b in blocks]).astype(np.int32)
+        special = np.concatenate([np.full(len(b[0]), b[3], dtype=np.int8) for b in blocks])
+        if extra:
+            key = (row * (1 << 16) + (wx.astype(np.int64) + (1 << 15))) * (1 << 16) \
+                + (wy.astype(np.int64) + (1 << 15))
+            _, first = np.unique(key, return_index=True)
+            first.sort()
+            if len(first) < len(row):
+                row, wx, wy, special = row[first], wx[first], wy[first], special[first]
+        if n > 1 and len(blocks) > 1:
+            order = np.argsort(row, kind="stable")
+            row, wx, wy, special = row[order], wx[order], wy[order], special[order]
+        return Moves(row, wx, wy, special, cars.x[row] + wx, cars.y[row] + wy)
+
+    def _launches(self, cars: Cars, rows: np.ndarray):
+        """Pope's fast acceleration: from a full stop, to any point of the track the car can
+        reach in one straight move on it, however far."""
+        points = self.land.points
+        n = len(points)
+        row = np.repeat(rows, n)
+        tx = np.tile(points[:, 0], len(rows))
+        ty = np.tile(points[:, 1], len(rows))
+        visible = self.drive.segments_inside(cars.x[row], cars.y[row], tx, ty)
+        row, tx, ty = row[visible], tx[visible], ty[visible]
+        return (row, tx - cars.x[row], ty - cars.y[row], SPECIAL_CODES.index(Special.LAUNCH))
+
+    def _specials(self, cars: Cars, rows: np.ndarray):
+        """The kit's special moves (good brakes, turbo, rocket boosters) for states that may
+        use them, by the classes of their velocities' components."""
+        if not len(rows):
+            return
+        choices = self.rules.movement_choices
+        cx = component_class(cars.vx[rows], choices)
+        cy = component_class(cars.vy[rows], choices)
+        uses = {Special.GOOD_BRAKES: cars.brakes, Special.TURBO: cars.turbo,
+                Special.BOOSTERS: cars.boosters}
+        classes = np.unique(np.column_stack([cx, cy]), axis=0)
+        for special_index in range(3):
+            for kx, ky in classes:
+                special, offsets = special_offsets(choices, int(kx), int(ky))[special_index]
+                if not offsets:
+                    continue
+                members = rows[(cx == kx) & (cy == ky) & (uses[special][rows] > 0)]
+                if not len(members):
+                    continue
+                d = np.array(offsets, dtype=np.int32)
+                k = len(d)
+                yield (np.repeat(members, k), np.repeat(cars.vx[members], k)
+                       + np.tile(d[:, 0], len(members)),
+                       np.repeat(cars.vy[members], k) + np.tile(d[:, 1], len(members)),
+                       SPECIAL_CODES.index(special))
+
+    # -- the rules' verdict ---------------------------------------------------------------------
+
+    def judge(self, cars: Cars, moves: Moves, oil: Sequence[BaseGeometry] = (),
+              explain: bool = True, on_oil: np.ndarray | None = None,
+              memo: MoveMemo | None = None) -> Moves:
+        """Decide every move: its kind, whether it is legal and, if not, why.
+
+        ``explain=False`` skips what only tells players why (which of two refusals applies),
+        for searches that only need to know whether a move is legal."""
+        rules = self.rules
+        row = moves.row
+        n = len(moves)
+        px, py = cars.x[row], cars.y[row]
+        vx, vy = cars.vx[row], cars.vy[row]
+        wx, wy, tx, ty = moves.wx, moves.wy, moves.tx, moves.ty
+        off = cars.off[row] > 0
+        crawling = off & (self.leaving == "crawl")
+        moving = (vx != 0) | (vy != 0)
+        unchanged = ~crawling & (wx == vx) & (wy == vy)
+        kind = np.full(n, DRIVE, dtype=np.int8)
+        refusal = np.zeros(n, dtype=np.int8)
+        legal = np.ones(n, dtype=bool)
+        flags = self.move_flags(px, py, tx, ty, memo)
+
+        def forbid(mask: np.ndarray, why: Refusal) -> None:
+            refusal[mask & legal] = REFUSALS.index(why)
+            legal[mask] = False
+
+        lands = self.land.contains(tx, ty)
+        on_sheet = self.grid.cells(tx, ty) >= 0
+        if off.any():
+            kind[off] = np.where(lands[off], RETURN, OFF)
+            forbid(off & ~lands & ~on_sheet, Refusal.OFF_PAPER)
+            if self.leaving == "detour":
+                back = np.flatnonzero(off & lands & legal)
+                if len(back):
+                    progress = self.course.progress_after(cars.progress[row[back]], px[back],
+                                                          py[back], tx[back], ty[back])
+                    there = self.exit_units(tx[back], ty[back], progress)
+                    behind = np.zeros(n, dtype=bool)
+                    behind[back] = there <= cars.exit[row[back]]
+                    forbid(behind, Refusal.BEHIND_EXIT)
+        leaving = ~off & ((flags & MoveMemo.ON) == 0)
+        if leaving.any():
+            if self.leaving == "crash":
+                kind[leaving] = CRASH
+            elif self.leaving in ("detour", "crawl"):
+                kind[leaving] = LEAVE
+                forbid(leaving & lands, Refusal.LEAVE_AND_RETURN)
+                forbid(leaving & ~on_sheet, Refusal.OFF_PAPER)
+            else:
+                if explain and self.wet:
+                    wet = np.flatnonzero(leaving)
+                    in_water = np.zeros(n, dtype=bool)
+                    in_water[wet] = self.course.surface.covers_segments(
+                        np.column_stack([px[wet], py[wet]]), np.column_stack([tx[wet], ty[wet]]),
+                        self.closed)
+                    forbid(in_water, Refusal.WATER)
+                forbid(leaving, Refusal.OFF_TRACK)
+
+        # Zones that force the last move to be repeated or the speed to change, and skids (a
+        # car at rest is never forced).
+        forced = ~crawling & moving
+        repeat_demanded = np.zeros(len(cars), dtype=bool)
+        if forced.any():
+            speed_v = np.maximum(np.abs(vx), np.abs(vy))
+            speed_w = np.maximum(np.abs(wx), np.abs(wy))
+            if self.upgrade:
+                forbid(forced & ((flags & MoveMemo.UP) > 0) & ~(speed_w < speed_v),
+                       Refusal.UPGRADE)
+            if self.downgrade:
+                forbid(forced & ((flags & MoveMemo.DOWN) > 0) & ~(speed_w > speed_v),
+                       Refusal.DOWNGRADE)
+            if self.oil or oil or self.jump:
+                state = self.move_flags(cars.x, cars.y, cars.x + cars.vx, cars.y + cars.vy,
+                                        memo)
+                if on_oil is None:
+                    on_oil = ((state & MoveMemo.OIL) > 0) | self._sprayed(
+                        cars.x, cars.y, cars.x + cars.vx, cars.y + cars.vy, oil)
+                touches_oil = ((flags & MoveMemo.OIL) > 0) | self._sprayed(px, py, tx, ty, oil)
+                touches_jump = (flags & MoveMemo.JUMP) > 0
+                state_moving = cars.moving() & ~((cars.off > 0) & (self.leaving == "crawl"))
+                if rules.zones_oil == "skid":
+                    skidding = (on_oil & state_moving)[row]
+                    forbid(skidding & ~unchanged, Refusal.SKIDDING_ON_OIL)
+                elif rules.zones_oil == "steady":
+                    forbid(touches_oil & ~unchanged & forced, Refusal.STEADY_ON_OIL)
+                forbid(touches_jump & ~unchanged & forced, Refusal.JUMP)
+                repeat_demanded = (on_oil | ((state & MoveMemo.JUMP) > 0)) & state_moving
+            skid = rules.movement_skid_speed
+            if skid is not None:
+                turning = vx * wy - vy * wx != 0
+                forbid(forced & (speed_v >= skid) & turning & (speed_w < speed_v), Refusal.SKID)
+        if rules.movement_must_change:
+            forbid(unchanged & ~repeat_demanded[row], Refusal.MUST_CHANGE)
+        moves.kind, moves.refusal, moves.legal, moves.unchanged = kind, refusal, legal, unchanged
+        return moves
+
+    def candidates(self, cars: Cars, oil: Sequence[BaseGeometry] = (),
+                   explain: bool = True, memo: MoveMemo | None = None) -> Moves:
+        """``choices`` judged: every move each state may consider, with the rules' verdict."""
+        on_oil = self.unchanged_touches_oil(cars, oil, memo) if (self.oil or oil) else None
+        return self.judge(cars, self.choices(cars, oil, on_oil), oil, explain, on_oil, memo)
+
+    # -- where moves lead -------------------------------------------------------------------------
+
+    def exit_units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray) -> np.ndarray:
+        """The distance to go from each point (in the distance field's fifths of a square),
+        as the ``exit`` column holds it (Nystrom's detour compares against it). Points that
+        cannot reach the finish all hold ``exit_cap``."""
+        field = self.course.distance_field(self.closed)
+        return np.minimum(field.units(x, y, progress), self.exit_cap).astype(np.int64)
+
+    @cached_property
+    def exit_cap(self) -> int:
+        """One more than the farthest distance to go of any point of the track: what the
+        ``exit`` column holds for places farther than that (or that cannot finish)."""
+        if self.leaving != "detour":
+            return 0
+        field = self.course.distance_field(self.closed)
+        if field.steps is None:
+            return int(EXIT_CAP)
+        steps = field.steps[field.steps < UNREACHABLE]
+        return int(np.rint(steps.max() * 5)) + 1 if len(steps) else 1
+
+    def after(self, cars: Cars, moves: Moves, rows: np.ndarray | None = None,
+              damage_limit: int | None = None, memo: CrashSpots | None = None) -> Successors:
+        """The state each chosen move (``rows`` of ``moves``, judged; all by default) leads to.
+
+        A crash is worked out here too: the car is put back on the track's lattice point
+        nearest to where it left the track and starts again from rest (or is out), with the
+        damage the rules give and the turns it misses counted in the move's cost."""
+        if rows is None:
+            rows = np.arange(len(moves))
+        chosen = moves.take(rows)
+        assert chosen.kind is not None
+        src = chosen.row
+        before = cars.take(src)
+        crash = chosen.kind == CRASH
+        result = self._drive(before, chosen)
+        cost = np.ones(len(src), dtype=np.int32)
+        out = np.zeros(len(src), dtype=np.int8)
+        if crash.any():
+            where = np.flatnonzero(crash)
+            crashed = self.crash(before.take(where), chosen.tx[where], chosen.ty[where],
+                                 damage_limit, memo=memo)
+            for name in COLUMNS:
+                if name not in KIT_COLUMNS:
+                    getattr(result, name)[where] = getattr(crashed.cars, name)
+            cost[where], out[where] = crashed.cost, crashed.out
+        return Successors(result, cost, out, crash, chosen.kind == LEAVE)
+
+    def drive_after(self, cars: Cars, moves: Moves) -> Cars:
+        """Where each move leads if it drives on the track (a search uses this to drop moves
+        to states it has seen before judging them, where moves cannot leave the track)."""
+        kind = np.full(len(moves), DRIVE, dtype=np.int8)
+        chosen = Moves(moves.row, moves.wx, moves.wy, moves.special, moves.tx, moves.ty, kind)
+        return self._drive(cars.take(moves.row), chosen)
+
+    def _drive(self, before: Cars, chosen: Moves) -> Cars:
+        """The state after ordinary moves (on the track, off it, or back onto it), with the
+        use of a special move spent."""
+        kind = chosen.kind
+        assert kind is not None
+        progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
+                                              chosen.ty)
+        stopped = (chosen.wx == 0) & (chosen.wy == 0)
+        pitted = before.pitted.copy()
+        if self.pits:
+            pitted |= (stopped & self.pit.covers(chosen.tx, chosen.ty)).astype(np.int32)
+            progress = np.where((pitted == 0) & (progress >= self.goal), self.goal - 1, progress)
+        launch = (stopped & before.moving()).astype(np.int32) if self.rules.movement_launch \
+            else np.zeros(len(before), dtype=np.int32)
+        off = np.where((kind == LEAVE) | (kind == OFF), 1, 0)
+        exit_ = np.where(kind == OFF, before.exit, 0)
+        leaving = np.flatnonzero(kind == LEAVE)
+        if len(leaving) and self.leaving == "detour":
+            exit_[leaving] = self.exit_units(before.x[leaving], before.y[leaving],
+                                             before.progress[leaving])
+        kit = {name: getattr(before, name) for name in KIT_COLUMNS}
+        for special in (Special.GOOD_BRAKES, Special.TURBO, Special.BOOSTERS):
+            using = chosen.special == SPECIAL_CODES.index(special)
+            if using.any():
+                column = kit[special.item] = kit[special.item].copy()  # type: ignore[index]
+                column[using] = np.maximum(column[using] - 1, 0)
+        return Cars(x=chosen.tx, y=chosen.ty, vx=chosen.wx, vy=chosen.wy, progress=progress,
+                    pitted=pitted, launch=launch, off=off, exit=exit_, damage=before.damage,
+                    **kit)
+
+    def crash(self, cars: Cars, tx: np.ndarray, ty: np.ndarray, damage_limit: int | None = None,
+              exclude: Sequence[tuple[int, int]] = (), memo: CrashSpots | None = None,
+              ) -> Successors:
+        """Each car leaves the track on its move to (tx, ty): the damage its speed does, then it
+        is out, or put on the lattice point nearest to where it left (not one in ``exclude``)
+        to start again from rest, missing the turns the rules say."""
+        rules = self.rules
+        damage = cars.damage.copy()
+        if rules.crash_damage == "speed":
+            damage += np.maximum(np.abs(tx - cars.x), np.abs(ty - cars.y)).astype(np.int32)
+        out = np.zeros(len(cars), dtype=np.int8)
+        zero = np.zeros(len(cars), dtype=np.int32)
+        if rules.crash_outcome == "out":
+            out[:] = Out.CRASHED
+            after = Cars(x=cars.x, y=cars.y, vx=zero, vy=zero, progress=cars.progress,
+                         pitted=cars.pitted, damage=damage, brakes=cars.brakes,
+                         turbo=cars.turbo, boosters=cars.boosters)
+            return Successors(after, np.ones(len(cars), dtype=np.int32), out,
+                              np.ones(len(cars), dtype=bool))
+        if memo is not None and not exclude:
+            keys = memo.keys(cars.x, cars.y, tx, ty)
+            found = memo.find(keys)
+            spot = np.zeros((len(cars), 2), dtype=np.int64)
+            known = found >= 0
+            spot[known] = memo.spots[found[known]]
+            new = np.flatnonzero(~known)
+            if len(new):
+                spot[new] = self.restart_points(cars.take(new), tx[new], ty[new])
+                memo.add(keys[new], spot[new])
+        else:
+            spot = self.restart_points(cars, tx, ty, exclude)
+        progress = self.course.progress_after(cars.progress, cars.x, cars.y, spot[:, 0],
+                                              spot[:, 1], reach_points=False)
+        if self.pits:
+            progress = np.where(cars.pitted == 0, np.minimum(progress, self.goal - 1), progress)
+        if damage_limit is not None:  # a car put back beyond the finish has finished first
+            out[(damage > damage_limit) & (progress < self.goal)] = Out.DAMAGE
+        after = Cars(x=spot[:, 0], y=spot[:, 1], vx=zero, vy=zero, progress=progress,
+                     pitted=cars.pitted, damage=damage, brakes=cars.brakes, turbo=cars.turbo,
+                     boosters=cars.boosters)
+        cost = np.full(len(cars), 1 + rules.crash_miss_turns, dtype=np.int32)
+        return Successors(after, cost, out, np.ones(len(cars), dtype=bool))
+
+    def restart_points(self, cars: Cars, tx: np.ndarray, ty: np.ndarray,
+                       exclude: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+        """Where crashing cars are put back: the track's lattice point nearest to where each
+        move first leaves the track (the car's own point, if it is off the track already),
+        nearest the car's point among equals, and not one in ``exclude``."""
+        t = np.zeros(len(cars))
+        inside = self.drive.contains(cars.x, cars.y)
+        if inside.any():
+            t[inside] = self.drive.exit_fractions(cars.x[inside], cars.y[inside], tx[inside],
+                                                  ty[inside])
+        ex = cars.x + t * (tx - cars.x)
+        ey = cars.y + t * (ty - cars.y)
+        return self.land.nearest_points(ex, ey, cars.x, cars.y, exclude)
+
+    def stuck(self, cars: Cars, damage_limit: int | None = None,
+              memo: CrashSpots | None = None) -> Successors:
+        """States with no legal move: the car crashes along its unchanged move."""
+        return self.crash(cars, cars.x + cars.vx, cars.y + cars.vy, damage_limit, memo=memo)
+
+    def successors(self, cars: Cars, damage_limit: int | None = None,
+                   memo: CrashSpots | None = None, moves_memo: MoveMemo | None = None,
+                   ) -> tuple[np.ndarray, Successors]:
+        """Every state each state of a lone car leads to in one turn: its legal moves, or
+        (where it has none) the crash the rules make of its unchanged move. Returns the
+        source row of each successor with the successors."""
+        moves = self.candidates(cars, explain=False, memo=moves_memo)
+        legal = np.flatnonzero(moves.legal)
+        found = self.after(cars, moves, legal, damage_limit, memo)
+        src = moves.row[legal]
+        stuck = np.ones(len(cars), dtype=bool)
+        stuck[src] = False
+        rows = np.flatnonzero(stuck)
+        if len(rows):
+            crashed = self.stuck(cars.take(rows), damage_limit, memo)
+            src = np.concatenate([src, rows])
+            found = Successors.concat([found, crashed])
+        return src, found
+
+
+def transition_for(course: Course, rules: RuleSet, swims: bool = False) -> Transition:
+    """The course's transition for these rules and this kind of car (built once per course)."""
+    key = ("transition", moves_key(rules), swims)
+    found = course.derived(key)
+    if found is None:
+        found = course.remember(key, Transition(course, rules, swims))
+    return found
+
+
+@cache
+def moves_key(rules: RuleSet) -> tuple:
+    """The options a lone car's moves depend on (``Option.moves``), as a hashable key."""
+    return tuple(rules.option(o.key) for o in OPTIONS if o.moves)

@@ -1,0 +1,22 @@
+"""The command line starts light: its parser and ``--help`` load neither numpy nor shapely
+(the bench times ``racetrack --help``; here only what it imports is checked)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import racetrack
+
+
+def test_the_command_line_parser_loads_no_numpy_or_shapely():
+    code = ("import sys, racetrack.cli as cli; cli.build_parser(); "
+            "print(sorted(m for m in ('numpy', 'shapely', 'racetrack.game') if m in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.strip() == "[]"
+
+
+def test_the_scripting_names_load_on_first_use():
+    assert racetrack.Race.__name__ == "Race" and racetrack.load_rules("gardner").name == "gardner"
+    assert set(racetrack.__all__) <= set(dir(racetrack)) | set(racetrack._LAZY)
