@@ -456,6 +456,52 @@ def bench_playback() -> None:
         app.pop()
 
 
+def bench_imports() -> None:
+    """Importing maps: the bundled ones, the largest Karopapier map a sheet holds (a serpentine
+    of 998 x 998 cells), and refusing a 10,000 x 10,000 grid and a picture of noise, each in a
+    fresh process (CPU time and peak memory)."""
+    import json
+    import subprocess
+    import tempfile
+
+    import numpy as np
+    from PIL import Image
+
+    from racetrack.imports import bundled_map_paths, import_map
+
+    for path in bundled_map_paths():
+        _, took = timed(import_map, path)
+        print(f"import {path.name}: {took * 1e3:.0f} ms")
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-"))
+    serpentine = np.full((998, 998), "X")
+    for lane, row in enumerate(range(1, 994, 4)):  # lanes three cells wide...
+        serpentine[row:row + 3, 1:997] = "O"
+        if row + 7 <= 997:  # ...joined at alternate ends
+            ends = slice(994, 997) if lane % 2 == 0 else slice(1, 4)
+            serpentine[row + 3, ends] = "O"
+    serpentine[1:4, 1] = "S"
+    serpentine[row:row + 3, 996] = "F"
+    big = folder / "serpentine.txt"
+    big.write_text("\n".join("".join(row) for row in serpentine))
+    huge = folder / "huge.txt"
+    row = "S" + "O" * 9_998 + "F\n"
+    with open(huge, "w") as handle:
+        handle.write(row)
+        handle.truncate(len(row) * 10_000)
+    noise = folder / "noise.png"
+    rng = np.random.default_rng(0)
+    Image.fromarray(rng.integers(0, 256, (2800, 2800, 3), dtype=np.uint8)).save(noise)
+    cases = [("the largest Karopapier map, a serpentine of 998 x 998 cells", big),
+             ("a 10,000 x 10,000 grid", huge),
+             (f"a picture of noise, 2800 x 2800 ({noise.stat().st_size / 1e6:.0f} MB)", noise)]
+    for what, path in cases:
+        child = FILE_CHILD.format(module="imports", function="import_map")
+        done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True,
+                              text=True, check=True)
+        outcome, cpu, peak = json.loads(done.stdout)
+        print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
+
+
 BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
            "moves": bench_moves, "help": bench_help, "frames": bench_frames,
            "editor": bench_editor, "files": bench_files, "playback": bench_playback,
