@@ -64,6 +64,7 @@ class TableDriver:
             raise ValueError(f"unknown driver level {level!r}; levels: {', '.join(LEVELS)}")
         self.name = level
         self.style = STYLES[level]
+        self.seed = seed
         self.random = random.Random(seed)
 
     def prepare(self, state: RaceState, car: int) -> None:
