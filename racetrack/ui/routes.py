@@ -31,6 +31,7 @@ from racetrack.rules import RuleSet, load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import PlayerChoice, load_settings
 from racetrack.shop import shop_items
+from racetrack.takeover import take_over
 from racetrack.track import Track, load_track
 from racetrack.trees import TreesGame, TreesState
 from racetrack.trees.record import GAMES
@@ -118,11 +119,15 @@ class Routes:
         states = states if states is not None else list(recording.states())
         return self._show(PlaybackScene(self.app, recording, states), replace)
 
-    def take_over(self, setup, state) -> Any:
-        """Play on from a state of a recorded game, in place of the playback."""
-        if isinstance(state, TreesState):
-            return self.trees(setup, state.clone(), replace=True)
-        return self.race(setup, state.clone(), replace=True)
+    def take_over(self, setup, state, seats) -> Any:
+        """Play on from a state of a recorded game, in place of the playback, the players in
+        ``seats`` human from now on and the others still computer players: a new game in a
+        file of its own (no other game in progress is replaced). ``ValueError`` if the game
+        cannot be taken over there."""
+        new, resumed = take_over(setup, state, seats)
+        if isinstance(resumed, TreesState):
+            return self.trees(new, resumed, replace=True)
+        return self.race(new, resumed, replace=True)
 
     # -- races ------------------------------------------------------------------------------
 
