@@ -19,12 +19,19 @@ import numpy as np
 
 from racetrack.ai import LEVELS
 from racetrack.ai.lookahead import lookahead_scores
+from racetrack.ai.planner import UNSAFE, plan_scores
 from racetrack.ai.tables import table_damage_limit, value_table
 from racetrack.ai.traffic import gives_way, giving_way, hold_up, reachable_points
 from racetrack.game import RaceState, heading, missile_boost
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Move
-from racetrack.rules.moves import SPENDING, successors_of, swims, transition_of
+from racetrack.rules.moves import (
+    SPENDING,
+    pit_stop_required,
+    successors_of,
+    swims,
+    transition_of,
+)
 from racetrack.rules.transition import Cars
 from racetrack.solver import UNSOLVED, SolverError
 
@@ -156,8 +163,19 @@ class TableDriver:
                                                 options[i].velocity.speed, i))].move
 
     def _fallback_move(self, state: RaceState, options: list[Candidate]) -> Move:
-        """No table to trust: the lookahead sees two moves, so keep a speed that can always
-        be braked away within them."""
+        """No table to trust (a track too large for one): plan a few moves ahead, always
+        able to stop on the track. A car off the track, one that owes a pit stop or one
+        choosing its start point steers by the two-move lookahead, at a speed it can always
+        brake away within it."""
+        index = state.current_car
+        assert index is not None
+        car = state.cars[index]
+        course = state.race.course_of(index)
+        if not (state.placing or car.off_track
+                or (pit_stop_required(course, state.race.rules) and not car.pitted)):
+            scores = plan_scores(state, options)
+            if min(scores) < UNSAFE:
+                return options[int(np.argmin(scores))].move
         calm = [c for c in options if c.velocity.speed <= FALLBACK_SPEED] or options
         scores = lookahead_scores(state, calm)
         return calm[int(np.argmin(scores))].move
