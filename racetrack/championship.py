@@ -401,9 +401,10 @@ def set_aside(path: str | os.PathLike[str] | None = None) -> Path | None:
     return aside
 
 
-def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
-    """Race every remaining race with computer drivers (human entrants drive as ``medium``)."""
-    from racetrack.ai import make_driver
+def run_headless(championship: Championship) -> list[RaceState]:
+    """Race every remaining race with computer drivers (human entrants drive as ``medium``),
+    seeded from each race's own seed as every computer driver is."""
+    from racetrack.playout import play_out, race_drivers
 
     finished = []
     while not championship.is_over:
@@ -414,11 +415,7 @@ def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
             cars = [replace(car, kit=car.kit or suggested_kit(rules, car.budget or 0))
                     for car in cars]
         race = championship.next_race(cars)
-        drivers = [make_driver(car.driver, seed * 7919 + race.seed + i)
-                   for i, car in enumerate(race.cars)]
-        state = race.start()
-        while not state.is_over:
-            state.apply(drivers[state.current_car].choose(state))
+        state = play_out(race.start(), race_drivers(race))
         championship.record(state)
         finished.append(state)
     return finished

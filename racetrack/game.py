@@ -67,6 +67,11 @@ from racetrack.shop import check_kit, starting_kit
 from racetrack.track import Track
 
 MAX_CARS = 12
+#: Turns running a car must stand still, held up by another car, before the rules'
+#: ``stalled`` option takes over.
+STALL_TURNS = 3
+#: The fewest rounds a race runs before the round limit stops it (``max-rounds: null``).
+MIN_ROUND_LIMIT = 500
 #: Damage a missile does where it explodes (Baker).
 MISSILE_DAMAGE = 3
 #: What each collectable gives (Baker: a penny two turbo boosts, a nickel two good-brakes
@@ -162,6 +167,22 @@ class Race:
             order.sort(key=lambda i: teams.index(self.cars[i].team or self.cars[i].name))
         self.order: tuple[int, ...] = tuple(order)
         self.grid: tuple[Vec, ...] = self._grid()
+        self._round_limit: int | None = None
+
+    @property
+    def max_rounds(self) -> int:
+        """The rounds after which the race stops: the rules' ``max-rounds``, or (null) twice
+        the squares from the start to the finish, every lap, and never fewer than
+        ``MIN_ROUND_LIMIT``: room for a car that crawls, and for the slow fallback drivers
+        of a track too large for their tables."""
+        if self.rules.max_rounds is not None:
+            return self.rules.max_rounds
+        if self._round_limit is None:
+            field = self.course.distance_field(self.rules.boundary_counts)
+            lengths = [field(spot, self.course.start_progress) for spot in self.grid]
+            length = max((d for d in lengths if np.isfinite(d) and d < 1e8), default=0.0)
+            self._round_limit = max(MIN_ROUND_LIMIT, min(10_000, int(2 * length)))
+        return self._round_limit
 
     def _grid(self) -> tuple[Vec, ...]:
         """Starting points, spread along the start line, in the cars' listed order."""
@@ -233,6 +254,9 @@ class RaceState:
         self.oil: list[tuple[tuple[float, float], ...]] = []  # sprayed slicks' corners
         self._oil_shapes: list = []
         self.taken: set[int] = set()  # indexes of the track's collectables picked up
+        # Per car: turns running it has stood still with other cars where it could go, and
+        # those cars (the ``stalled`` rule's business).
+        self.held: list[tuple[int, frozenset[int]]] = [(0, frozenset())] * len(cars)
         self._pending: list[Event] = []
         self._pending = self._settle()
 
@@ -285,7 +309,8 @@ class RaceState:
             index = self.current_car
             assert index is not None and not self.unplaced
             self._moves = race_moves(self.course_of(index), self.race.rules, self.race.cars,
-                                     self.cars, index, self._oil_shapes)
+                                     self.cars, index, self._oil_shapes,
+                                     self.passable(index))
         return self._moves
 
     def _forget_moves(self) -> None:
@@ -296,7 +321,7 @@ class RaceState:
         """Car ``index``'s candidate points as if it were its turn now (a look ahead for the
         window's warnings; not cached, and no start points)."""
         moves = race_moves(self.course_of(index), self.race.rules, self.race.cars, self.cars,
-                           index, self._oil_shapes)
+                           index, self._oil_shapes, self.passable(index))
         return to_candidates(moves, self.race.rules, self.race.cars)
 
     def _start_points(self, index: int) -> list[Candidate]:
@@ -432,6 +457,7 @@ class RaceState:
         if move.action is Action.MISSILE:
             events += self._fire(index)
         p = self.cars[index].position
+        self._note_held(index, candidate)
         events += self._move(index, candidate)
         if move.action is Action.OIL and self.cars[index].position == candidate.target:
             events += self._spray(index, p, candidate.target)
@@ -481,7 +507,42 @@ class RaceState:
         other.oil = list(self.oil)
         other._oil_shapes = list(self._oil_shapes)
         other.taken = set(self.taken)
+        other.held = list(self.held)
         return other
+
+    # -- cars holding each other up ----------------------------------------------------------
+
+    def _note_held(self, index: int, candidate: Candidate) -> None:
+        """Count the turns a car stands still with other racing cars on points it could
+        have gone to (the candidates' targets, legal or not)."""
+        car = self.cars[index]
+        by: frozenset[int] = frozenset()
+        if candidate.target == car.position and candidate.velocity == ZERO:
+            moves = self._current_moves()
+            reach = set(zip(moves.tx.tolist(), moves.ty.tolist(), strict=True))
+            by = frozenset(j for j, other in enumerate(self.cars)
+                           if j != index and other.racing
+                           and (other.position.x, other.position.y) in reach)
+        self.held[index] = (self.held[index][0] + 1 if by else 0, by)
+
+    def holding_up(self, a: int, b: int) -> bool:
+        """Whether cars ``a`` and ``b`` have held each other up for ``STALL_TURNS`` turns."""
+        (turns_a, by_a), (turns_b, by_b) = self.held[a], self.held[b]
+        return min(turns_a, turns_b) >= STALL_TURNS and b in by_a and a in by_b
+
+    def passable(self, index: int) -> frozenset[int]:
+        """The cars whose points car ``index`` may take (``stalled: pass``): those it and they
+        have held each other up long enough."""
+        if self.race.rules.stalled != "pass" or self.held[index][0] < STALL_TURNS:
+            return frozenset()
+        return frozenset(j for j in self.held[index][1] if self.holding_up(index, j))
+
+    @property
+    def stalled(self) -> bool:
+        """Whether every car still racing (two or more) has stood still, held up, for
+        ``STALL_TURNS`` turns running."""
+        racing = [i for i, car in enumerate(self.cars) if car.racing]
+        return len(racing) > 1 and all(self.held[i][0] >= STALL_TURNS for i in racing)
 
     # -- the rules at work --------------------------------------------------------------------
 
@@ -758,13 +819,15 @@ class RaceState:
         events = self._fly_missiles(self.race.order[self.turn]) if self.missiles else []
         if rules.finish_end == "first-across" and any(c.finish for c in self.cars):
             return events + self._finish_race(Termination.FIRST_ACROSS)
+        if rules.stalled == "end" and self.stalled:
+            return events + self._finish_race(Termination.STALLED)
         self.turn += 1
         if self.turn == len(self.race.order):
             self.turn = 0
             self.round += 1
             if rules.finish_end == "round" and any(c.finish for c in self.cars):
                 return events + self._finish_race(Termination.ROUND_COMPLETE)
-            if self.round > rules.max_rounds:
+            if self.round > self.race.max_rounds:
                 return events + self._finish_race(Termination.MAX_ROUNDS)
         return events
 
@@ -841,4 +904,4 @@ class RaceState:
         winner = finished[0] if finished else None
         termination = self._termination or Termination.STOPPED
         return Outcome(ranking, winner, termination, self.last_round,
-                       termination.text(rules.max_rounds))
+                       termination.text(self.race.max_rounds))

@@ -85,6 +85,7 @@ class Termination(StrEnum):
     ROUND_COMPLETE = "the round is complete"
     MAX_ROUNDS = "stopped after {} rounds"
     NO_CAR_RACING = "no car is left racing"
+    STALLED = "stopped: the cars held each other up"
     STOPPED = "stopped"  # ended from outside the rules (a script, a test)
 
     def text(self, rounds: int = 0) -> str:

@@ -19,11 +19,19 @@ import numpy as np
 
 from racetrack.ai import LEVELS
 from racetrack.ai.lookahead import lookahead_scores
+from racetrack.ai.planner import UNSAFE, plan_scores
 from racetrack.ai.tables import table_damage_limit, value_table
+from racetrack.ai.traffic import gives_way, giving_way, hold_up, reachable_points
 from racetrack.game import RaceState, heading, missile_boost
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Move
-from racetrack.rules.moves import SPENDING, successors_of, swims
+from racetrack.rules.moves import (
+    SPENDING,
+    pit_stop_required,
+    successors_of,
+    swims,
+    transition_of,
+)
 from racetrack.rules.transition import Cars
 from racetrack.solver import UNSOLVED, SolverError
 
@@ -43,6 +51,7 @@ class Style:
     slack: int         # how many moves worse than the best a sloppy choice may be
     sloppiness: float  # chance, each turn, of a sloppy choice
     max_speed: int     # speed it will not exceed while a slower move keeps a way out
+    margin: int = 2    # turns it will give up to keep two ways on where a car could shut one
 
 
 STYLES = {
@@ -64,6 +73,7 @@ class TableDriver:
             raise ValueError(f"unknown driver level {level!r}; levels: {', '.join(LEVELS)}")
         self.name = level
         self.style = STYLES[level]
+        self.seed = seed
         self.random = random.Random(seed)
 
     def prepare(self, state: RaceState, car: int) -> None:
@@ -131,14 +141,12 @@ class TableDriver:
             if self.style.slack > 0 and all(v >= UNSOLVED for v in values):
                 values = self._values(state, options)  # only a crash can save it now
         except SolverError:
-            values = [UNSOLVED] * len(options)  # no table for this track: the lookahead drives
+            return self._fallback_move(state, options)
         hopeful = [i for i, v in enumerate(values) if v < UNSOLVED]
         if not hopeful:
-            # No table to trust: the lookahead sees two moves, so keep a speed that can
-            # always be braked away within them.
-            calm = [c for c in options if c.velocity.speed <= FALLBACK_SPEED] or options
-            scores = lookahead_scores(state, calm)
-            return calm[int(np.argmin(scores))].move
+            return self._fallback_move(state, options)
+        if not state.placing and sum(car.racing for car in state.cars) > 1:
+            hopeful = self._in_traffic(state, options, values, hopeful)
         style = self.style
         calm = [i for i in hopeful if options[i].velocity.speed <= style.max_speed]
         pool = calm or hopeful
@@ -153,6 +161,87 @@ class TableDriver:
         # never a special move (good brakes, turbo) that spends a use for nothing.
         return options[min(ties, key=lambda i: (options[i].note in SPENDING,
                                                 options[i].velocity.speed, i))].move
+
+    def _fallback_move(self, state: RaceState, options: list[Candidate]) -> Move:
+        """No table to trust (a track too large for one): plan a few moves ahead, always
+        able to stop on the track. A car off the track, one that owes a pit stop or one
+        choosing its start point steers by the two-move lookahead, at a speed it can always
+        brake away within it."""
+        index = state.current_car
+        assert index is not None
+        car = state.cars[index]
+        course = state.race.course_of(index)
+        if not (state.placing or car.off_track
+                or (pit_stop_required(course, state.race.rules) and not car.pitted)):
+            scores = plan_scores(state, options)
+            if min(scores) < UNSAFE:
+                return options[int(np.argmin(scores))].move
+        calm = [c for c in options if c.velocity.speed <= FALLBACK_SPEED] or options
+        scores = lookahead_scores(state, calm)
+        return calm[int(np.argmin(scores))].move
+
+    def _in_traffic(self, state: RaceState, options: list[Candidate], values: list[int],
+                    hopeful: list[int]) -> list[int]:
+        """The hopeful options left once the other cars are taken into account: give way to
+        a car this one holds up when the rules of the road say so, and keep out of places
+        whose only way on one car could shut."""
+        index = state.current_car
+        assert index is not None
+
+        def value(car: int, candidates: list[Candidate]) -> list[int]:
+            # Both cars must reach the same answer: the plain table, whatever their level.
+            return self._values(state, candidates, index=car)
+
+        held = hold_up(state, index, state.candidates(), value)
+        if held is not None and gives_way(state, held, value):
+            here = state.cars[index].position
+            way = [i for i in giving_way(options, here) if i in hopeful]
+            if way:
+                return way
+        return self._with_margin(state, options, values, hopeful)
+
+    def _with_margin(self, state: RaceState, options: list[Candidate], values: list[int],
+                     hopeful: list[int]) -> list[int]:
+        """Drop the options after which a single point is the car's only hopeful way on and
+        another car could take that point first, when others cost at most ``margin`` more."""
+        index = state.current_car
+        assert index is not None
+        car = state.cars[index]
+        reach = max(abs(car.velocity.x), abs(car.velocity.y)) + 4
+        rivals = reachable_points(state, index, car.position, 2 * reach)
+        if not rivals:
+            return hopeful
+        exits = self._exits(state, [options[i] for i in hopeful])
+        safe = [i for i, points in zip(hopeful, exits, strict=True)
+                if not (len(points) == 1 and any(points <= r for r in rivals))]
+        if not safe:
+            return hopeful
+        best = min(values[i] for i in hopeful)
+        if min(values[i] for i in safe) > best + self.style.margin:
+            return hopeful
+        return safe
+
+    def _exits(self, state: RaceState, options: list[Candidate]) -> list[set[Vec]]:
+        """For each option, the points its next move could end on from which the finish can
+        still be reached without crashing."""
+        race = state.race
+        index = state.current_car
+        assert index is not None
+        car, setup = state.cars[index], race.cars[index]
+        course = race.course_of(index)
+        table = value_table(course, race.rules, swims(setup, car))
+        limit = state.damage_limit(index)
+        found = successors_of(course, race.rules, setup, car, options, limit)
+        transition = transition_of(course, race.rules, setup, car)
+        rows, after = transition.successors(found.cars, limit)
+        good = (table.values_of(after.cars, True) < UNSOLVED) & (after.out == 0) \
+            & ~after.crashed
+        exits: list[set[Vec]] = [set() for _ in options]
+        for row, x, y in zip(rows[good].tolist(), after.cars.x[good].tolist(),
+                             after.cars.y[good].tolist(), strict=True):
+            if not found.out[row]:
+                exits[row].add(Vec(x, y))
+        return exits
 
     @staticmethod
     def _best_finish(state: RaceState, options: list[Candidate], finishing: list[int]) -> int:
@@ -170,19 +259,20 @@ class TableDriver:
 
         return min(finishing, key=key)
 
-    def _values(self, state: RaceState, options: list[Candidate],
-                careful: bool = False) -> list[int]:
-        """Turns to go after each option: the table's value of the state it leads to, plus
-        any turns it misses (a crash). A ``careful`` driver (every level but the expert) counts
-        only routes that never crash, even where a crash would be quicker."""
+    def _values(self, state: RaceState, options: list[Candidate], careful: bool = False,
+                index: int | None = None) -> list[int]:
+        """Turns to go after each option of car ``index`` (the current car by default): the
+        table's value of the state it leads to, plus any turns it misses (a crash). A
+        ``careful`` driver (every level but the expert) counts only routes that never crash,
+        even where a crash would be quicker."""
         race = state.race
-        index = state.current_car
+        index = state.current_car if index is None else index
         assert index is not None
         car, setup = state.cars[index], race.cars[index]
         course = race.course_of(index)
         table = value_table(course, race.rules, swims(setup, car))
         n = len(options)
-        if state.placing:  # choosing a start point: how good each is from rest
+        if state.placing and index == state.current_car:  # start points: each from rest
             at_rest = Cars(x=[c.target.x for c in options], y=[c.target.y for c in options],
                            vx=np.zeros(n), vy=np.zeros(n),
                            progress=np.full(n, course.start_progress))

@@ -225,9 +225,19 @@ OPTIONS: tuple[Option, ...] = (
             "3-2-1": "cars of a team move one after another, and the team scores three points "
                      "for a win, two for second place and one for third; the team with the "
                      "most points wins (Baker)"}),
-    Option("max-rounds", 500,
+    Option("stalled", "end",
+           "What two or more cars do when they hold each other up: each has stood still for "
+           "three turns running because another of them stands where it would go (head on in "
+           "a one-lane passage, say).",
+           {"end": "once every car still racing is held up so, the race stops; unfinished "
+                   "cars are ranked by how far they still have to go",
+            "pass": "cars holding each other up so may end their moves on each other's points "
+                    "(and so pass) until they have moved on"}),
+    Option("max-rounds", None,
            "The race stops after this many rounds; unfinished cars are ranked by how far they "
-           "still have to go.", low=1, high=10_000),
+           "still have to go. Null scales the limit with the course: twice the squares from "
+           "the start round every lap to the finish, and never fewer than 500.",
+           low=1, high=10_000, nullable=True),
 )
 
 OPTIONS_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}

@@ -62,7 +62,8 @@ class RuleSet:
     equipment_bond: bool
     collectables: str
     teams_scoring: str
-    max_rounds: int
+    stalled: str
+    max_rounds: int | None
 
     @classmethod
     def from_options(cls, name: str, options: dict[str, Any], description: str = "",
