@@ -20,7 +20,8 @@ import numpy as np
 from racetrack.ai import LEVELS
 from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.tables import table_damage_limit, value_table
-from racetrack.game import RaceState, heading, missile_boost
+from racetrack.gadgets import heading, missile_boost
+from racetrack.game import RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Move
 from racetrack.rules.moves import SPENDING, successors_of, swims

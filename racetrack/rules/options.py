@@ -219,6 +219,32 @@ OPTIONS: tuple[Option, ...] = (
                      "two turbo boosts, a nickel two good-brakes uses, a dime five damage "
                      "points, money is dollars for the next race, a gadget is one of that "
                      "gadget (Baker)"}),
+    Option("pickups.penny", 2,
+           "Turbo-boost uses a penny collectable gives (Baker: \"A penny could be worth two "
+           "Turbo-boosts\").", low=0, high=20),
+    Option("pickups.nickel", 2,
+           "Good-brakes uses a nickel collectable gives (Baker: \"a nickle two Good brakes "
+           "uses\").", low=0, high=20),
+    Option("pickups.dime", 5,
+           "Damage points a dime collectable gives (Baker: \"a dime could give you five extra "
+           "damage points\").", low=0, high=20),
+    Option("pickups.money", 10,
+           "Dollars a money collectable holds where the track gives no value (Baker: "
+           "\"collectibles that are worth money that you can spend in the next race\"; he "
+           "names no sum).", low=0, high=1000),
+    Option("gadgets.missile-damage", 3,
+           "Damage a missile does to each car on the point where it explodes (Baker: \"it "
+           "explodes and causes 3 points of damage\").", low=0, high=20),
+    Option("gadgets.missile-boost", 2,
+           "How much faster a missile may go each turn with its turbo boost (Baker: \"it can "
+           "use turbo-boost every turn\"; a turbo boost speeds up by two squares).", low=1,
+           high=5),
+    Option("gadgets.oil-size", 3,
+           "The side, in squares, of the slick an oil sprayer lays (Baker: \"a 3x3 square oil "
+           "slick right behind your car\").", low=1, high=9),
+    Option("gadgets.gun-damage", 1,
+           "Damage each set of rear machine guns does to a car one square behind (Baker: "
+           "\"cause one point of damage ... two sets of guns, two points\").", low=0, high=10),
     Option("teams.scoring", "none",
            "Team racing.",
            {"none": "every car races for itself",

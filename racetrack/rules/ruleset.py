@@ -61,6 +61,14 @@ class RuleSet:
     equipment_budget: int
     equipment_bond: bool
     collectables: str
+    pickups_penny: int
+    pickups_nickel: int
+    pickups_dime: int
+    pickups_money: int
+    gadgets_missile_damage: int
+    gadgets_missile_boost: int
+    gadgets_oil_size: int
+    gadgets_gun_damage: int
     teams_scoring: str
     max_rounds: int
 
