@@ -518,12 +518,21 @@ class RaceState:
         return events
 
     def _collide(self, index: int, p: Vec, q: Vec) -> list[Event]:
-        """Baker: both cars take one damage per square they were apart, and both stop."""
+        """Baker: "look back and count how many squares apart the two cars were last turn.
+        Both cars take one point of damage for each square", and both stop.
+
+        "Last turn" is, for each car, where it stood before its latest move: the moving car at
+        ``p``, the car it hits one velocity back from its point (a car at rest, or put back
+        after a crash, stood where it is). Squares apart are counted as Baker counts speed:
+        the larger of the two coordinate differences. So a head-on meeting at speeds 3 and 3
+        costs 6 each (out, over Baker's limit of 5), and rear-ending a car doing 1 at speed 4
+        costs 3 (survived), as "head on collisions nearly always fatal, but you can usually
+        survive rear-ending another car" says."""
         events: list[Event] = []
         for other, car in enumerate(self.cars):
             if other == index or not car.racing or car.position != q:
                 continue
-            apart = (car.position - p).speed
+            apart = (car.position - car.velocity - p).speed
             events.append(Event(EventKind.COLLIDED, index, f"{self._name(index)} collides with "
                                 f"{self._name(other)}", q, apart))
             for who in (index, other):

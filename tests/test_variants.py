@@ -165,6 +165,42 @@ class TestBaker:
         assert (ann.damage, bob.damage) == (2, 2)  # they were two squares apart
         assert ann.velocity == Vec(0, 0) == bob.velocity
 
+    # A one-lane road (y = 3 only) after a wide start: every move but along the lane crashes.
+    LANE = """
+        outer: [[0, 0], [4, 0], [4, 2.5], [24, 2.5], [24, 3.5], [4, 3.5], [4, 6], [0, 6]]
+        start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+        finish: {a: [3, 0], b: [3, 6], forward: [1, 0]}
+    """
+
+    def boxed_in(self, ann, bob):
+        """Ann on the lane with every point she can reach along it taken: Bob on the middle
+        one (placed as ``bob``: point and velocity), two parked cars on the others."""
+        state = race("baker", cars=("Ann", "Bob", "Cy", "Dee"), body=self.LANE).start()
+        state.place(0, *ann)
+        state.place(1, *bob)
+        middle = ann[0] + ann[1]
+        state.place(2, middle - Vec(1, 0))
+        state.place(3, middle + Vec(1, 0))
+        return state
+
+    def test_a_head_on_collision_counts_the_squares_apart_last_turn(self):
+        # "count how many squares apart the two cars were last turn ... head on collisions
+        # nearly always fatal": Ann at 3 east meets Bob who came 3 west: they were 6 apart.
+        state = self.boxed_in((Vec(6, 3), Vec(3, 0)), (Vec(9, 3), Vec(-3, 0)))
+        bump = next(c for c in state.candidates() if c.target == Vec(9, 3))
+        assert bump.kind is MoveKind.COLLISION and bump.legal
+        events = state.apply(bump.move)
+        assert [e.amount for e in events if e.kind is EventKind.COLLIDED] == [6]
+        assert state.cars[0].status is CarStatus.OUT and state.cars[1].status is CarStatus.OUT
+
+    def test_rear_ending_a_slower_car_is_usually_survived(self):
+        # "but you can usually survive rear-ending another car": Ann at 4 onto Bob doing 1,
+        # who stood at 8 last turn: 3 squares apart, 3 damage each.
+        state = self.boxed_in((Vec(5, 3), Vec(4, 0)), (Vec(9, 3), Vec(1, 0)))
+        state.apply(Move(Vec(9, 3)))
+        ann, bob = state.cars[:2]
+        assert (ann.damage, bob.damage) == (3, 3) and ann.racing and bob.racing
+
     def test_the_seating_order_moves_first_and_the_first_across_wins(self):
         state = race("baker", cars=("Ann", "Bob")).start()
         assert state.race.order == (0, 1) and state.current_car == 0

@@ -121,7 +121,11 @@ OPTIONS: tuple[Option, ...] = (
            {"forbidden": "no two cars on one point: such a move is not allowed",
             "shared": "cars may share points (the Westinghouse rule)",
             "collide": "allowed only when every other move is impossible: both cars take one "
-                       "damage per square they were apart and both stop (Baker)"}),
+                       "damage per square they were apart last turn (the moving car where it "
+                       "stood before this move, the other before its own latest move; squares "
+                       "counted as speed is, the larger coordinate difference) and both stop "
+                       "(Baker: \"head on collisions nearly always fatal, but you can usually "
+                       "survive rear-ending another car\")"}),
     Option("damage-limit", None,
            "A car with more damage than this is out; null means damage never puts a car out.",
            low=0, high=99, nullable=True, moves=True, state="damage"),
