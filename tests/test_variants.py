@@ -43,9 +43,29 @@ def moves_of(candidates):
 
 class TestGardner:
     def test_the_first_move_is_one_unit_in_either_or_both_directions(self):
+        # "The first move, following this rule, is one unit horizontally or vertically, or
+        # both" and "a player simply moves his car ahead along the track": the start line's
+        # arrow points east, so the car goes east, north-east or south-east; never staying
+        # put, sideways or backwards.
         state = race("gardner").start()
         assert moves_of(state.candidates()) == {(dx, dy) for dx in (-1, 0, 1)
                                                 for dy in (-1, 0, 1)}
+        assert moves_of(c for c in state.candidates() if c.legal) == {(1, -1), (1, 0), (1, 1)}
+        stay = next(c for c in state.candidates() if c.velocity == Vec(0, 0))
+        assert "must go somewhere" in stay.reason
+        # Later, a car at rest mid-race is not making a first move: it may stay or go back.
+        state.place(0, Vec(10, 3), Vec(0, 0), progress=2)
+        assert len([c for c in state.candidates() if c.legal]) == 9
+
+    @pytest.mark.parametrize(("variant", "first"), [
+        ("classroom", 9),   # "may move into any of the 8 neighboring intersections or may stay"
+        ("baker", 5),       # "from stationary you are allowed to move off at a speed of one"
+        ("simulation", 3),  # "the green circles in front of it"
+    ])
+    def test_each_source_s_first_move(self, variant, first):
+        state = race(variant).start()
+        state.place(0, Vec(2, 3))  # mid-line, away from the walls
+        assert len([c for c in state.candidates() if c.legal]) == first
 
     def test_each_component_changes_by_at_most_one(self):
         state = race("gardner").start()

@@ -89,6 +89,22 @@ OPTIONS: tuple[Option, ...] = (
            "the last (its larger component smaller); turning is a move not along the same "
            "line as the last. Null means cars never skid.", low=1, high=20, nullable=True,
            moves=True),
+    Option("movement.first-move", "free",
+           "What a car's first move may be: a car at rest on a start point before it has "
+           "passed any line, as every car is at the start.",
+           {"free": "any of the movement's choices from rest, staying put included (the "
+                    "classroom sheet: \"each player may move into any of the 8 neighboring "
+                    "intersections or may stay in the same place\"; Baker: from stationary "
+                    "\"you are allowed to move off at a speed of one square\")",
+            "moving": "any of the choices but staying put",
+            "ahead": "one unit horizontally or vertically, or both, ahead: along the start "
+                     "line's arrow, never staying put, sideways or backwards (Gardner: \"The "
+                     "first move ... is one unit horizontally or vertically, or both\" and "
+                     "\"At each turn a player simply moves his car ahead along the track\"; "
+                     "the simulation sheet: the cars move to \"the green circles in front of "
+                     "it\"). Where the track has start points but no start line, the first "
+                     "move only has to go somewhere"},
+           moves=True),
     Option("walls", "touching-allowed",
            "Whether the track's edge is part of the track.",
            {"touching-allowed": "a move may run along or touch the wall (the closed track)",

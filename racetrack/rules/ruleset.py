@@ -36,6 +36,7 @@ class RuleSet:
     movement_launch: bool
     movement_power_braking: bool
     movement_skid_speed: int | None
+    movement_first_move: str
     walls: str
     leaving_track: str
     crash_outcome: str
