@@ -48,6 +48,7 @@ from racetrack.model import (
     Move,
     MoveKind,
     Outcome,
+    Refusal,
     Termination,
 )
 from racetrack.rules.moves import (
@@ -60,7 +61,7 @@ from racetrack.rules.moves import (
     transition_of,
 )
 from racetrack.rules.ruleset import RuleSet
-from racetrack.rules.transition import Moves, Out
+from racetrack.rules.transition import REFUSALS, Moves, Out
 from racetrack.shop import check_kit, starting_kit
 from racetrack.track import Track
 
@@ -671,9 +672,15 @@ class RaceState:
                 events.append(Event(EventKind.MISSED_TURN, index, f"{self._name(index)} misses "
                                     "a turn", car.position))
             elif car.racing:
-                assert self._current_moves().legal is not None
-                if self._current_moves().legal.any():
+                moves = self._current_moves()
+                assert moves.legal is not None and moves.refusal is not None
+                if moves.legal.any():
                     return events
+                if self.race.rules.blocked == "wait" and \
+                        (moves.refusal == REFUSALS.index(Refusal.OCCUPIED)).any():
+                    events += self._wait(index)
+                    events += self._advance_turn()
+                    continue
                 events.append(Event(EventKind.STUCK, index, f"{self._name(index)} has no legal "
                                     "move", car.position))
                 self.last_round = self.round
@@ -681,6 +688,16 @@ class RaceState:
                                       f"{self._name(index)} crashes")
             events += self._advance_turn()
         return events
+
+    def _wait(self, index: int) -> list[Event]:
+        """Every point the car could reach on the track is taken by a car: it stays where it
+        is and comes to rest (``blocked: wait``)."""
+        car = self.cars[index]
+        self.cars[index] = replace(car, velocity=ZERO, launch=False, moves=car.moves + 1)
+        self.trails[index].append(car.position)
+        self.last_round = self.round
+        return [Event(EventKind.BLOCKED, index, f"{self._name(index)} is boxed in by cars and "
+                      "waits", car.position)]
 
     def _finish_race(self, termination: Termination) -> list[Event]:
         self.over = True

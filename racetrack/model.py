@@ -107,6 +107,7 @@ class EventKind(StrEnum):
     OUT = "out"
     MISSED_TURN = "missed-turn"
     STUCK = "stuck"
+    BLOCKED = "blocked"          # every point it could reach is taken by cars: it waits
     PLACED = "placed"
     PIT_STOP = "pit-stop"
     NEEDS_PIT = "needs-pit"

@@ -415,3 +415,39 @@ def test_an_illegal_move_raises_and_changes_nothing():
     with pytest.raises(IllegalMoveError, match="cannot reach"):
         state.apply(Move(Vec(0, 0)))
     assert (list(state.cars), state.turn, state.round, list(state.history)) == before
+
+
+class TestBoxedInByCars:
+    """A crash is the boundary (the classroom and simulation sheets): a car boxed in by cars
+    has not crashed."""
+
+    LANE = TestBaker.LANE
+
+    def boxed(self, variant):
+        """Bob drives onto the lane's point 7; then Ann (at 2 east from 6) finds her on-track
+        points 7, 8 and 9 all taken."""
+        state = race(variant, cars=("Bob", "Ann", "Cy", "Dee"), body=self.LANE,
+                     turn_order="seating").start()
+        state.place(0, Vec(5, 3), Vec(2, 0))
+        state.place(1, Vec(6, 3), Vec(2, 0))
+        state.place(2, Vec(8, 3))
+        state.place(3, Vec(9, 3))
+        return state, state.apply(Move(Vec(7, 3)))
+
+    @pytest.mark.parametrize("variant", ["classroom", "simulation"])
+    def test_a_car_boxed_in_by_cars_waits_at_rest(self, variant):
+        # "If an opponent is already there, you must choose another grid intersection"; only
+        # points "on or outside of the race track boundary" make a crash.
+        state, events = self.boxed(variant)
+        mine = [e.kind for e in events if e.car == 1]
+        assert mine == [EventKind.BLOCKED]
+        ann = state.cars[1]
+        assert (ann.position, ann.velocity, ann.status, ann.missed_turns) == (
+            Vec(6, 3), Vec(0, 0), CarStatus.RACING, 0)
+        assert state.current_car == 2
+
+    def test_gardner_s_car_that_can_only_collide_is_out(self):
+        # "A car that collides with another car or leaves the track is out of the race."
+        state, events = self.boxed("gardner")
+        assert EventKind.CRASHED in [e.kind for e in events if e.car == 1]
+        assert state.cars[1].status is CarStatus.OUT

@@ -142,6 +142,18 @@ OPTIONS: tuple[Option, ...] = (
                        "counted as speed is, the larger coordinate difference) and both stop "
                        "(Baker: \"head on collisions nearly always fatal, but you can usually "
                        "survive rear-ending another car\")"}),
+    Option("blocked", "crash",
+           "What a car does when it has points on the track to go to but other cars stand on "
+           "every one of them (where cars may not share points).",
+           {"crash": "as a car with no legal move: it crashes along its unchanged move and the "
+                     "crash rules apply (Gardner: \"A car that collides with another car or "
+                     "leaves the track is out of the race\")",
+            "wait": "it may not take a taken point, so it must take another legal one; with "
+                    "none left it stays where it is, comes to rest and its turn passes. It has "
+                    "not crashed: the sheets define a crash by the boundary alone (\"If an "
+                    "opponent is already there, you must choose another grid intersection\"; "
+                    "\"If all of your grid intersections ... fall on or outside of the race "
+                    "track boundary, you have crashed\")"}),
     Option("damage-limit", None,
            "A car with more damage than this is out; null means damage never puts a car out.",
            low=0, high=99, nullable=True, moves=True, state="damage"),

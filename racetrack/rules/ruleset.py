@@ -43,6 +43,7 @@ class RuleSet:
     crash_damage: str
     crash_miss_turns: int
     cars: str
+    blocked: str
     damage_limit: int | None
     start_grid: str
     start_direction: str
