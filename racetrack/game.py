@@ -405,8 +405,12 @@ class RaceState:
         """Put a car on the track at a point and velocity (for scripts, puzzles and tests).
 
         The car is on the track afterwards; ``progress`` and ``damage`` keep their values
-        unless given. The history is not changed.
+        unless given. The history is not changed. Before the start, where cars choose their
+        start points, a car placed by hand has made its choice.
         """
+        if index in self.unplaced:
+            self.unplaced.remove(index)
+            self.trails[index] = []
         car = self.cars[index]
         self.set_car(index, replace(car, position=Vec(*position), velocity=Vec(*velocity),
                                     progress=car.progress if progress is None else progress,

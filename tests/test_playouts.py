@@ -21,7 +21,8 @@ def check_invariants(state):
     race = state.race
     course = race.course
     rules = race.rules
-    racing = [c for c in state.cars if c.racing]
+    # Cars still to choose their start point stand nowhere yet.
+    racing = [c for i, c in enumerate(state.cars) if c.racing and i not in state.unplaced]
     if rules.cars == "forbidden":
         spots = [tuple(c.position) for c in racing]
         assert len(spots) == len(set(spots)), "two cars on one point"

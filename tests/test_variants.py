@@ -301,12 +301,26 @@ class TestNystrom:
 
 
 class TestClassroom:
+    def test_each_player_marks_their_own_start_point(self):
+        # "Each player selects a shape or color and marks a point on the start/finish line
+        # (no two players can start in same spot)."
+        state = race("classroom", cars=("Ann", "Bob")).start()
+        assert state.placing and state.current_car == 1  # the last to move chooses first
+        assert legal(state) == {(2, y) for y in range(1, 6)}
+        state.apply(Move(Vec(2, 4)))
+        taken = next(c for c in state.candidates() if c.target == Vec(2, 4))
+        assert not taken.legal and "taken by Bob" in taken.reason
+        state.apply(Move(Vec(2, 2)))
+        assert not state.placing and state.cars[0].position == Vec(2, 2)
+
     def test_nine_choices_including_staying_put(self):
         state = race("classroom").start()
+        state.apply(Move(Vec(2, 1)))  # marks its start point
         assert len(legal(state)) == 9 and (2, 1) in legal(state)
 
     def test_leaving_the_track_means_starting_over_nearby(self):
         state = race("classroom", cars=("Ann", "Bob")).start()
+        state.place(0, Vec(2, 1))
         state.place(1, Vec(10, 4), Vec(0, 4))
         events = state.apply(Move(Vec(3, 1)))
         bob = state.cars[1]
