@@ -70,6 +70,8 @@ class Refusal(StrEnum):
     JUMP = "over a jump the move must repeat the last one"
     SKID = ("would skid: at speed {} or more a car cannot brake and turn in the same move")
     MUST_CHANGE = "the move must change (brake and/or turn)"
+    FIRST_MOVE_STAY = "the first move must go somewhere: the car moves off from the start"
+    FIRST_MOVE_BACK = "the first move goes ahead along the track, over the start line's arrow"
     OCCUPIED = "occupied by {}"
     AVOIDABLE_COLLISION = "occupied by {}: a collision is allowed only when it cannot be avoided"
     TAKEN = "taken by {}"
@@ -106,6 +108,7 @@ class EventKind(StrEnum):
     OUT = "out"
     MISSED_TURN = "missed-turn"
     STUCK = "stuck"
+    BLOCKED = "blocked"          # every point it could reach is taken by cars: it waits
     PLACED = "placed"
     PIT_STOP = "pit-stop"
     NEEDS_PIT = "needs-pit"

@@ -19,8 +19,21 @@ PLUS = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
 SQUARE_24 = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)]
 
 
+def first_move_allowed(first_move: str, track: Track, w) -> bool:
+    """Whether ``w`` may be a car's first move from a start point (``movement.first-move``):
+    anything ("free"), anything but staying put ("moving"), or that and ahead over the start
+    line's arrow ("ahead")."""
+    if first_move == "free":
+        return True
+    if w == (0, 0):
+        return False
+    if first_move == "ahead" and track.start is not None:
+        return w[0] * track.start.forward[0] + w[1] * track.start.forward[1] > 0
+    return True
+
+
 def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_change=False,
-                 touching_allowed=True) -> int | None:
+                 touching_allowed=True, first_move="free") -> int | None:
     """Fewest moves from rest; ``changes`` are the allowed changes of velocity."""
     course = Course(track)
     surface = track.polygon()
@@ -41,6 +54,7 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
 
     starts = [tuple(start)] if start else [tuple(p) for p in course.start_positions]
     frontier = [(p, (0, 0), course.start_progress) for p in starts]
+    first = {(tuple(p), (0, 0), course.start_progress) for p in course.start_positions}
     seen = set(frontier)
     for depth in range(1, limit + 1):
         following = []
@@ -49,6 +63,9 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
                 if must_change and (dx, dy) == (0, 0):
                     continue
                 v = (vx + dx, vy + dy)
+                if ((x, y), (vx, vy), progress) in first and \
+                        not first_move_allowed(first_move, track, v):
+                    continue
                 q = (x + v[0], y + v[1])
                 ok, crosses = segment((x, y), q)
                 if not ok:
@@ -133,8 +150,11 @@ def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
     for depth in range(1, limit + 1):
         following = []
         for p, v, progress, pitted, launch in frontier:
+            at_start = p in starts and v == (0, 0) and progress == course.start_progress
             for w in choices(p, v, launch):
                 if rules.movement_must_change and w == v:
+                    continue
+                if at_start and not first_move_allowed(rules.movement_first_move, track, w):
                     continue
                 q = (p[0] + w[0], p[1] + w[1])
                 ok, oil, upgrade, downgrade, pit, crosses = segment(p, q)

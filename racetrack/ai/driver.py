@@ -22,7 +22,8 @@ from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.planner import UNSAFE, plan_scores
 from racetrack.ai.tables import table_damage_limit, value_table
 from racetrack.ai.traffic import gives_way, giving_way, hold_up, reachable_points
-from racetrack.game import RaceState, heading, missile_boost
+from racetrack.gadgets import heading, missile_boost
+from racetrack.game import RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Move
 from racetrack.rules.moves import (

@@ -89,6 +89,22 @@ OPTIONS: tuple[Option, ...] = (
            "the last (its larger component smaller); turning is a move not along the same "
            "line as the last. Null means cars never skid.", low=1, high=20, nullable=True,
            moves=True),
+    Option("movement.first-move", "free",
+           "What a car's first move may be: a car at rest on a start point before it has "
+           "passed any line, as every car is at the start.",
+           {"free": "any of the movement's choices from rest, staying put included (the "
+                    "classroom sheet: \"each player may move into any of the 8 neighboring "
+                    "intersections or may stay in the same place\"; Baker: from stationary "
+                    "\"you are allowed to move off at a speed of one square\")",
+            "moving": "any of the choices but staying put",
+            "ahead": "one unit horizontally or vertically, or both, ahead: along the start "
+                     "line's arrow, never staying put, sideways or backwards (Gardner: \"The "
+                     "first move ... is one unit horizontally or vertically, or both\" and "
+                     "\"At each turn a player simply moves his car ahead along the track\"; "
+                     "the simulation sheet: the cars move to \"the green circles in front of "
+                     "it\"). Where the track has start points but no start line, the first "
+                     "move only has to go somewhere"},
+           moves=True),
     Option("walls", "touching-allowed",
            "Whether the track's edge is part of the track.",
            {"touching-allowed": "a move may run along or touch the wall (the closed track)",
@@ -121,7 +137,23 @@ OPTIONS: tuple[Option, ...] = (
            {"forbidden": "no two cars on one point: such a move is not allowed",
             "shared": "cars may share points (the Westinghouse rule)",
             "collide": "allowed only when every other move is impossible: both cars take one "
-                       "damage per square they were apart and both stop (Baker)"}),
+                       "damage per square they were apart last turn (the moving car where it "
+                       "stood before this move, the other before its own latest move; squares "
+                       "counted as speed is, the larger coordinate difference) and both stop "
+                       "(Baker: \"head on collisions nearly always fatal, but you can usually "
+                       "survive rear-ending another car\")"}),
+    Option("blocked", "crash",
+           "What a car does when it has points on the track to go to but other cars stand on "
+           "every one of them (where cars may not share points).",
+           {"crash": "as a car with no legal move: it crashes along its unchanged move and the "
+                     "crash rules apply (Gardner: \"A car that collides with another car or "
+                     "leaves the track is out of the race\")",
+            "wait": "it may not take a taken point, so it must take another legal one; with "
+                    "none left it stays where it is, comes to rest and its turn passes. It has "
+                    "not crashed: the sheets define a crash by the boundary alone (\"If an "
+                    "opponent is already there, you must choose another grid intersection\"; "
+                    "\"If all of your grid intersections ... fall on or outside of the race "
+                    "track boundary, you have crashed\")"}),
     Option("damage-limit", None,
            "A car with more damage than this is out; null means damage never puts a car out.",
            low=0, high=99, nullable=True, moves=True, state="damage"),
@@ -219,6 +251,32 @@ OPTIONS: tuple[Option, ...] = (
                      "two turbo boosts, a nickel two good-brakes uses, a dime five damage "
                      "points, money is dollars for the next race, a gadget is one of that "
                      "gadget (Baker)"}),
+    Option("pickups.penny", 2,
+           "Turbo-boost uses a penny collectable gives (Baker: \"A penny could be worth two "
+           "Turbo-boosts\").", low=0, high=20),
+    Option("pickups.nickel", 2,
+           "Good-brakes uses a nickel collectable gives (Baker: \"a nickle two Good brakes "
+           "uses\").", low=0, high=20),
+    Option("pickups.dime", 5,
+           "Damage points a dime collectable gives (Baker: \"a dime could give you five extra "
+           "damage points\").", low=0, high=20),
+    Option("pickups.money", 10,
+           "Dollars a money collectable holds where the track gives no value (Baker: "
+           "\"collectibles that are worth money that you can spend in the next race\"; he "
+           "names no sum).", low=0, high=1000),
+    Option("gadgets.missile-damage", 3,
+           "Damage a missile does to each car on the point where it explodes (Baker: \"it "
+           "explodes and causes 3 points of damage\").", low=0, high=20),
+    Option("gadgets.missile-boost", 2,
+           "How much faster a missile may go each turn with its turbo boost (Baker: \"it can "
+           "use turbo-boost every turn\"; a turbo boost speeds up by two squares).", low=1,
+           high=5),
+    Option("gadgets.oil-size", 3,
+           "The side, in squares, of the slick an oil sprayer lays (Baker: \"a 3x3 square oil "
+           "slick right behind your car\").", low=1, high=9),
+    Option("gadgets.gun-damage", 1,
+           "Damage each set of rear machine guns does to a car one square behind (Baker: "
+           "\"cause one point of damage ... two sets of guns, two points\").", low=0, high=10),
     Option("teams.scoring", "none",
            "Team racing.",
            {"none": "every car races for itself",

@@ -36,12 +36,14 @@ class RuleSet:
     movement_launch: bool
     movement_power_braking: bool
     movement_skid_speed: int | None
+    movement_first_move: str
     walls: str
     leaving_track: str
     crash_outcome: str
     crash_damage: str
     crash_miss_turns: int
     cars: str
+    blocked: str
     damage_limit: int | None
     start_grid: str
     start_direction: str
@@ -61,6 +63,14 @@ class RuleSet:
     equipment_budget: int
     equipment_bond: bool
     collectables: str
+    pickups_penny: int
+    pickups_nickel: int
+    pickups_dime: int
+    pickups_money: int
+    gadgets_missile_damage: int
+    gadgets_missile_boost: int
+    gadgets_oil_size: int
+    gadgets_gun_damage: int
     teams_scoring: str
     stalled: str
     max_rounds: int | None

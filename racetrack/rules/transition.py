@@ -254,6 +254,13 @@ class Transition:
         self.pit = ZoneLattice(course.zones("pit") if self.pits else [], self.grid)
         self.leaving = rules.leaving_track
         self.goal = course.goal
+        self.first_move = rules.movement_first_move
+        starts = course.start_positions if self.first_move != "free" else ()
+        self.start_keys = np.sort(np.array([self.grid.cells(np.array([p.x]), np.array([p.y]))[0]
+                                            for p in starts], dtype=np.int64))
+        line = course.track.start
+        self.ahead = (0, 0) if line is None or self.first_move != "ahead" else \
+            (float(line.forward[0]), float(line.forward[1]))
 
     # -- what the state carries -------------------------------------------------------------
 
@@ -523,8 +530,25 @@ class Transition:
                 forbid(forced & (speed_v >= skid) & turning & (speed_w < speed_v), Refusal.SKID)
         if rules.movement_must_change:
             forbid(unchanged & ~repeat_demanded[row], Refusal.MUST_CHANGE)
+        if len(self.start_keys):
+            first = self.at_start(cars)[row]
+            if first.any():
+                forbid(first & ~((wx != 0) | (wy != 0)), Refusal.FIRST_MOVE_STAY)
+                if self.ahead != (0, 0):
+                    forbid(first & (wx * self.ahead[0] + wy * self.ahead[1] <= 0),
+                           Refusal.FIRST_MOVE_BACK)
         moves.kind, moves.refusal, moves.legal, moves.unchanged = kind, refusal, legal, unchanged
         return moves
+
+    def at_start(self, cars: Cars) -> np.ndarray:
+        """Per state: whether its next move is a first move (``movement.first-move``): the
+        car is at rest, on the track, on a start point and has passed no line yet."""
+        if not len(self.start_keys):
+            return np.zeros(len(cars), dtype=bool)
+        cells = self.grid.cells(cars.x, cars.y).astype(np.int64)
+        where = np.minimum(np.searchsorted(self.start_keys, cells), len(self.start_keys) - 1)
+        return ((self.start_keys[where] == cells) & (cells >= 0) & ~cars.moving()
+                & (cars.off == 0) & (cars.progress == self.course.start_progress))
 
     def candidates(self, cars: Cars, oil: Sequence[BaseGeometry] = (),
                    explain: bool = True, memo: MoveMemo | None = None) -> Moves:
