@@ -18,7 +18,12 @@ class Option:
     ``moves`` says the option changes what a lone car may do with its move (so the rules'
     transition reads it, and the solver's tables depend on it); ``state`` names the column a
     car's search state needs for it, where its value asks for one (``pitted``, ``launch``,
-    ``off``, ``exit``, ``damage``, ``kit``)."""
+    ``off``, ``exit``, ``damage``, ``kit``).
+
+    ``since`` is the generation of saved files (replays, records, games) that list the option:
+    a file saved before it existed (``since`` 2) raced with its default, which is the engine's
+    fixed behaviour of that time, so such a file may lack it; a file lacking an older option
+    is refused (``racetrack.rules.optionfile.read_rules``)."""
 
     key: str
     default: Any
@@ -30,6 +35,7 @@ class Option:
     is_bool: bool = False
     moves: bool = False
     state: str = ""
+    since: int = 1
 
     @property
     def field_name(self) -> str:
@@ -104,7 +110,7 @@ OPTIONS: tuple[Option, ...] = (
                      "the simulation sheet: the cars move to \"the green circles in front of "
                      "it\"). Where the track has start points but no start line, the first "
                      "move only has to go somewhere"},
-           moves=True),
+           moves=True, since=2),
     Option("walls", "touching-allowed",
            "Whether the track's edge is part of the track.",
            {"touching-allowed": "a move may run along or touch the wall (the closed track)",
@@ -153,7 +159,7 @@ OPTIONS: tuple[Option, ...] = (
                     "not crashed: the sheets define a crash by the boundary alone (\"If an "
                     "opponent is already there, you must choose another grid intersection\"; "
                     "\"If all of your grid intersections ... fall on or outside of the race "
-                    "track boundary, you have crashed\")"}),
+                    "track boundary, you have crashed\")"}, since=2),
     Option("damage-limit", None,
            "A car with more damage than this is out; null means damage never puts a car out.",
            low=0, high=99, nullable=True, moves=True, state="damage"),
@@ -253,30 +259,31 @@ OPTIONS: tuple[Option, ...] = (
                      "gadget (Baker)"}),
     Option("pickups.penny", 2,
            "Turbo-boost uses a penny collectable gives (Baker: \"A penny could be worth two "
-           "Turbo-boosts\").", low=0, high=20),
+           "Turbo-boosts\").", low=0, high=20, since=2),
     Option("pickups.nickel", 2,
            "Good-brakes uses a nickel collectable gives (Baker: \"a nickle two Good brakes "
-           "uses\").", low=0, high=20),
+           "uses\").", low=0, high=20, since=2),
     Option("pickups.dime", 5,
            "Damage points a dime collectable gives (Baker: \"a dime could give you five extra "
-           "damage points\").", low=0, high=20),
+           "damage points\").", low=0, high=20, since=2),
     Option("pickups.money", 10,
            "Dollars a money collectable holds where the track gives no value (Baker: "
            "\"collectibles that are worth money that you can spend in the next race\"; he "
-           "names no sum).", low=0, high=1000),
+           "names no sum).", low=0, high=1000, since=2),
     Option("gadgets.missile-damage", 3,
            "Damage a missile does to each car on the point where it explodes (Baker: \"it "
-           "explodes and causes 3 points of damage\").", low=0, high=20),
+           "explodes and causes 3 points of damage\").", low=0, high=20, since=2),
     Option("gadgets.missile-boost", 2,
            "How much faster a missile may go each turn with its turbo boost (Baker: \"it can "
            "use turbo-boost every turn\"; a turbo boost speeds up by two squares).", low=1,
-           high=5),
+           high=5, since=2),
     Option("gadgets.oil-size", 3,
            "The side, in squares, of the slick an oil sprayer lays (Baker: \"a 3x3 square oil "
-           "slick right behind your car\").", low=1, high=9),
+           "slick right behind your car\").", low=1, high=9, since=2),
     Option("gadgets.gun-damage", 1,
            "Damage each set of rear machine guns does to a car one square behind (Baker: "
-           "\"cause one point of damage ... two sets of guns, two points\").", low=0, high=10),
+           "\"cause one point of damage ... two sets of guns, two points\").", low=0, high=10,
+           since=2),
     Option("teams.scoring", "none",
            "Team racing.",
            {"none": "every car races for itself",
