@@ -89,6 +89,10 @@ OPTIONS: tuple[Option, ...] = (
            "When true a car may also shorten its move by up to two units in each component, "
            "provided the new move continues the last one in a straight line (Tom Gordon's "
            "power braking, Gardner's Addendum I).", is_bool=True, moves=True),
+    Option("movement.power-braking-limit", 2,
+           "How far power braking may shorten each component of a move (Tom Gordon, Gardner's "
+           "Addendum I: \"reduce both coordinates by two units, provided the move continues "
+           "the preceding move in a straight line\").", low=1, high=5, moves=True, since=2),
     Option("movement.skid-speed", None,
            "At this speed or more a car cannot brake and turn in the same move: it would skid "
            "(Vaughan-Williams and Kinory, Gardner's Addendum I). Braking is a move slower than "
@@ -199,6 +203,11 @@ OPTIONS: tuple[Option, ...] = (
            "Whether the track's checkpoints count.",
            {"in-order": "they must be crossed in order every lap",
             "ignored": "only the finish line counts"}, moves=True),
+    Option("crawl-step", 1,
+           "How far a car off the track moves each turn under leaving-track: crawl (Levi's rule "
+           "5: \"reduced to a single move in any direction until it re-enters the track\"): "
+           "any point this many squares away or nearer, in each component.", low=1, high=3,
+           moves=True, since=2),
     Option("zones.oil", "none",
            "The effect of oil zones.",
            {"none": "oil is ordinary track",
@@ -236,6 +245,18 @@ OPTIONS: tuple[Option, ...] = (
            "Turbo-boost uses each car starts with (when it does not design its own car): a use "
            "lets a car speed up by two squares instead of one (Baker allows two a race).",
            low=0, high=20, moves=True, state="kit"),
+    Option("equipment.brakes-reach", 2,
+           "How many squares a use of good brakes slows a car by (Baker: \"Using 'Good Brakes' "
+           "allows a car to slow down by TWO squares instead of the usual one\").", low=2,
+           high=5, moves=True, since=2),
+    Option("equipment.turbo-reach", 2,
+           "How many squares a turbo boost speeds a car up by (Baker: \"Using the 'Turbo "
+           "Boost' allows a car to speed up by TWO squares instead of the usual one\").",
+           low=2, high=5, moves=True, since=2),
+    Option("equipment.boosters-reach", 3,
+           "How many squares rocket boosters speed a car up by, once (Baker's James Bond mode: "
+           "rocket boosters give a car one extra-fast acceleration; three squares here).",
+           low=2, high=6, moves=True, since=2),
     Option("equipment.shop", "none",
            "Whether the players kit out their cars before the race.",
            {"none": "every car starts with the equipment.* uses and the damage-limit",
@@ -250,6 +271,31 @@ OPTIONS: tuple[Option, ...] = (
            "When true the shop also sells James Bond gadgets: missiles $30, oil sprayers $10, "
            "rocket boosters $30, submarine $30, rear machine guns $20 a set (Baker).",
            is_bool=True),
+    Option("prices.brakes", 10,
+           "Dollars the shop asks for a use of good brakes (Baker: \"Good brakes cost $10\").",
+           low=0, high=1000, since=2),
+    Option("prices.turbo", 10,
+           "Dollars the shop asks for a turbo boost (Baker: \"Turbo Boosts cost $10\").",
+           low=0, high=1000, since=2),
+    Option("prices.damage", 5,
+           "Dollars the shop asks for a damage point (Baker: \"Damage points cost $5 each\").",
+           low=0, high=1000, since=2),
+    Option("prices.missiles", 30,
+           "Dollars the shop asks for a missile (Baker: \"$30 Missile\").",
+           low=0, high=1000, since=2),
+    Option("prices.sprayers", 10,
+           "Dollars the shop asks for an oil sprayer (Baker: \"$10 Oil Sprayers\").",
+           low=0, high=1000, since=2),
+    Option("prices.boosters", 30,
+           "Dollars the shop asks for rocket boosters (Baker: \"$30 Rocket boosters\").",
+           low=0, high=1000, since=2),
+    Option("prices.submarine", 30,
+           "Dollars the shop asks for a submarine (Baker: \"$30 Submarine\").",
+           low=0, high=1000, since=2),
+    Option("prices.guns", 20,
+           "Dollars the shop asks for a set of rear machine guns (Baker: \"$20 Rear-shooting "
+           "machine guns\").",
+           low=0, high=1000, since=2),
     Option("collectables", "ignored",
            "What the track's collectables do.",
            {"ignored": "they are drawn but do nothing",
@@ -290,6 +336,23 @@ OPTIONS: tuple[Option, ...] = (
             "3-2-1": "cars of a team move one after another, and the team scores three points "
                      "for a win, two for second place and one for third; the team with the "
                      "most points wins (Baker)"}),
+    Option("teams.first", 3,
+           "Points a team scores for a car's win (Baker's team racing: \"cars score three "
+           "points for a win\"); also a championship's points.", low=0, high=100, since=2),
+    Option("teams.second", 2,
+           "Points for second place (Baker: \"two points for second place\").", low=0,
+           high=100, since=2),
+    Option("teams.third", 1,
+           "Points for third place (Baker: \"and one point for third\").", low=0, high=100,
+           since=2),
+    Option("prizes.first", 30,
+           "A championship's prize money for a race's winner (Baker: \"award prize money to "
+           "the winners\"; he names no sums: $30, $20 and $10 here).", low=0, high=1000,
+           since=2),
+    Option("prizes.second", 20, "A championship's prize for second place.", low=0, high=1000,
+           since=2),
+    Option("prizes.third", 10, "A championship's prize for third place.", low=0, high=1000,
+           since=2),
     Option("max-rounds", 500,
            "The race stops after this many rounds; unfinished cars are ranked by how far they "
            "still have to go.", low=1, high=10_000),

@@ -82,6 +82,25 @@ class RuleSet:
     gadgets_oil_size: int
     gadgets_gun_damage: int
     teams_scoring: str
+    movement_power_braking_limit: int
+    crawl_step: int
+    equipment_brakes_reach: int
+    equipment_turbo_reach: int
+    equipment_boosters_reach: int
+    prices_brakes: int
+    prices_turbo: int
+    prices_damage: int
+    prices_missiles: int
+    prices_sprayers: int
+    prices_boosters: int
+    prices_submarine: int
+    prices_guns: int
+    teams_first: int
+    teams_second: int
+    teams_third: int
+    prizes_first: int
+    prizes_second: int
+    prizes_third: int
     max_rounds: int
 
     @classmethod
@@ -91,6 +110,22 @@ class RuleSet:
         values = {option.field_name: options.get(option.key, option.default)
                   for option in OPTIONS}
         return cls(name=name, description=description, source=source, **values)
+
+    def prices(self) -> dict[str, int]:
+        """The shop's price of each item (``prices.*``), by kit item."""
+        return {name: getattr(self, f"prices_{name}") for name in
+                ("brakes", "turbo", "damage", "missiles", "sprayers", "boosters", "submarine",
+                 "guns")}
+
+    @property
+    def team_points(self) -> tuple[int, int, int]:
+        """Points for the first three places (``teams.*``)."""
+        return (self.teams_first, self.teams_second, self.teams_third)
+
+    @property
+    def prize_money(self) -> tuple[int, int, int]:
+        """A championship's prizes for the first three places (``prizes.*``)."""
+        return (self.prizes_first, self.prizes_second, self.prizes_third)
 
     def option(self, key: str) -> Any:
         return getattr(self, OPTIONS_BY_KEY[key].field_name)
