@@ -114,9 +114,10 @@ class TableDriver:
 
         rivals = [j for j in range(len(state.cars)) if rival(j)]
         if action is Action.MISSILE:
-            first_velocity = missile_boost(me.velocity)
+            boost = race.rules.gadgets_missile_boost
+            first_velocity = missile_boost(me.velocity, boost)
             first = me.position + first_velocity
-            second = first + missile_boost(first_velocity)
+            second = first + missile_boost(first_velocity, boost)
             if candidate.target == first or candidate.target + candidate.velocity == second:
                 return False  # it would land on its own car
             return any(state.cars[j].position == first
@@ -300,7 +301,8 @@ def missile_points(state: RaceState) -> frozenset[Vec]:
     points = set()
     for missile in state.missiles:
         if missile.owner == index:
-            points.add(missile.position + missile_boost(missile.velocity))
+            points.add(missile.position + missile_boost(missile.velocity,
+                                                        state.race.rules.gadgets_missile_boost))
         else:
             points.add(missile.position)
     return frozenset(points)

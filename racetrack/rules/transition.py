@@ -46,8 +46,8 @@ from racetrack.lattice import LatticeRegion, SheetGrid, ZoneLattice
 from racetrack.model import MoveKind, Refusal, Special
 from racetrack.rules.movement import (
     CHANGES,
-    CRAWL_STEPS,
     component_class,
+    crawl_steps,
     power_brake_arrays,
     special_offsets,
 )
@@ -241,7 +241,9 @@ class Transition:
         self.drive = self.land if drive is land else LatticeRegion(drive, self.grid, self.closed)
         self.wet = without_water and bool(course.zones("water"))
         self.changes = np.array(CHANGES[rules.movement_choices], dtype=np.int32)
-        self.crawl = np.array(CRAWL_STEPS, dtype=np.int32)
+        self.crawl = np.array(crawl_steps(rules.crawl_step), dtype=np.int32)
+        self.reaches = (rules.equipment_brakes_reach, rules.equipment_turbo_reach,
+                        rules.equipment_boosters_reach)
         self.step = int(np.abs(self.changes).max())
         self.oil = ZoneLattice(course.zones("oil") if rules.zones_oil != "none" else [],
                                self.grid)
@@ -364,7 +366,8 @@ class Transition:
                            np.tile(self.crawl[:, 1], len(crawlers)), 0))
         extra = False
         if self.rules.movement_power_braking and len(normal):
-            for rows, bx, by in power_brake_arrays(cars.vx[normal], cars.vy[normal]):
+            for rows, bx, by in power_brake_arrays(cars.vx[normal], cars.vy[normal],
+                                                   self.rules.movement_power_braking_limit):
                 blocks.append((normal[rows], bx, by, SPECIAL_CODES.index(Special.POWER_BRAKING)))
             extra = True
         if self.rules.movement_launch:
@@ -415,14 +418,15 @@ class Transition:
         if not len(rows):
             return
         choices = self.rules.movement_choices
-        cx = component_class(cars.vx[rows], choices)
-        cy = component_class(cars.vy[rows], choices)
+        cx = component_class(cars.vx[rows], choices, self.reaches)
+        cy = component_class(cars.vy[rows], choices, self.reaches)
         uses = {Special.GOOD_BRAKES: cars.brakes, Special.TURBO: cars.turbo,
                 Special.BOOSTERS: cars.boosters}
         classes = np.unique(np.column_stack([cx, cy]), axis=0)
         for special_index in range(3):
             for kx, ky in classes:
-                special, offsets = special_offsets(choices, int(kx), int(ky))[special_index]
+                special, offsets = special_offsets(choices, int(kx), int(ky),
+                                                   self.reaches)[special_index]
                 if not offsets:
                     continue
                 members = rows[(cx == kx) & (cy == ky) & (uses[special][rows] > 0)]
