@@ -26,9 +26,10 @@ FRONTIER = 6000
 UNSAFE = 1e9
 
 
-def plan_scores(state: RaceState, options: list[Candidate]) -> list[float]:
-    """A score per option (lower is better): squares to go after the best safe sequence, or
-    less than zero for one that finishes (the sooner, the lower)."""
+def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) -> list[float]:
+    """A score per option (lower is better): squares to go after the best safe sequence of
+    ``depth`` moves, or less than zero for one that finishes (the sooner, the lower)."""
+    horizon = depth
     race = state.race
     index = state.current_car
     assert index is not None
@@ -42,7 +43,7 @@ def plan_scores(state: RaceState, options: list[Candidate]) -> list[float]:
     roots = np.arange(len(options))
     keep = (first.out == 0) & ~first.crashed
     cars, roots = first.cars.take(np.flatnonzero(keep)), roots[keep]
-    for depth in range(1, DEPTH + 1):
+    for depth in range(1, horizon + 1):
         if not len(cars):
             break
         done = cars.progress >= course.goal
@@ -52,7 +53,7 @@ def plan_scores(state: RaceState, options: list[Candidate]) -> list[float]:
         if not len(cars):
             break
         togo = field.values(cars.x, cars.y, cars.progress)
-        if depth == DEPTH:
+        if depth == horizon:
             safe = can_stop(transition, cars)
             np.minimum.at(scores, roots[safe], togo[safe])
             break
