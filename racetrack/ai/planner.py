@@ -22,6 +22,8 @@ from racetrack.rules.transition import Cars, MoveMemo, Transition
 DEPTH = 3
 #: States kept per level of the search (the ones nearest the finish, per option).
 FRONTIER = 6000
+#: Weight of the first move's own squares to go, to break ties between sequences.
+NOW = 1e-3
 #: Score of an option with no sequence that can stop on the track.
 UNSAFE = 1e9
 
@@ -42,6 +44,9 @@ def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) 
     scores = np.full(len(options), UNSAFE, dtype=float)
     roots = np.arange(len(options))
     keep = (first.out == 0) & ~first.crashed
+    # Of sequences that end as near, the one whose first move gets nearest: standing still
+    # must never tie with going on.
+    nearer = NOW * field.values(first.cars.x, first.cars.y, first.cars.progress)
     cars, roots = first.cars.take(np.flatnonzero(keep)), roots[keep]
     for depth in range(1, horizon + 1):
         if not len(cars):
@@ -61,7 +66,7 @@ def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) 
         rows, after = transition.successors(cars, limit)
         good = (after.out == 0) & ~after.crashed
         cars, roots = after.cars.take(np.flatnonzero(good)), roots[rows[good]]
-    return scores.tolist()
+    return (scores + np.where(scores < UNSAFE, np.minimum(nearer, 1.0), 0.0)).tolist()
 
 
 def _trim(cars: Cars, roots: np.ndarray, togo: np.ndarray) -> tuple[Cars, np.ndarray]:
