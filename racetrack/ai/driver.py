@@ -323,7 +323,8 @@ class TableDriver:
         exits = [{point for point, _ in ways}
                  for ways in self._ways_on(state, [options[i] for i in hopeful])]
         safe = [i for i, points in zip(hopeful, exits, strict=True)
-                if not (len(points) == 1 and any(points <= r for r in rivals))]
+                if values[i] == 0  # it finishes: nothing left to shut
+                or not (len(points) == 1 and any(points <= r for r in rivals))]
         if not safe:
             return hopeful
         best = min(values[i] for i in hopeful)
