@@ -370,7 +370,7 @@ def bond_race(seed=1):
 def bond_replay(tmp_path_factory):
     from racetrack.replay import save_replay
 
-    state = bond_race()
+    state = bond_race(2)  # a race in which a driver gets a shot (seed 1 now has none)
     path = tmp_path_factory.mktemp("bond") / "race.yaml"
     save_replay(state, path)
     return state, path

@@ -47,3 +47,18 @@ def test_a_car_that_cannot_brake_in_time_is_not_safe():
     # Braking from 6 takes 5 + 4 + 3 + 2 + 1 squares, short of the wall at x = 70; from 8,
     # 28 squares do not fit.
     assert can_stop(transition, cars).tolist() == [True, False, True]
+
+
+def test_the_round_limit_scales_with_the_course():
+    long_ring = make_track("""
+        outer: [[0, 0], [300, 0], [300, 200], [0, 200]]
+        holes: [[[4, 4], [296, 4], [296, 196], [4, 196]]]
+        start: {a: [150, 0], b: [150, 4], forward: [1, 0]}
+    """, name="Long ring")
+    rules = load_rules("gardner")
+    assert rules.max_rounds is None
+    race = Race(long_ring, rules, [CarSetup("A")])
+    # About 970 squares round: twice that, so even a car crawling a square a turn finishes.
+    assert 1800 < race.max_rounds < 2100
+    assert Race(make_track(RING, name="Short ring"), rules, [CarSetup("A")]).max_rounds == 500
+    assert Race(long_ring, rules.replace(max_rounds=40), [CarSetup("A")]).max_rounds == 40

@@ -103,3 +103,16 @@ def test_a_car_waiting_alone_is_not_stalled():
     for _ in range(4 * STALL_TURNS):
         state.apply(Stubborn().choose(state))
     assert not state.is_over and not state.stalled
+
+
+def test_a_car_a_move_from_the_line_finishes_with_a_rival_beside_it():
+    race = Race(load_track(find_track("narrows")), load_rules("gardner"),
+                computer_line_up(["easy", "expert"]), seed=0)
+    state = race.start()
+    last_lap = race.course.goal - 1
+    state.place(0, Vec(18, 15), progress=last_lap)
+    state.place(1, Vec(18, 16), progress=last_lap)
+    drivers = race_drivers(race)
+    first = state.current_car
+    state.apply(drivers[first].choose(state))
+    assert state.cars[first].finish is not None

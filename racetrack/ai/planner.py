@@ -22,13 +22,16 @@ from racetrack.rules.transition import Cars, MoveMemo, Transition
 DEPTH = 3
 #: States kept per level of the search (the ones nearest the finish, per option).
 FRONTIER = 6000
+#: Weight of the first move's own squares to go, to break ties between sequences.
+NOW = 1e-3
 #: Score of an option with no sequence that can stop on the track.
 UNSAFE = 1e9
 
 
-def plan_scores(state: RaceState, options: list[Candidate]) -> list[float]:
-    """A score per option (lower is better): squares to go after the best safe sequence, or
-    less than zero for one that finishes (the sooner, the lower)."""
+def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) -> list[float]:
+    """A score per option (lower is better): squares to go after the best safe sequence of
+    ``depth`` moves, or less than zero for one that finishes (the sooner, the lower)."""
+    horizon = depth
     race = state.race
     index = state.current_car
     assert index is not None
@@ -41,8 +44,11 @@ def plan_scores(state: RaceState, options: list[Candidate]) -> list[float]:
     scores = np.full(len(options), UNSAFE, dtype=float)
     roots = np.arange(len(options))
     keep = (first.out == 0) & ~first.crashed
+    # Of sequences that end as near, the one whose first move gets nearest: standing still
+    # must never tie with going on.
+    nearer = NOW * field.values(first.cars.x, first.cars.y, first.cars.progress)
     cars, roots = first.cars.take(np.flatnonzero(keep)), roots[keep]
-    for depth in range(1, DEPTH + 1):
+    for depth in range(1, horizon + 1):
         if not len(cars):
             break
         done = cars.progress >= course.goal
@@ -52,7 +58,7 @@ def plan_scores(state: RaceState, options: list[Candidate]) -> list[float]:
         if not len(cars):
             break
         togo = field.values(cars.x, cars.y, cars.progress)
-        if depth == DEPTH:
+        if depth == horizon:
             safe = can_stop(transition, cars)
             np.minimum.at(scores, roots[safe], togo[safe])
             break
@@ -60,7 +66,7 @@ def plan_scores(state: RaceState, options: list[Candidate]) -> list[float]:
         rows, after = transition.successors(cars, limit)
         good = (after.out == 0) & ~after.crashed
         cars, roots = after.cars.take(np.flatnonzero(good)), roots[rows[good]]
-    return scores.tolist()
+    return (scores + np.where(scores < UNSAFE, np.minimum(nearer, 1.0), 0.0)).tolist()
 
 
 def _trim(cars: Cars, roots: np.ndarray, togo: np.ndarray) -> tuple[Cars, np.ndarray]:

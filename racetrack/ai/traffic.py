@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from racetrack.game import RaceState
 from racetrack.geometry import ZERO, Vec
 from racetrack.model import Candidate, Refusal
+from racetrack.rules.movement import CHANGES
 from racetrack.solver import UNSOLVED
 
 #: Refusals that only another car's point makes.
@@ -76,8 +77,10 @@ def giving_way(options: Sequence[Candidate], here: Vec) -> list[int]:
 
 
 def reachable_points(state: RaceState, index: int, near: Vec, radius: int) -> list[set[Vec]]:
-    """For each other racing car within ``radius`` squares of ``near``, the points it could
-    end its next move on."""
+    """For each other racing car within ``radius`` squares of ``near``, the points its next
+    move could end on by the rules' ordinary choices (where it would go unchanged, and the
+    points around that): enough to say whether it could take a point first."""
+    changes = CHANGES[state.race.rules.movement_choices]
     found = []
     for j, car in enumerate(state.cars):
         if j == index or not car.racing or car.missed_turns:
@@ -85,5 +88,5 @@ def reachable_points(state: RaceState, index: int, near: Vec, radius: int) -> li
         ahead = car.position + car.velocity
         if max(abs(ahead.x - near.x), abs(ahead.y - near.y)) > radius:
             continue
-        found.append({c.target for c in state.candidates_for(j) if c.legal})
+        found.append({ahead + change for change in changes})
     return found

@@ -228,13 +228,15 @@ class PlaybackScene(FormScene):
         room = width - theme.px(48) - play - cancel - theme.px(12)
         names = self.recording.players
         each = max(theme.px(60), min(theme.px(170), room // max(1, len(names))))
+        box = theme.px(24)
         self.seat_toggles = []
         for seat, name in enumerate(names):
             x = theme.px(16) + seat * each
             shown = name if len(name) <= 14 else name[:13] + "…"
             self.seat_toggles.append(page.toggle(
-                (x, y, each - theme.px(8), tall), shown, seat in self.choosing,
+                (x, y + tall // 2 - box // 2, box, box), "", seat in self.choosing,
                 lambda on, seat=seat: self.choose_seat(seat, on), tooltip=name))
+            page.label((x + box + theme.px(4), y, each - box - theme.px(10), tall), shown)
         page.button((width - theme.px(16) - cancel - theme.px(12) - play, y, play, tall),
                     "Play on", self.confirm_take_over, style="primary")
         page.button((width - theme.px(16) - cancel, y, cancel, tall), "Cancel",
