@@ -99,7 +99,9 @@ class RaceScene:
         self.race = race
         self.drivers = drivers
         self.animation_seconds = animation_seconds
-        self.on_over = on_over  # called with the final state when the race is over
+        # Called when the race is over with the final state and the autosaves' executor
+        # (its queued writes land before the finished race is saved).
+        self.on_over = on_over
         self.state = state or race.start()
         self.camera = Camera()
         self.sheet = SheetCache(race.course)
@@ -385,8 +387,9 @@ class RaceScene:
             self.over_for += dt
             if self.over_for > 1.2 and self.on_over is not None:
                 callback, self.on_over = self.on_over, None
-                self._leave()
-                callback(self.state)
+                self._leave(wait=False)
+                # The finished race is written after the autosaves still queued.
+                callback(self.state, self.saver)
             return
         if self.human_turn:
             self.lookout.work(self.state)
@@ -460,11 +463,12 @@ class RaceScene:
             if armed:
                 pygame.draw.rect(surface, colour, button.rect.inflate(6, 6), 3, border_radius=10)
 
-    def _leave(self) -> None:
-        """Stop the threads, let the last autosave land, and keep the zoom for next time."""
+    def _leave(self, wait: bool = True) -> None:
+        """Stop the threads, let the last autosave land (``wait``: now, else behind the
+        frame, before the finished race is written), and keep the zoom for next time."""
         self.workers.shutdown(wait=False, cancel_futures=True)
         self.lookout.close()
-        self.saver.shutdown(wait=True)  # the last autosave lands before the result
+        self.saver.shutdown(wait=wait)
         if self.zoomed:
             self.app.remember(zoom=round(self.follow_scale or self.camera.scale, 2))
             self.zoomed = False
