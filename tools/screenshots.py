@@ -152,7 +152,8 @@ def results(app: App, out: Path) -> None:
         if scene.thinking is not None:
             scene.thinking.result(timeout=60)
         frames(app, 1, 0.2)
-    frames(app, 2)
+    app.scenes[-1].saving.wait(60)  # the replay is written behind the results
+    frames(app, 3)
     save(app, out, "results")
 
 
