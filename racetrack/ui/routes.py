@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from racetrack.takeover import take_over
 from racetrack.track import Track, load_track
 from racetrack.trees import TreesGame, TreesState
 from racetrack.trees.record import GAMES
+from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsScene
 from racetrack.ui.scenes.editor import EditorScene
 from racetrack.ui.scenes.help import HelpScene
@@ -53,8 +55,8 @@ from racetrack.ui.scenes.trial import TrialResultsScene
 from racetrack.ui.scenes.tutorial import TutorialScene, tutorial_race
 from racetrack.ui.scenes.unfinished import UnfinishedScene
 
-#: What follows a race: ``results(final state, saved replay)`` makes the results' scene.
-Results = Callable[[RaceState, "Path | None"], Any]
+#: What follows a race: ``results(final state, the replay's saving)`` makes the results' scene.
+Results = Callable[[RaceState, Saving], Any]
 
 
 class Routes:
@@ -155,7 +157,7 @@ class Routes:
         seed = random.randrange(1_000_000)
         Race(track, rules, cars, seed=seed)  # refuses too many cars for the start line
 
-        def results(final: RaceState, saved: Path | None) -> ResultsScene:
+        def results(final: RaceState, saved: Saving) -> ResultsScene:
             return ResultsScene(self.app, final, None, saved, proceed=("Back to editor", back))
 
         def race_with(kitted: list[CarSetup], replace: bool) -> RaceScene:
@@ -200,10 +202,11 @@ class Routes:
 
         progress = progress or archive.new_progress_path(state)
 
-        def over(final: RaceState) -> None:
-            saved = None
-            with contextlib.suppress(OSError, FileProblemError):
-                saved = archive.save_finished(final, progress=progress)
+        def over(final: RaceState, autosaves: Executor | None = None) -> None:
+            """The results at once; the replay is written behind them, after the race's
+            last autosaves (``autosaves``), and the results say so when it is on disk."""
+            saved = Saving(lambda: archive.save_finished(final, progress=progress),
+                           after=autosaves)
             if results is not None:
                 self.app.replace(results(final, saved))
             elif is_time_trial(race):
@@ -249,7 +252,7 @@ class Routes:
         race = tutorial_race()
         return self.race(race, race.start(), replace=False, scene_type=TutorialScene)
 
-    def _trial_results(self, final: RaceState, rematch, saved: Path | None):
+    def _trial_results(self, final: RaceState, rematch, saved: Saving):
         """Record a finished time trial (a failure to write costs only the record) and show
         it."""
         result, problem = None, ""
@@ -297,7 +300,7 @@ class Routes:
     def _championship_results(self, series: Championship, path: Path | None) -> Results:
         """What follows a championship's race: the race scored and the series saved, its
         ranking, and a button on to the standings."""
-        def results(final: RaceState, saved: Path | None) -> ResultsScene:
+        def results(final: RaceState, saved: Saving) -> ResultsScene:
             series.record(final)
             problem = ""
             try:

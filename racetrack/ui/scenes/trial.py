@@ -153,6 +153,9 @@ class TrialResultsScene(ResultsScene):
     def draw_ranking(self, surface: pygame.Surface) -> None:
         """One car: the headline says it all."""
 
+    def picture_key(self) -> tuple:
+        return (self.ghost_shown, self.ghost_shown and self.par_job.done())
+
     def draw_under_trails(self, surface: pygame.Surface) -> None:
         if not self.ghost_shown:
             return

@@ -29,6 +29,7 @@ def finished_replay(app):
         run(app, 1, 0.1)
         if not isinstance(app.scenes[-1], RaceScene):
             break
+    assert app.scenes[-1].saving.wait(30)  # written behind the results
     entries = archive.saved_races()
     assert len(entries) == 1, "a finished race is saved automatically"
     return entries[0]
