@@ -7,6 +7,10 @@ import os
 import pygame
 import pytest
 
+from racetrack.settings import PlayerChoice
+from racetrack.track import find_track
+from racetrack.ui.scenes.menu import MenuScene
+
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
@@ -57,3 +61,21 @@ def pick(app, control, value, frames=2):
 def button(scene, text):
     """A scene's button by its words (the start of them)."""
     return next(w for w in scene.form.widgets if getattr(w, "text", "").startswith(text))
+
+
+def baker_race(app, seed=5, intro=False):
+    app.push(MenuScene(app))
+    players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "easy"))
+    scene = app.routes.start_race(find_track("oval"), "baker", players, seed=seed,
+                             animation_seconds=0.0, replace=False)
+    if not intro:
+        scene._start_following()
+    scene.preparing.result()
+    return scene
+
+
+def settle_outlooks(app, scene):
+    run(app, 1)
+    scene.finish_outlooks()
+    run(app, 1)
+    return scene.current_outlooks()

@@ -27,7 +27,7 @@ def drive_solo_race(app, rules="gardner", overrides=None):
     run(app, 60)
     results = app.scenes[-1]
     assert isinstance(results, TrialResultsScene)
-    results.par_job.result(timeout=30)
+    results.par_job.result(timeout=120)
     run(app, 2)
     return results
 
@@ -92,7 +92,7 @@ def test_setup_offers_moves_for_any_variant_and_shows_the_trial(app):
     assert setup.moves_value == "square-24"
     assert setup.chosen_rules().name == "baker + square-24"
     run(app, 1)  # the par is asked for, off the frame
-    setup.par.jobs[setup.trial_key()].result(timeout=30)
+    setup.par.jobs[setup.trial_key()].result(timeout=120)
     run(app, 1)
     start = next(w for w in setup.form.widgets if getattr(w, "text", "") == "Start race")
     start.press()

@@ -1,5 +1,4 @@
-"""The paper runs on past the sheet without a seam at any zoom, and trails that share a line
-are drawn side by side."""
+"""The paper runs on past the sheet without a seam at any zoom, its lines on whole squares."""
 
 from __future__ import annotations
 
@@ -8,11 +7,9 @@ import pygame
 import pytest
 
 from racetrack.course import Course
-from racetrack.geometry import Vec
 from racetrack.track import find_track, load_track
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
-from racetrack.ui.render.cars import shared_offsets
 from racetrack.ui.render.sheet import SheetCache, grid_lines
 
 
@@ -47,15 +44,3 @@ def test_grid_lines_are_whole_squares_and_every_tenth_is_major():
     assert [major for _, major in found][:5] == [False, False, False, False, True]
     small = grid_lines(-3.0, 3.0, 0, 100)  # tiny squares: every fifth line, on fives
     assert all(round(offset / 3.0 + -3.0) % 5 == 0 for offset, _ in small)
-
-
-def test_trails_that_share_a_line_are_spread_apart_and_others_stay_put():
-    a = [Vec(0, 0), Vec(2, 0), Vec(5, 0)]
-    b = [Vec(1, 0), Vec(3, 0), Vec(3, 4)]  # drives (1,0)-(3,0): part of a's first segments
-    c = [Vec(0, 5), Vec(4, 5)]  # nowhere near
-    offsets = shared_offsets([a, b, c])
-    assert offsets[2] == [0.0]
-    assert offsets[0][0] == -0.5 and offsets[1][0] == 0.5
-    assert offsets[1][1] == 0.0  # its turn north is its own
-    three = shared_offsets([a, a, a])
-    assert [row[0] for row in three] == [-1.0, 0.0, 1.0]
