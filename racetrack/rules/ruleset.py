@@ -31,7 +31,8 @@ from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 logger = logging.getLogger(__name__)
 
 __all__ = ["RuleSet", "bundled_rules_folder", "bundled_variant_names", "load_rules",
-           "refuse_base", "rules_from_data", "rules_from_document", "rules_from_text"]
+           "option_sources", "refuse_base", "rules_from_data", "rules_from_document",
+           "rules_from_text"]
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,16 @@ def load_rules(name_or_path: str | os.PathLike[str]) -> RuleSet:
     """A rule set from a bundled variant's name (``baker``) or a path to a YAML file."""
     path = _locate(str(name_or_path))
     return _build(load_yaml(path, RulesError, RULES_LIMITS), path, (_resolved(path),))
+
+
+def option_sources(name_or_path: str | os.PathLike[str]) -> dict[str, str]:
+    """Where each option of a rule set (a bundled name or a file, as ``load_rules`` takes)
+    gets its value: the rule set in its chain of bases that sets it, or ``"default"``."""
+    path = _locate(str(name_or_path))
+    sources: dict[str, str] = {}
+    read_rules(load_yaml(path, RulesError, RULES_LIMITS), TABLE, path, (_resolved(path),),
+               bundled_rules_folder(), sources=sources)
+    return sources
 
 
 def rules_from_text(text: str, file: str = "<rules>") -> RuleSet:
