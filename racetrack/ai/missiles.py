@@ -18,7 +18,7 @@ from racetrack.geometry import Vec
 from racetrack.model import Candidate, Missile, Move, MoveKind
 
 #: How far (in squares, straight) a rival may be ahead of the car for a missile to be fired.
-FIRE_RANGE = 12
+FIRE_RANGE = 16
 #: A score worse than any distance on the paper: a point from which every move hits the wall.
 DEAD_END = 10.0**9
 
