@@ -41,10 +41,11 @@ def test_the_shop_buys_with_plus_and_minus_then_starts_the_race(app):
     assert scene.state.cars[0].kit.missiles == 1
 
 
-def test_m_arms_a_missile_for_the_next_click(app):
+def racing_with_a_missile(app):
+    """Ann bought a missile in the shop and races on, two squares east a turn."""
     app.push(MenuScene(app))
     shop = app.routes.start_race(find_track("hazards"), "baker-bond", PLAYERS, seed=3,
-                            animation_seconds=0.05, replace=False)
+                                 animation_seconds=0.05, replace=False)
     items = [item for item, _ in shop.items]
     click(app, centre(shop.form.widgets[2 * items.index("missiles") + 1]))
     click(app, centre(shop.form.widgets[-1]))
@@ -52,6 +53,11 @@ def test_m_arms_a_missile_for_the_next_click(app):
     scene.preparing.result()
     ann = scene.state.cars[0]
     scene.state.place(0, ann.position, Vec(2, 0))
+    return scene, scene.state.cars[0]
+
+
+def test_m_arms_a_missile_for_the_next_click(app):
+    scene, ann = racing_with_a_missile(app)
     press(app, pygame.K_m)
     assert scene.armed is Action.MISSILE
     target = ann.position + Vec(2, 0)
@@ -63,16 +69,7 @@ def test_m_arms_a_missile_for_the_next_click(app):
 
 
 def test_after_the_car_the_player_moves_its_missile_by_clicking_its_points(app):
-    app.push(MenuScene(app))
-    shop = app.routes.start_race(find_track("hazards"), "baker-bond", PLAYERS, seed=3,
-                                 animation_seconds=0.05, replace=False)
-    items = [item for item, _ in shop.items]
-    click(app, centre(shop.form.widgets[2 * items.index("missiles") + 1]))
-    click(app, centre(shop.form.widgets[-1]))
-    scene = app.scenes[-1]
-    scene.preparing.result()
-    ann = scene.state.cars[0]
-    scene.state.place(0, ann.position, Vec(2, 0))
+    scene, ann = racing_with_a_missile(app)
     press(app, pygame.K_m)
     click(app, tuple(round(v) for v in scene.camera.to_screen(*(ann.position + Vec(2, 0)))),
           frames=2)
