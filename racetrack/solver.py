@@ -100,6 +100,7 @@ class StateSpace:
             else transition.step
         # Reaching speed s along an axis takes at least s(s + a) / 2a squares of it (a: the
         # most a component changes in a turn), and a move is never longer than the paper.
+        self.accel = 0 if rules.movement_launch else accel  # 0: no bound on a turn's reach
         self.vmax_x = min(math.isqrt(2 * accel * extent_x) + accel, extent_x)
         self.vmax_y = min(math.isqrt(2 * accel * extent_y) + accel, extent_y)
         if rules.movement_launch:
@@ -212,6 +213,8 @@ class Search:
         self._buckets[0] = [(keys.astype(self.key_type), np.full(len(keys), -1, dtype=np.int32))]
         self.key_all = np.zeros(0, np.int64)
         self.parent_all = np.zeros(0, np.int32)
+        self._layers: list[int] = []
+        self.least_turns = least_turns(transition, sources, self.space.accel)
         if run:
             self.run(stop_at_goal)
 
@@ -256,6 +259,7 @@ class Search:
             self.parents.append(parents.astype(np.int32))
             self.count += len(keys)
             self._check_memory()
+            self._check_growth(turns, len(keys))
             cars = self.space.decode(keys)
             finished = cars.progress >= self.goal
             if finished.any() and self.first_goal is None:
@@ -276,6 +280,29 @@ class Search:
         if used > self.memory:
             raise SolverError(f"the search passed {self.count:,} states ({used >> 20} MB); the "
                               "track is too large to solve here")
+
+    def _check_growth(self, turns: int, layer: int) -> None:
+        """Refuse early a search whose frontier still grows when the finish is still far: every
+        turn until the finish can first be reached is assumed to find at least as many states
+        as this one did, and if those alone would outgrow the budget the search gives up now
+        (an absurd open sheet is refused after seconds, not after filling the budget)."""
+        self._layers.append(layer)
+        ahead = self.least_turns - turns
+        last = self._layers[-3:]
+        if ahead <= 0 or len(last) < 3 or not last[0] < last[1] < last[2]:
+            return
+        per_state = np.dtype(self.key_type).itemsize + 4
+        if isinstance(self.index, HashIndex):
+            per_state += 24  # twelve bytes a slot, at most half of the slots full
+        if self.keep_edges:
+            per_state += 8 * 5  # about eight edges a state, five bytes each
+        used = self.count * (np.dtype(self.key_type).itemsize + 4) + self.index.nbytes
+        if used + ahead * layer * per_state > self.memory:
+            raise SolverError(
+                f"the search found {self.count:,} states in {turns} turns, {layer:,} in the "
+                f"last, and the finish is at least {self.least_turns} turns away: it would "
+                f"pass the memory budget ({self.memory >> 20} MB); the track is too large to "
+                "solve here")
 
     def _push(self, turns: int, keys: np.ndarray, parents: np.ndarray) -> None:
         if len(keys):
@@ -516,6 +543,29 @@ class ValueTable:
 
 
 # --------------------------------------------------------------------------------------------
+
+
+def least_turns(transition: Transition, sources: Cars, accel: int) -> int:
+    """A lower bound on the turns any source needs to finish: the straight distance to the
+    next line it must pass, against the farthest a car can go in that many turns (its speed
+    grows by at most ``accel`` along each axis a turn). 0 when nothing bounds a turn's reach."""
+    course = transition.course
+    if accel <= 0 or not len(sources) or (sources.progress >= course.goal).any():
+        return 0
+    lines = [course.lines[int(k)] for k in sources.progress]
+    a = np.array([line.a for line in lines], dtype=float)
+    r = np.array([line.b for line in lines], dtype=float) - a
+    p = np.column_stack([sources.x, sources.y]).astype(float)
+    length2 = np.einsum("ij,ij->i", r, r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(length2 > 0, np.einsum("ij,ij->i", p - a, r) / length2, 0.0)
+    distance = np.hypot(*(a + np.clip(t, 0, 1)[:, None] * r - p).T)
+    speed = np.hypot(sources.vx, sources.vy)
+    # In k turns a car covers at most k * speed + step * k (k + 1) / 2.
+    step = accel * math.sqrt(2)
+    k = np.ceil((-(speed + step / 2) + np.sqrt((speed + step / 2) ** 2 + 2 * step * distance))
+                / step)
+    return max(int(k.min()) - 1, 0)
 
 
 def lone_car(course: Course, rules: RuleSet, can_swim: bool = False, kit: Kit | None = None,

@@ -70,6 +70,10 @@ DRIVE, COLLISION, CRASH, LEAVE, OFF, RETURN = (KINDS.index(k) for k in (
     MoveKind.RETURN))
 
 
+#: How many lone cars' states a transition remembers the candidates of (``candidates``).
+RECENT = 256
+
+
 class Out:
     """Why a move puts the car out of the race (codes in ``Successors.out``)."""
 
@@ -209,9 +213,10 @@ class MoveMemo:
     def size(land: LatticeRegion, vmax_x: int, vmax_y: int) -> int:
         return len(land.points) * (2 * vmax_x + 1) * (2 * vmax_y + 1)
 
-    def slots(self, px, py, wx, wy) -> np.ndarray:
-        """Each move's byte, or -1 where it has none (from off the track, or too fast)."""
-        index = self.land.point_index(px, py).astype(np.int64)
+    def slots(self, px, py, wx, wy, index: np.ndarray | None = None) -> np.ndarray:
+        """Each move's byte, or -1 where it has none (from off the track, or too fast).
+        ``index``: the points' lattice indices, where the caller has them already."""
+        index = (self.land.point_index(px, py) if index is None else index).astype(np.int64)
         ok = (index >= 0) & (np.abs(wx) <= self.vmax_x) & (np.abs(wy) <= self.vmax_y)
         return np.where(ok, index * self.span + (wx + self.vmax_x) * self.span_y
                         + (wy + self.vmax_y), -1)
@@ -261,6 +266,7 @@ class Transition:
         self.start_keys = np.sort(np.array([self.grid.cells(np.array([p.x]), np.array([p.y]))[0]
                                             for p in starts], dtype=np.int64))
         line = course.track.start
+        self._recent: dict[tuple, Moves] = {}
         self.ahead = (0, 0) if line is None or self.first_move != "ahead" else \
             (float(line.forward[0]), float(line.forward[1]))
 
@@ -287,15 +293,20 @@ class Transition:
 
     # -- the moves each state may consider ----------------------------------------------------
 
-    def move_flags(self, px, py, tx, ty, memo: MoveMemo | None = None) -> np.ndarray:
+    def move_flags(self, px, py, tx, ty, memo: MoveMemo | None = None,
+                   cells: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """``MoveMemo`` flags of each move p→t: whether it stays on the track and lands on it,
-        and which kinds of zone it touches (a move of no length: which the point lies in)."""
+        and which kinds of zone it touches (a move of no length: which the point lies in).
+        ``cells``: the sheet cells of p and t, where the caller has them already."""
         n = len(px)
+        if cells is None:
+            cells = (self.grid.cells(px, py), self.grid.cells(tx, ty))
         flags = np.zeros(n, dtype=np.uint8)
-        todo = np.arange(n)
         slot = None
+        p, c = (px, py, tx, ty), cells
+        todo: np.ndarray | None = None  # None: every move
         if memo is not None:
-            slot = memo.slots(px, py, tx - px, ty - py)
+            slot = memo.slots(px, py, tx - px, ty - py, self.land.index[cells[0]])
             have = np.flatnonzero(slot >= 0)
             known = memo.flags[slot[have]]
             done = have[(known & MoveMemo.KNOWN) > 0]
@@ -303,19 +314,24 @@ class Transition:
             seen = np.zeros(n, dtype=bool)
             seen[done] = True
             todo = np.flatnonzero(~seen)
-        if len(todo):
-            p = (px[todo], py[todo], tx[todo], ty[todo])
-            found = np.full(len(todo), MoveMemo.KNOWN, dtype=np.uint8)
-            on = self.land.contains(p[2], p[3])
+            p, c = tuple(v[todo] for v in p), (cells[0][todo], cells[1][todo])
+        if len(p[0]):
+            found = np.full(len(p[0]), MoveMemo.KNOWN, dtype=np.uint8)
+            on = self.land.index[c[1]] >= 0
             ask = np.flatnonzero(on)
-            on[ask] = self.drive.segments_inside(*(v[ask] for v in p))
+            if len(ask):
+                on[ask] = self.drive.segments_inside(*(v[ask] for v in p),
+                                                     cells=(c[0][ask], c[1][ask]))
             found |= on.astype(np.uint8) * MoveMemo.ON
             for zones, bit in ((self.oil, MoveMemo.OIL), (self.jump, MoveMemo.JUMP),
                                (self.upgrade, MoveMemo.UP), (self.downgrade, MoveMemo.DOWN)):
                 if zones:
-                    found |= zones.touches(*p).astype(np.uint8) * bit
-            flags[todo] = found
-            if slot is not None:
+                    found |= zones.touches(*p, cells=c).astype(np.uint8) * bit
+            if todo is None:
+                flags = found
+            else:
+                flags[todo] = found
+                assert slot is not None
                 keep = slot[todo] >= 0
                 memo.flags[slot[todo][keep]] = found[keep]
         return flags
@@ -461,14 +477,15 @@ class Transition:
         kind = np.full(n, DRIVE, dtype=np.int8)
         refusal = np.zeros(n, dtype=np.int8)
         legal = np.ones(n, dtype=bool)
-        flags = self.move_flags(px, py, tx, ty, memo)
+        cells = (self.grid.cells(px, py), self.grid.cells(tx, ty))
+        flags = self.move_flags(px, py, tx, ty, memo, cells)
 
         def forbid(mask: np.ndarray, why: Refusal) -> None:
             refusal[mask & legal] = REFUSALS.index(why)
             legal[mask] = False
 
-        lands = self.land.contains(tx, ty)
-        on_sheet = self.grid.cells(tx, ty) >= 0
+        lands = self.land.index[cells[1]] >= 0
+        on_sheet = cells[1] >= 0
         if off.any():
             kind[off] = np.where(lands[off], RETURN, OFF)
             forbid(off & ~lands & ~on_sheet, Refusal.OFF_PAPER)
@@ -556,7 +573,24 @@ class Transition:
 
     def candidates(self, cars: Cars, oil: Sequence[BaseGeometry] = (),
                    explain: bool = True, memo: MoveMemo | None = None) -> Moves:
-        """``choices`` judged: every move each state may consider, with the rules' verdict."""
+        """``choices`` judged: every move each state may consider, with the rules' verdict.
+
+        A lone car's answer is remembered for the states asked about lately: a race asks
+        about the same car several times a turn (its legal moves, the move played, the
+        driver's choice, the screen), and a batch of one pays numpy's cost per call, not per
+        move. Each caller gets its own copy to change."""
+        if len(cars) == 1 and not oil and memo is None:
+            key = (*cars.row(0).values(), explain)
+            found = self._recent.get(key)
+            if found is None:
+                if len(self._recent) >= RECENT:
+                    self._recent.clear()
+                found = self._recent[key] = self._candidates(cars, oil, explain, memo)
+            return found.take(np.arange(len(found)))
+        return self._candidates(cars, oil, explain, memo)
+
+    def _candidates(self, cars: Cars, oil: Sequence[BaseGeometry], explain: bool,
+                    memo: MoveMemo | None) -> Moves:
         on_oil = self.unchanged_touches_oil(cars, oil, memo) if (self.oil or oil) else None
         return self.judge(cars, self.choices(cars, oil, on_oil), oil, explain, on_oil, memo)
 
