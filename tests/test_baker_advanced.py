@@ -19,6 +19,7 @@ from racetrack.model import (
     Missile,
     Move,
     MoveKind,
+    Special,
     team_standings,
 )
 from racetrack.rules import load_rules
@@ -219,9 +220,13 @@ class TestCollectables:
         assert state.cars[0].kit.missiles == 1
 
 
-class TestMissiles:
+class TestStraightMissiles:
+    """The house rule ``gadgets.missile-flight: straight``: a missile flies on by itself,
+    straight, turbo boosted every turn (as the engine's missiles did before they were
+    steered, so replays of that time verify)."""
+
     def test_starts_with_your_velocity_and_turbo_boosts_every_turn(self):
-        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state = race(kits={"Ann": Kit(missiles=1)}, gadgets_missile_flight="straight").start()
         state.place(0, Vec(5, 3), Vec(3, 0))
         state.place(1, Vec(5, 1), Vec(0, 0))
         events = state.apply(Move(Vec(8, 3), Action.MISSILE))
@@ -234,7 +239,7 @@ class TestMissiles:
         assert state.cars[0].kit.missiles == 0
 
     def test_explodes_on_a_car_for_three_damage(self):
-        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state = race(kits={"Ann": Kit(missiles=1)}, gadgets_missile_flight="straight").start()
         state.place(0, Vec(5, 3), Vec(3, 0))
         state.place(1, Vec(10, 3), Vec(0, 0))
         events = state.apply(Move(Vec(8, 2), Action.MISSILE))
@@ -244,13 +249,13 @@ class TestMissiles:
 
     def test_your_own_car_too(self):
         state = race(cars=("Ann",), kits={"Ann": Kit(missiles=1, turbo=1)},
-                     variant="baker-advanced").start()
+                     variant="baker-advanced", gadgets_missile_flight="straight").start()
         state.place(0, Vec(5, 3), Vec(3, 0))
         state.apply(Move(Vec(10, 3), Action.MISSILE))  # turbo to where the missile lands
         assert state.cars[0].damage == 3
 
     def test_two_missiles_that_meet_both_vanish(self):
-        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state = race(kits={"Ann": Kit(missiles=1)}, gadgets_missile_flight="straight").start()
         state.place(0, Vec(5, 3), Vec(3, 0))
         state.missiles.append(Missile(1, Vec(10, 3), Vec(-3, 0)))
         events = state.apply(Move(Vec(8, 2), Action.MISSILE))
@@ -265,6 +270,130 @@ class TestMissiles:
         state.apply(state.legal_moves()[0])
         with pytest.raises(IllegalMoveError, match="no missile"):
             state.apply(Move(state.legal_moves()[0].target, Action.MISSILE))
+
+
+# An L: a corridor east (y 0..8), then a bend north... on screen, south (y grows) up x 8..16.
+BEND = """
+    outer: [[0, 0], [16, 0], [16, 30], [8, 30], [8, 8], [0, 8]]
+    start: {a: [2, 0], b: [2, 8], forward: [1, 0]}
+    finish: {a: [8, 26], b: [16, 26], forward: [0, 1]}
+"""
+
+
+def bend_race(flight):
+    """Ann (a missile) at (5, 4) doing 2 east; Bob at rest round the bend at (12, 14)."""
+    state = race(body=BEND, kits={"Ann": Kit(missiles=1, damage=10)},
+                 gadgets_missile_flight=flight).start()
+    state.place(0, Vec(5, 4), Vec(2, 0))
+    state.place(1, Vec(12, 14), Vec(0, 0))
+    return state
+
+
+class TestSteeredMissiles:
+    """Baker: "It moves on your turn just like it was another car - so it starts off moving
+    the same speed as you are. It's advantage is that it can use turbo-boost every turn until
+    it hits something. (Not 'good brakes' though - it's boost only makes it go faster!). If it
+    ends up on the same square as any car (including your own!) then it explodes and causes 3
+    points of damage. If two missiles hit each other then they both vanish."
+    """
+
+    def test_it_starts_with_your_speed_and_moves_with_a_car_s_choices_plus_turbo(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(3, 0))
+        state.place(1, Vec(5, 1), Vec(0, 0))
+        state.apply(Move(Vec(8, 3), Action.MISSILE))
+        # Fired from Ann's point at Ann's speed; on Ann's turn, after the car, it moves.
+        assert state.steering == Missile(0, Vec(5, 3), Vec(3, 0)) and state.current_car == 0
+        assert state.actions() == []
+        plain = {c.target for c in state.candidates() if not c.note}
+        boosted = {c.target for c in state.candidates() if c.note is Special.TURBO}
+        # Baker's five choices round (8, 3); turbo two faster, never two slower.
+        assert plain == {Vec(8, 3), Vec(9, 3), Vec(7, 3), Vec(8, 4), Vec(8, 2)}
+        assert boosted == {Vec(10, 3), Vec(8, 5), Vec(8, 1)}
+        assert Vec(6, 3) not in plain | boosted
+        with pytest.raises(IllegalMoveError, match="missile moves now"):
+            state.apply(Move(Vec(11, 3)))  # the car has moved this turn
+        state.apply(Move(Vec(10, 3), missile=True))
+        assert state.missiles == [Missile(0, Vec(10, 3), Vec(5, 0))]
+        assert state.current_car == 1 and state.steering is None
+        with pytest.raises(IllegalMoveError, match="no missile to move"):
+            state.apply(Move(Vec(5, 1), missile=True))
+        state.apply(Move(Vec(5, 1)))  # Bob waits; Ann's turn: the car, then the missile
+        state.apply(Move(Vec(11, 3)))
+        assert {c.target for c in state.candidates()} >= {Vec(15, 3), Vec(17, 3)}
+        state.apply(Move(Vec(17, 3), missile=True))  # turbo again: every turn
+        assert state.missiles == [Missile(0, Vec(17, 3), Vec(7, 0))]
+
+    def test_steered_round_a_bend_it_hits_a_car_a_straight_missile_misses(self):
+        straight = bend_race("straight")
+        straight.apply(Move(Vec(7, 4), Action.MISSILE))
+        for _ in range(3):
+            straight.apply(Move(Vec(12, 14)))  # Bob waits
+            ann = straight.cars[0]
+            straight.apply(Move(ann.position + ann.velocity))
+        assert straight.cars[1].damage == 0 and straight.missiles == []  # into the wall
+
+        state = bend_race("steered")
+        state.apply(Move(Vec(7, 4), Action.MISSILE))
+        state.apply(Move(Vec(7, 6), missile=True))  # turbo south
+        state.apply(Move(Vec(12, 14)))
+        state.apply(Move(Vec(9, 4)))
+        state.apply(Move(Vec(9, 10), missile=True))  # turbo south, round the corner
+        state.apply(Move(Vec(12, 14)))
+        state.apply(Move(Vec(11, 4)))
+        events = state.apply(Move(Vec(12, 14), missile=True))  # one more east: onto Bob
+        hit = [e for e in events if e.kind is EventKind.MISSILE_HIT]
+        assert hit and hit[0].car == 1 and state.cars[1].damage == 3
+        assert state.missiles == []
+
+    def test_it_explodes_on_its_own_car_too_and_a_wall_ends_it(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(1, 0))
+        state.place(1, Vec(5, 1), Vec(0, 0))
+        events = state.apply(Move(Vec(5, 3), Action.MISSILE))  # fire and stop
+        assert not any(e.kind is EventKind.MISSILE_HIT for e in events)  # launched, not hit
+        own = next(c for c in state.candidates() if c.target == Vec(5, 3))
+        assert own.legal  # "including your own!": allowed, and it explodes
+        state.apply(own.move)
+        assert state.cars[0].damage == 3 and state.missiles == []
+
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(0, 2))
+        state.place(1, Vec(9, 1), Vec(0, 0))
+        state.apply(Move(Vec(5, 4), Action.MISSILE))
+        wall = next(c for c in state.candidates() if c.target == Vec(5, 7))  # turbo on
+        assert wall.kind is MoveKind.CRASH and wall.legal
+        events = state.apply(wall.move)
+        assert state.missiles == [] and any(e.kind is EventKind.MISSILE_GONE for e in events)
+
+    def test_two_missiles_that_meet_vanish_and_a_car_ending_on_one_is_hit(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(3, 0))
+        state.place(1, Vec(5, 1), Vec(0, 0))
+        state.missiles.append(Missile(1, Vec(10, 3), Vec(-3, 0)))
+        state.apply(Move(Vec(8, 2), Action.MISSILE))
+        state.apply(Move(Vec(10, 3), missile=True))
+        assert state.missiles == []
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(1, 0))
+        state.place(1, Vec(9, 1), Vec(0, 0))
+        state.missiles.append(Missile(1, Vec(6, 3), Vec(0, 0)))  # Bob's, standing
+        state.apply(Move(Vec(6, 3)))  # Ann ends her move on it
+        assert state.cars[0].damage == 3 and state.missiles == []
+
+    def test_it_moves_on_a_turn_its_car_sits_out_and_falls_when_its_car_is_out(self):
+        state = race(kits={"Ann": Kit(missiles=1)}).start()
+        state.place(0, Vec(5, 3), Vec(2, 0))
+        state.place(1, Vec(5, 1), Vec(0, 0))
+        state.apply(Move(Vec(7, 3), Action.MISSILE))
+        state.apply(Move(Vec(8, 3), missile=True))
+        state.set_car(0, replace(state.cars[0], missed_turns=1))
+        state.apply(Move(Vec(5, 1)))  # Bob; Ann sits her turn out, her missile moves
+        assert state.current_car == 0 and state.steering == Missile(0, Vec(8, 3), Vec(3, 0))
+        state.apply(Move(Vec(11, 3), missile=True))
+        state.set_car(0, replace(state.cars[0], status=CarStatus.OUT))
+        events = state.apply(Move(Vec(5, 1)))  # Bob; Ann races no more: her missile falls
+        assert state.missiles == [] and any("falls" in e.message for e in events)
 
 
 class TestOilSprayerBoostersSubmarineGuns:
@@ -397,6 +526,57 @@ def test_a_replay_records_kits_and_actions_and_re_simulates_them(bond_replay):
     assert final.oil == state.oil and final.taken == state.taken
 
 
+def test_a_replay_records_a_steered_missile_s_moves(bond_replay, tmp_path):
+    import yaml
+
+    from racetrack.replay import load_replay
+
+    state, path = bond_replay
+    data = yaml.safe_load(path.read_text())
+    assert data["racetrack-replay"] == 2 and data["rules"]["gadgets"]["missile-flight"] == \
+        "steered"
+    steered = [row for row in data["moves"] if row[3:] == ["steer"]]
+    assert steered and any(move.missile for _, move in state.history)
+    final = load_replay(path).verify()
+    assert final.missiles == state.missiles and final.history == state.history
+
+    def moved(data):  # a missile's move where the file says the car's
+        row = next(i for i, r in enumerate(data["moves"]) if r[3:] == ["steer"])
+        data["moves"][row] = data["moves"][row][:3]
+    with pytest.raises(Exception, match="missile moves now"):
+        load_replay(_tamper(path, tmp_path, moved)).verify()
+
+
+def test_a_replay_of_straight_missiles_from_format_1_still_verifies(tmp_path):
+    """Replays written before missiles were steered (format 1, no ``missile-flight`` in the
+    rules) raced missiles that fly straight: they load so, and verify."""
+    import yaml
+
+    from racetrack.replay import load_replay, save_replay
+
+    state = race(variant="baker-bond", kits={"Ann": Kit(missiles=1, damage=10, money=20),
+                                             "Bob": Kit(damage=10, money=50)},
+                 gadgets_missile_flight="straight").start()
+    for turn in range(6):  # each car east, one faster a turn; Ann fires on her third turn
+        move = max(state.legal_moves(), key=lambda m: (m.target.x, -abs(m.target.y - 3)))
+        state.apply(Move(move.target, Action.MISSILE) if turn == 4 else move)
+    flying = list(state.missiles)
+    assert len(flying) == 1
+    path = tmp_path / "old.yaml"
+    save_replay(state, path)
+    data = yaml.safe_load(path.read_text())
+    data["racetrack-replay"] = 1
+    del data["rules"]["gadgets"]["missile-flight"]
+    path.write_text(yaml.safe_dump(data))
+    loaded = load_replay(path)
+    assert loaded.race.rules.gadgets_missile_flight == "straight"
+    assert loaded.verify().missiles == flying
+    data["moves"].append([0, 11, 3, "steer"])  # format 1 knows no missile's moves
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(Exception, match="unknown action 'steer'"):
+        load_replay(path)
+
+
 def _tamper(path, tmp_path, change):
     import yaml
 
@@ -457,7 +637,11 @@ def test_championship_prize_money_carries_to_the_next_shop(tmp_path):
     # The next race's shop had $100 plus the prize and the money the car kept.
     second_race_car = next(c for c in states[1].race.cars if c.name == winner)
     assert second_race_car.budget == 100 + 30 + first["kept"][winner]
-    assert sum(series.points.values()) == 2 * (3 + 2)
+    # 3 and 2 points a race, none for a car put out (steered missiles put cars out now).
+    scored = [(3, 2)[place] for state in states
+              for place, index in enumerate(state.outcome.ranking)
+              if state.cars[index].status is not CarStatus.OUT]
+    assert sum(series.points.values()) == sum(scored) >= 3 + 3
     path = series.save(tmp_path / "series.yaml")
     again = load_championship(path)
     assert again.standings() == series.standings() and again.is_over

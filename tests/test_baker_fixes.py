@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from racetrack.championship import ChampionshipError, load_championship
+from racetrack.rules import load_rules
 
 BASE = """racetrack-championship: 1
 rules: baker-bond
@@ -91,7 +92,12 @@ CORRIDOR = """
 """
 
 
+#: James Bond mode with the house rule of missiles that fly straight by themselves.
+STRAIGHT = load_rules("baker-bond").replace(gadgets_missile_flight="straight")
+
+
 def bond_race(cars=("Ann", "Bob"), extra="", variant="baker-bond", budget=None, kits=None):
+    """A race on the corridor; ``variant`` a bundled name, or a rule set."""
     import textwrap
 
     from racetrack.game import Race
@@ -102,7 +108,7 @@ def bond_race(cars=("Ann", "Bob"), extra="", variant="baker-bond", budget=None, 
     kits = kits or {}
     setups = [CarSetup(name, kit=kits.get(name), budget=budget) for name in cars]
     return Race(make_track(textwrap.dedent(CORRIDOR) + textwrap.dedent(extra)),
-                load_rules(variant), setups)
+                load_rules(variant) if isinstance(variant, str) else variant, setups)
 
 
 def test_firing_while_stopping_does_not_blow_up_the_car_and_the_missile_flies():
@@ -115,7 +121,10 @@ def test_firing_while_stopping_does_not_blow_up_the_car_and_the_missile_flies():
     events = state.apply(Move(Vec(5, 3), Action.MISSILE))  # fire and stop
     assert not any(e.kind is EventKind.MISSILE_HIT for e in events)
     assert state.cars[0].damage == 0
-    assert state.missiles == [Missile(0, Vec(8, 3), Vec(3, 0))]  # flew at once: 3 east
+    # It moves on Ann's turn, after the car: its owner steers it away, turbo boosted.
+    assert state.steering == Missile(0, Vec(5, 3), Vec(1, 0)) and state.current_car == 0
+    state.apply(Move(Vec(8, 3), missile=True))
+    assert state.missiles == [Missile(0, Vec(8, 3), Vec(3, 0))] and state.current_car == 1
 
 
 def test_drivers_do_not_fire_into_their_own_car_or_drive_onto_a_missile():
@@ -123,7 +132,8 @@ def test_drivers_do_not_fire_into_their_own_car_or_drive_onto_a_missile():
     from racetrack.geometry import Vec
     from racetrack.model import Action, Kit, Missile
 
-    state = bond_race(kits={"Ann": Kit(missiles=1, turbo=1, damage=5, money=35)}).start()
+    state = bond_race(kits={"Ann": Kit(missiles=1, turbo=1, damage=5, money=35)},
+                      variant=STRAIGHT).start()
     state.place(0, Vec(5, 3), Vec(1, 0))
     state.place(1, Vec(8, 3), Vec(0, 0))  # a rival where the missile lands
     driver = make_driver("expert", 1)

@@ -25,7 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
-from racetrack.ai import LEVELS
+from racetrack.ai import LEVELS, missiles
 from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.planner import DEPTH, UNSAFE, plan_scores
 from racetrack.ai.tables import table_damage_limit, value_table
@@ -46,11 +46,15 @@ from racetrack.solver import UNSOLVED, SolverError
 
 
 class Driver(Protocol):
-    """Anything that can choose a move for the current car of a race state."""
+    """Anything that can choose a move for the current car of a race state: the car's move,
+    or (where ``state.steering`` names a missile, steered on its owner's turn) the missile's.
+    ``choose`` answers for both; ``steer`` is the missile's part alone."""
 
     name: str
 
     def choose(self, state: RaceState) -> Move: ...
+
+    def steer(self, state: RaceState) -> Move: ...
 
 
 class Sight(Enum):
@@ -107,8 +111,16 @@ class TableDriver:
         with contextlib.suppress(SolverError):  # too large a track: the lookahead drives
             value_table(race.course_of(car), race.rules, swims(race.cars[car], state.cars[car]))
 
+    def steer(self, state: RaceState) -> Move:
+        """The move of the missile whose move it is: chasing a rival
+        (``racetrack.ai.missiles``)."""
+        return missiles.steer_missile(state)
+
     def choose(self, state: RaceState) -> Move:
-        """The move to make, with a James Bond action when one looks worth it."""
+        """The move to make (the missile's, when one is to move), with a James Bond action
+        when one looks worth it."""
+        if state.steering is not None:
+            return self.steer(state)
         options = [c for c in state.candidates() if c.legal]
         move = self._choose_move(state, missile_points(state))
         actions = state.actions()
@@ -137,6 +149,8 @@ class TableDriver:
                     and not (team and race.cars[j].team == team))
 
         rivals = [j for j in range(len(state.cars)) if rival(j)]
+        if action is Action.MISSILE and race.rules.gadgets_missile_flight == "steered":
+            return missiles.worth_firing(state)
         if action is Action.MISSILE:
             boost = race.rules.gadgets_missile_boost
             first_velocity = missile_boost(me.velocity, boost)
@@ -385,7 +399,10 @@ class TableDriver:
 
 def missile_points(state: RaceState) -> frozenset[Vec]:
     """Where missiles will be when they strike at the end of the current car's turn: its own
-    after their flight, everyone else's where they are now."""
+    after their flight, everyone else's where they are now (steered missiles: where each is
+    now, ``racetrack.ai.missiles``)."""
+    if state.race.rules.gadgets_missile_flight == "steered":
+        return missiles.missile_points(state)
     index = state.current_car
     points = set()
     for missile in state.missiles:

@@ -166,3 +166,18 @@ def test_embedded_rules_may_not_name_a_base(tmp_path):
 
     with pytest.raises(RulesError, match="'base' is not allowed in embedded rules"):
         rules_from_data({"name": "x", "base": "gardner"})
+
+
+def test_racetrack_rules_says_where_each_value_comes_from(capsys):
+    from racetrack.cli import main
+    from racetrack.rules.ruleset import option_sources
+
+    sources = option_sources("baker-bond")
+    assert sources["movement.choices"] == "baker"  # baker-bond < baker-advanced < baker
+    assert sources["equipment.brakes"] == "baker-advanced"
+    assert sources["gadgets.missile-flight"] == "baker-bond"
+    assert sources["max-rounds"] == "default"
+    assert main(["rules", "baker-bond"]) == 0
+    out = capsys.readouterr().out
+    assert "movement.choices: plus   (set by baker)" in out
+    assert "max-rounds: null   (default)" in out

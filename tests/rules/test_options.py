@@ -48,7 +48,10 @@ def test_missile_damage_and_boost():
     state = solo(rules, Kit(missiles=1, damage=9))
     state.place(0, Vec(5, 3), Vec(3, 0))
     state.place(1, Vec(11, 3))
-    state.apply(Move(Vec(8, 2), Action.MISSILE))  # the missile flies 3 + 3 = 6 east
+    state.apply(Move(Vec(8, 2), Action.MISSILE))
+    boosted = [c.target for c in state.candidates() if c.note.value == "turbo"]
+    assert Vec(11, 3) in boosted and Vec(10, 3) in boosted  # 3 east boosted by 2 or 3
+    state.apply(Move(Vec(11, 3), missile=True))  # its owner steers it 3 + 3 = 6 east
     assert state.cars[1].damage == 5
 
 

@@ -354,7 +354,9 @@ class RaceScene:
         elif name in NUMPAD and self.human_turn:
             index = self.state.current_car
             car = self.state.cars[index]
-            base = car.position if car.off_track and self.race.rules.leaving_track == "crawl" \
+            missile = self.state.steering
+            base = missile.position + missile.velocity if missile is not None else \
+                car.position if car.off_track and self.race.rules.leaving_track == "crawl" \
                 else car.position + car.velocity
             target = base + NUMPAD[name]
             candidate = self.state.candidate_for(Move(target))
@@ -427,8 +429,10 @@ class RaceScene:
         if self.glide is not None:
             x, y = self.glide.where()
         else:
-            car = self.state.cars[index]
-            # Look ahead to where the unchanged move leads, so the candidates are in view.
+            # Look ahead to where the unchanged move leads, so the candidates are in view
+            # (the missile's, when the player moves its missile).
+            missile = self.state.steering
+            car = missile if missile is not None else self.state.cars[index]
             x = car.position.x + car.velocity.x * 0.5
             y = car.position.y + car.velocity.y * 0.5
         self.camera.follow(x, y, ease=min(1.0, dt * 4))
