@@ -699,3 +699,153 @@ def test_championship_teams_places_and_overrides_round_trip(tmp_path):
         raise AssertionError("a bad override loaded")
     assert set_aside(path) == tmp_path / "series-damaged-1.yaml" and not path.exists()
     assert set_aside(path) is None
+
+
+def test_a_collectable_past_the_item_cap_is_clamped_not_a_crash():
+    import textwrap
+
+    from racetrack.game import Race
+    from racetrack.geometry import Vec
+    from racetrack.model import MAX_ITEMS, CarSetup, Kit, Move
+    from racetrack.rules import load_rules
+    from tests.conftest import make_track
+
+    track = make_track(textwrap.dedent("""
+        outer: [[0, 0], [40, 0], [40, 6], [0, 6]]
+        start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+        finish: {a: [36, 0], b: [36, 6], forward: [1, 0]}
+        collectables:
+          - {kind: dime, at: [6, 3]}
+          - {kind: penny, at: [7, 3]}
+    """))
+    from dataclasses import replace
+
+    state = Race(track, load_rules("baker-advanced"), [CarSetup("Ann")]).start()
+    state.place(0, Vec(4, 3), Vec(3, 0))
+    # Kits this large only come from many collectables (or a script).
+    state.set_car(0, replace(state.cars[0], kit=Kit(damage=MAX_ITEMS - 2, turbo=MAX_ITEMS)))
+    state.apply(Move(Vec(7, 3)))
+    assert state.cars[0].kit.damage == MAX_ITEMS and state.cars[0].kit.turbo == MAX_ITEMS
+
+
+BOND_CORRIDOR = """
+    outer: [[0, 0], [40, 0], [40, 6], [0, 6]]
+    start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+    finish: {a: [36, 0], b: [36, 6], forward: [1, 0]}
+"""
+
+
+#: James Bond mode with the house rule of missiles that fly straight by themselves.
+STRAIGHT_FLIGHT = load_rules("baker-bond").replace(gadgets_missile_flight="straight")
+
+
+def corridor_race(cars=("Ann", "Bob"), extra="", variant="baker-bond", budget=None, kits=None):
+    """A race on the corridor; ``variant`` a bundled name, or a rule set."""
+    import textwrap
+
+    from racetrack.game import Race
+    from racetrack.model import CarSetup
+    from racetrack.rules import load_rules
+    from tests.conftest import make_track
+
+    kits = kits or {}
+    setups = [CarSetup(name, kit=kits.get(name), budget=budget) for name in cars]
+    return Race(make_track(textwrap.dedent(BOND_CORRIDOR) + textwrap.dedent(extra)),
+                load_rules(variant) if isinstance(variant, str) else variant, setups)
+
+
+def test_firing_while_stopping_does_not_blow_up_the_car_and_the_missile_flies():
+    from racetrack.geometry import Vec
+    from racetrack.model import Action, EventKind, Kit, Missile, Move
+
+    state = corridor_race(kits={"Ann": Kit(missiles=1, damage=5, money=45)}).start()
+    state.place(0, Vec(5, 3), Vec(1, 0))
+    state.place(1, Vec(5, 1), Vec(0, 0))
+    events = state.apply(Move(Vec(5, 3), Action.MISSILE))  # fire and stop
+    assert not any(e.kind is EventKind.MISSILE_HIT for e in events)
+    assert state.cars[0].damage == 0
+    # It moves on Ann's turn, after the car: its owner steers it away, turbo boosted.
+    assert state.steering == Missile(0, Vec(5, 3), Vec(1, 0)) and state.current_car == 0
+    state.apply(Move(Vec(8, 3), missile=True))
+    assert state.missiles == [Missile(0, Vec(8, 3), Vec(3, 0))] and state.current_car == 1
+
+
+def test_drivers_do_not_fire_into_their_own_car_or_drive_onto_a_missile():
+    from racetrack.ai import make_driver
+    from racetrack.geometry import Vec
+    from racetrack.model import Action, Kit, Missile
+
+    state = corridor_race(kits={"Ann": Kit(missiles=1, turbo=1, damage=5, money=35)},
+                      variant=STRAIGHT_FLIGHT).start()
+    state.place(0, Vec(5, 3), Vec(1, 0))
+    state.place(1, Vec(8, 3), Vec(0, 0))  # a rival where the missile lands
+    driver = make_driver("expert", 1)
+
+    def worth(target):
+        candidate = next(c for c in state.candidates() if c.target == Vec(*target))
+        return driver._worth(state, candidate, Action.MISSILE)
+
+    assert worth((5, 3))  # fire and stop: the missile flies on to Bob
+    assert not worth((8, 3))  # turbo onto Bob's point: the missile would hit Ann too
+    # A rival's missile lying on a point: no driver ends its move there.
+    state.place(1, Vec(5, 1), Vec(0, 0))
+    state.missiles.append(Missile(1, Vec(7, 3), Vec(0, 0)))
+    move = driver.choose(state)
+    assert move.target != Vec(7, 3)
+
+
+def test_kits_are_checked_under_rules_without_a_shop_and_money_against_the_budget():
+    from racetrack.model import MAX_MONEY, CarSetup, Kit
+    from racetrack.rules import load_rules
+    from racetrack.shop import check_kit, suggested_kit
+
+    advanced, bond = load_rules("baker-advanced"), load_rules("baker-bond")
+    assert check_kit(advanced, CarSetup("Ann", kit=Kit(brakes=2, turbo=2))) is None
+    assert check_kit(advanced, CarSetup("Ann")) is None
+    for kit in (Kit(brakes=2, turbo=2, missiles=1), Kit(brakes=9, turbo=2),
+                Kit(brakes=2, turbo=2, money=50), Kit(brakes=2, turbo=2, damage=5)):
+        assert "standard kit" in check_kit(advanced, CarSetup("Ann", kit=kit))
+    assert "no shop" in check_kit(advanced, CarSetup("Ann", budget=500))
+    bought = suggested_kit(bond, 100)
+    assert check_kit(bond, CarSetup("Ann", kit=bought)) is None
+    rich = Kit(**{**bought.__dict__, "money": bought.money + 1000})
+    assert "more than" in check_kit(bond, CarSetup("Ann", kit=rich))
+    assert "budget" in check_kit(bond, CarSetup("Ann", budget=100 + MAX_MONEY + 1))
+    with pytest.raises(ValueError, match="standard kit"):
+        corridor_race(variant="baker-advanced", kits={"Ann": Kit(brakes=2, turbo=2, guns=3)})
+
+
+def test_a_replay_with_two_cars_of_one_name_is_refused(tmp_path):
+    import yaml
+
+    from racetrack.errors import ReplayError
+    from racetrack.replay import load_replay, replay_data
+
+    state = corridor_race(cars=("Ann", "Bob")).start()
+    data = replay_data(state)
+    data["cars"][1]["name"] = "Ann"
+    path = tmp_path / "twice.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    with pytest.raises(ReplayError, match="two cars are named 'Ann'"):
+        load_replay(path)
+
+
+def test_a_special_move_into_the_wall_spends_its_use():
+    from racetrack.geometry import Vec
+    from racetrack.model import Kit, MoveKind
+
+    state = corridor_race(variant="baker-advanced").start()
+    state.place(0, Vec(3, 3), Vec(0, 2))  # turbo: 4 south, through the wall at y = 6
+    crash = next(c for c in state.candidates()
+                 if c.kind is MoveKind.CRASH and c.note == "turbo")
+    before = state.cars[0].kit
+    state.apply(crash.move)
+    assert state.cars[0].kit == Kit(brakes=before.brakes, turbo=before.turbo - 1)
+
+
+def test_a_car_that_went_out_scores_no_team_points_in_the_race_results():
+    from racetrack.model import CarSetup, team_standings
+
+    cars = [CarSetup("A", team="Red"), CarSetup("B", team="Blue"), CarSetup("C", team="Red")]
+    assert team_standings(cars, (0, 1, 2)) == [("Red", 4), ("Blue", 2)]
+    assert team_standings(cars, (0, 1, 2), out=frozenset({2})) == [("Red", 3), ("Blue", 2)]
