@@ -5,7 +5,8 @@ drives an optimal race), and because it only considers the legal candidates it s
 other cars and never into a state from which the finish cannot be reached. The lower levels
 differ in skill, not in blunders: how far ahead they see when they rank their moves (the hard
 driver the whole table, the medium one a few moves, the easy one a single move), a speed they
-will not exceed while a slower move keeps a way out, and routes that never crash. None of them
+will not exceed while a slower move keeps a way out (far enough apart that each level beats the
+one below by more than a good grid point is worth), and routes that never crash. None of them
 ever picks a move with no way out when it has one with a way out, nor goes back on itself to
 throw moves away. The seed only chooses among equally good moves.
 
