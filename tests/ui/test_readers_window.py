@@ -9,7 +9,7 @@ from racetrack.settings import PlayerChoice
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.setup import SetupScene
 from tests.ui.conftest import click, pick, run
-from tests.ui.test_race_scene import race_scene
+from tests.ui.scenes.test_race import race_scene
 
 
 def screen(scene, point):

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from racetrack.geometry import Vec
 from racetrack.imports import MapFormat, import_map
-from tests.test_imports_text import error_of
+from tests.imports.test_textmap import error_of
 
 PAPER = (250, 247, 238)
 INK = (25, 25, 35)

@@ -17,7 +17,7 @@ from racetrack.position import parse_car_position
 from racetrack.rules import bundled_variant_names
 from tools.perft import count, solo_race
 
-FOLDER = Path(__file__).parent / "data" / "perft"
+FOLDER = Path(__file__).parents[1] / "data" / "perft"
 
 
 def cases(variant: str) -> list[dict]:
