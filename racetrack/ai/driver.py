@@ -5,7 +5,8 @@ drives an optimal race), and because it only considers the legal candidates it s
 other cars and never into a state from which the finish cannot be reached. The lower levels
 differ in skill, not in blunders: how far ahead they see when they rank their moves (the hard
 driver the whole table, the medium one a few moves, the easy one a single move), a speed they
-will not exceed while a slower move keeps a way out, and routes that never crash. None of them
+will not exceed while a slower move keeps a way out (far enough apart that each level beats the
+one below by more than a good grid point is worth), and routes that never crash. None of them
 ever picks a move with no way out when it has one with a way out, nor goes back on itself to
 throw moves away. The seed only chooses among equally good moves.
 
@@ -18,6 +19,7 @@ could shut. On a track too large for a table the drivers plan a few moves ahead
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from dataclasses import dataclass
 from enum import Enum
@@ -71,16 +73,20 @@ class Style:
     """How a level drives: a matter of skill, never of throwing moves away."""
 
     sight: Sight       # how it ranks the moves that keep a way to the finish
-    max_speed: int     # speed it will not exceed while a slower move keeps a way out
+    max_speed: float   # squares a turn, as the crow flies, it will not exceed while a slower
+                       # move keeps a way out (a diagonal dares less than a straight)
     careful: bool      # counts only routes that never crash, even where a crash is quicker
     margin: int        # turns it will give up to keep two ways on where a car could shut one
     anticipates: bool = False  # among equal moves, keeps off the line a car ahead will take
 
 
+#: Alone on the bundled tracks under Gardner's rules the levels take, on average, 1.00, 1.08,
+#: 1.19 and 1.32 times the optimum: caps between neighbouring levels far enough apart that a
+#: level beats the one below it by more than a good grid point is worth.
 STYLES = {
-    "easy": Style(Sight.GLANCE, max_speed=3, careful=True, margin=3),
-    "medium": Style(Sight.PLAN, max_speed=4, careful=True, margin=2),
-    "hard": Style(Sight.TABLE, max_speed=5, careful=True, margin=2),
+    "easy": Style(Sight.GLANCE, max_speed=3.0, careful=True, margin=3),
+    "medium": Style(Sight.PLAN, max_speed=3.7, careful=True, margin=2),
+    "hard": Style(Sight.TABLE, max_speed=4.5, careful=True, margin=2),
     "expert": Style(Sight.TABLE, max_speed=10**6, careful=False, margin=2, anticipates=True),
 }
 
@@ -103,7 +109,7 @@ class TableDriver:
         self.seed = seed
         self.random = random.Random(seed)
         self._idle = 0
-        self._last_best = UNSOLVED
+        self._record = UNSOLVED
 
     def prepare(self, state: RaceState, car: int) -> None:
         """Build the table now (it is cached), so the first move is as quick as the rest."""
@@ -191,17 +197,28 @@ class TableDriver:
         if not state.placing and sum(car.racing for car in state.cars) > 1:
             hopeful = self._in_traffic(state, options, values, hopeful)
         style = self.style
-        calm = [i for i in hopeful if options[i].velocity.speed <= style.max_speed]
+        calm = [i for i in hopeful
+                if math.hypot(options[i].velocity.x, options[i].velocity.y) <= style.max_speed]
         pool = calm or hopeful
         best = min(values[i] for i in pool)
         ties = [i for i in pool if values[i] == best]
         if best == 0:
             return options[self._best_finish(state, options, ties)].move
-        # Turns without the table's count going down; a level that sees less than the table
-        # goes by the table once they reach PATIENCE, so it never goes round in circles.
-        self._idle = self._idle + 1 if best >= self._last_best else 0
-        self._last_best = best
-        if style.sight is not Sight.TABLE and self._idle < PATIENCE:
+        # Turns since the table's count last reached a new low: a level that sees less than
+        # the table, or keeps under a speed, goes by the table once they reach PATIENCE, so it
+        # never goes round in circles (Pope's launch is faster than any cap: a capped car
+        # would stop, creep and stop again for ever).
+        if best < self._record:
+            self._idle, self._record = 0, best
+        else:
+            self._idle += 1
+        if self._idle >= PATIENCE and calm and min(values[i] for i in hopeful) < best:
+            pool = hopeful
+            best = min(values[i] for i in pool)
+            ties = [i for i in pool if values[i] == best]
+            if best == 0:
+                return options[self._best_finish(state, options, ties)].move
+        elif style.sight is not Sight.TABLE and self._idle < PATIENCE:
             # Its own view ranks the moves that waste at most one turn by the table (so the
             # count of turns to go never grows).
             near = [i for i in pool if values[i] <= best + 1]
@@ -327,8 +344,9 @@ class TableDriver:
 
     def _with_margin(self, state: RaceState, options: list[Candidate], values: list[int],
                      hopeful: list[int]) -> list[int]:
-        """Drop the options after which a single point is the car's only hopeful way on and
-        another car could take that point first, when others cost at most ``margin`` more."""
+        """Drop the options after which the car's hopeful ways on are so few that the cars
+        nearby could take every one of them first (a car each), when others cost at most
+        ``margin`` more."""
         index = state.current_car
         assert index is not None
         car = state.cars[index]
@@ -340,7 +358,7 @@ class TableDriver:
                  for ways in self._ways_on(state, [options[i] for i in hopeful])]
         safe = [i for i, points in zip(hopeful, exits, strict=True)
                 if values[i] == 0  # it finishes: nothing left to shut
-                or not (len(points) == 1 and any(points <= r for r in rivals))]
+                or not can_shut(points, rivals)]
         if not safe:
             return hopeful
         best = min(values[i] for i in hopeful)
@@ -395,6 +413,27 @@ class TableDriver:
         total = values + found.cost - 1
         hopeless = (found.out != 0) | (values >= UNSOLVED) | (found.crashed & careful)
         return [UNSOLVED if bad else int(t) for bad, t in zip(hopeless, total, strict=True)]
+
+
+def can_shut(exits: set[Vec], rivals: list[set[Vec]]) -> bool:
+    """Whether the rivals, each taking one of the points it can reach, could take every one
+    of ``exits`` (two cars can shut a car in as surely as one: a matching of exits to cars)."""
+    if not exits or len(exits) > len(rivals):
+        return False
+    claimed: dict[Vec, int] = {}
+
+    def claim(rival: int, seen: set[Vec]) -> bool:
+        for point in rivals[rival] & exits:
+            if point not in seen:
+                seen.add(point)
+                if point not in claimed or claim(claimed[point], seen):
+                    claimed[point] = rival
+                    return True
+        return False
+
+    for rival in range(len(rivals)):
+        claim(rival, set())
+    return len(claimed) == len(exits)
 
 
 def missile_points(state: RaceState) -> frozenset[Vec]:

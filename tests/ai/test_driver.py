@@ -12,7 +12,7 @@ from racetrack.game import Race
 from racetrack.model import CarSetup, CarStatus, EventKind
 from racetrack.rules import bundled_variant_names, load_rules
 from racetrack.rules.transition import Cars
-from racetrack.solver import solve
+from racetrack.solver import SolverError, solve
 from racetrack.track import find_track, load_track
 
 
@@ -107,18 +107,36 @@ def test_par_and_ghost_line_are_cached_for_the_window():
     assert par(course, load_rules("gardner")) is first
 
 
-def test_a_track_too_large_for_a_table_is_driven_by_the_lookahead():
+def test_a_track_too_large_for_a_table_is_driven_by_the_lookahead(monkeypatch):
+    from racetrack.ai import tables
     from tests.conftest import make_track
 
+    # "Too large" is a memory budget: a small one makes a small sheet too large, so the
+    # refusal comes in a second rather than after millions of states.
+    monkeypatch.setattr(tables, "TABLE_MEMORY", 1 << 20)
     track = make_track("""
-        outer: [[0, 0], [200, 0], [200, 200], [0, 200]]
-        start: {a: [2, 0], b: [2, 200], forward: [1, 0]}
-        finish: {a: [12, 0], b: [12, 200], forward: [1, 0]}
+        outer: [[0, 0], [60, 0], [60, 60], [0, 60]]
+        start: {a: [2, 0], b: [2, 60], forward: [1, 0]}
+        finish: {a: [12, 0], b: [12, 60], forward: [1, 0]}
     """)
     race = Race(track, load_rules("gardner"), [CarSetup("Big", driver="expert")])
     state = race.start()
     driver = make_driver("expert")
+    with pytest.raises(SolverError):
+        tables.value_table(race.course, race.rules)
     driver.prepare(state, 0)  # refused quietly
     while not state.is_over:
         state.apply(driver.choose(state))
     assert state.cars[0].finish is not None
+
+
+def test_two_cars_can_shut_a_car_in_as_surely_as_one():
+    from racetrack.ai.driver import can_shut
+    from racetrack.geometry import Vec
+
+    a, b = Vec(1, 0), Vec(2, 0)
+    assert can_shut({a}, [{a, b}])
+    assert can_shut({a, b}, [{a}, {a, b}])  # one takes a, the other b
+    assert not can_shut({a, b}, [{a}, {a}])  # both can only take a
+    assert not can_shut({a, b}, [{a, b}])  # one car takes one point
+    assert not can_shut(set(), [{a}])  # no way on at all: nothing for a car to shut
