@@ -23,6 +23,8 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 EMPTY = np.uint64(np.iinfo(np.uint64).max)
 # Where a packed edge keeps its destination and its flag (its weight is in bits 32 to 35).
 _DESTINATION, _FLAG = 37, 36
+# Which of a 64-bit number's two 32-bit words holds its low bits.
+_LOW_WORD = 0 if sys.byteorder == "little" else 1
 
 
 def _hash(keys: np.ndarray, bits: int, salt: int = 0) -> np.ndarray:
@@ -196,13 +198,18 @@ class ReverseEdges:
             self.weights = weights[order].astype(np.int64) if weights is not None else None
             self._flags = flags[order].astype(bool) if flags is not None else None
             return
-        packed = destinations.astype(np.uint64)
-        packed <<= np.uint64(_DESTINATION)
+        # Written a 32-bit word at a time (no 64-bit copy of each part).
+        words = np.empty((len(sources), 2), dtype=np.uint32)
+        low = _LOW_WORD
+        high = words[:, 1 - low]
+        high[:] = destinations
+        high <<= np.uint32(_DESTINATION - 32)
         if flags is not None:
-            packed |= flags.astype(np.uint64) << np.uint64(_FLAG)
+            high[flags] |= np.uint32(1 << (_FLAG - 32))
         if weights is not None:
-            packed |= weights.astype(np.uint64) << np.uint64(32)
-        packed |= sources.astype(np.uint64)
+            high |= weights.astype(np.uint32)
+        words[:, low] = sources
+        packed = words.reshape(-1).view(np.uint64)
         packed.sort()
         self._unpack(packed)
 
@@ -210,9 +217,8 @@ class ReverseEdges:
         self._sorted = packed
         self._shift = _DESTINATION
         words = packed.view(np.uint32)
-        low = 0 if sys.byteorder == "little" else 1
-        self.sources = words[low::2]
-        self._high = words[1 - low::2]
+        self.sources = words[_LOW_WORD::2]
+        self._high = words[1 - _LOW_WORD::2]
         self.weights = (self._high & 15).astype(np.int64) if self._weighted else None
         self._flags = None
 

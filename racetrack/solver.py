@@ -415,15 +415,20 @@ class Search:
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every edge kept (``keep_edges``): source ids, destination ids, costs in turns, and
         whether the move is a crash."""
+        src, dst, code = self.edge_codes()
+        return (src.astype(np.int64), dst.astype(np.int64), (code & 15).astype(np.int64),
+                code >= 16)
+
+    def edge_codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``edges`` in narrow arrays: source ids, destination ids (both 32-bit), and each
+        edge's cost in turns plus 16 for a crash (8-bit)."""
         if not self._edge_src:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, empty, empty.astype(bool)
-        src = np.concatenate(self._edge_src).astype(np.int64)
-        dst = np.concatenate(self._edge_dst).astype(np.int64)
-        cost = np.concatenate(self._edge_cost).astype(np.int64)
+            return (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32),
+                    np.zeros(0, dtype=np.int8))
+        dst = np.concatenate(self._edge_dst)
         later = dst < 0
         dst[later] = self.index.find(np.concatenate(self._edge_later))  # type: ignore[union-attr]
-        return src, dst, cost & 15, cost >= 16
+        return np.concatenate(self._edge_src), dst, np.concatenate(self._edge_cost)
 
     def goals(self) -> np.ndarray:
         """The ids of every finishing state found."""
@@ -474,11 +479,12 @@ class ValueTable:
         self.search = search
         count = search.count
         goals = search.goals()
-        src, dst, cost, crashed = search.edges()
+        src, dst, code = search.edge_codes()
+        cost, crashed = code & 15, code >= 16
         uniform = not len(cost) or int(cost.max()) == 1
         # Sorted once, crashes flagged: the careful table's edges are the unflagged ones.
         edges = ReverseEdges(src, dst, None if uniform else cost, crashed)
-        del src, dst, cost
+        del src, dst, code, cost
         self.value = self._backwards(count, goals, edges)
         self.careful = self._backwards(count, goals, edges.unflagged()) if crashed.any() \
             else self.value
