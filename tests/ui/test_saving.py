@@ -12,7 +12,7 @@ from racetrack.settings import PlayerChoice
 from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.results import ResultsScene
 from tests.ui.conftest import button, run
-from tests.ui.test_race_scene import race_scene
+from tests.ui.scenes.test_race import race_scene
 
 
 def test_a_saving_waits_for_the_writes_queued_before_it(tmp_path):
