@@ -380,7 +380,7 @@ def test_the_expert_alone_drives_an_optimal_race(track_name, variant):
 def test_the_expert_races_in_reverse_as_well_as_forwards():
     from racetrack.ai import make_driver
 
-    track = load_track(find_track("grand-prix"))
+    track = load_track(find_track("riddler-opolis"))
     rules = load_rules("levi")
     state = Race(track, rules, [CarSetup("Back", driver="expert", reverse=True)]).start()
     driver = make_driver("expert")
