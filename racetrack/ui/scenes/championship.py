@@ -19,9 +19,9 @@ from racetrack.settings import save_settings
 from racetrack.track import bundled_track_paths, find_track, load_track
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
+from racetrack.ui.render.words import shorten, wrap_pixels
 from racetrack.ui.scenes.form import FormScene, heading
 from racetrack.ui.scenes.setup import SetupScene
-from racetrack.ui.widgets import shorten, wrap_pixels
 
 MIN_RACES, MAX_RACES = 2, 6
 ERROR = theme.ERROR

@@ -22,8 +22,8 @@ from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel
 from racetrack.ui.render import hud
 from racetrack.ui.render import trees as draw
 from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.words import tip
 from racetrack.ui.scenes.form import FormScene
-from racetrack.ui.widgets import tip
 
 log = logging.getLogger(__name__)
 CONTROLS_HEIGHT = 64

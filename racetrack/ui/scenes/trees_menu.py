@@ -16,8 +16,8 @@ from racetrack.trees.record import GAMES
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.listing import Listing
+from racetrack.ui.render.words import shorten, wrap_pixels
 from racetrack.ui.scenes.form import FormScene, heading
-from racetrack.ui.widgets import shorten, wrap_pixels
 
 SIDES = {2: ("bottom", "top"), 4: ("bottom", "left", "top", "right")}
 
