@@ -76,8 +76,9 @@ def test_the_zoom_chosen_is_kept_for_the_next_race(app):
         press(app, pygame.K_PLUS)
     chosen = scene.camera.scale
     scene.close()
+    again = baker_race(app, seed=6)  # at once: the file may still be being written
+    app.settings_writer.wait()
     assert load_settings().zoom == pytest.approx(chosen, abs=0.01)
-    again = baker_race(app, seed=6)
     assert again.camera.scale == pytest.approx(chosen, abs=0.01)
 
 
@@ -136,6 +137,7 @@ def test_the_tutorial_walks_through_the_first_turns(app):
             scene.thinking.result(timeout=30)
         run(app, 1, 0.2)
     assert scene.step >= len(STEPS) - 1
+    app.settings_writer.wait()  # written behind the frame
     assert load_settings().tutorial_done
     assert "Tutorial race" in [w.text for w in MenuScene(app).form.widgets]
 

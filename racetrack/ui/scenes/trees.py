@@ -58,6 +58,7 @@ class TreesScene(FormScene):
         self.thinking: Future | None = None
         self.pause = 0.0
         self.reported_over = False
+        self.saving = None  # the finished game being written (a Saving), until said
 
     # -- layout and helpers -------------------------------------------------------------------
 
@@ -208,7 +209,12 @@ class TreesScene(FormScene):
             if not self.reported_over:
                 self.reported_over = True
                 if self.on_over:
-                    self.on_over(self.state)
+                    self.saving = self.on_over(self.state)
+            elif self.saving is not None and self.saving.done:
+                saving, self.saving = self.saving, None  # said once, when on disk
+                self.toasts.append(hud.Toast(saving.problem if saving.problem or
+                                             saving.path is None else
+                                             f"Game saved as {saving.path.name}"))
             return
         if self.human_turn:
             if self.source is None:

@@ -9,7 +9,6 @@ and ranked like any other.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -86,8 +85,10 @@ class TutorialScene(RaceScene):
 
     def advance(self) -> None:
         self.step += 1
-        if self.step >= len(STEPS) - 1:
-            _done()
+        if self.step >= len(STEPS) - 1 and not self.app.settings.tutorial_done:
+            # The player has been walked through: the menu stops offering the tutorial
+            # first (written behind the frame).
+            self.app.remember(tutorial_done=True)
 
     def card(self) -> tuple[pygame.Rect, list[str], pygame.Rect | None]:
         """The coach's card (top left, under the bar), its lines and its Next button."""
@@ -156,18 +157,6 @@ class TutorialScene(RaceScene):
             rendered = font.render(text, True, theme.TEXT)
             surface.blit(rendered, (box.x + pad, box.y + pad + theme.px(20)
                                     + number * font.get_linesize()))
-
-
-def _done() -> None:
-    """The player has been walked through: the menu stops offering the tutorial first."""
-    from racetrack.settings import save_settings
-
-    settings = load_settings()
-    if not settings.tutorial_done:
-        with contextlib.suppress(OSError):
-            from dataclasses import replace
-
-            save_settings(replace(settings, tutorial_done=True))
 
 
 def tutorial_race() -> Race:
