@@ -206,6 +206,7 @@ def tutorial(app: App, out: Path) -> None:
     scene = app.routes.tutorial()
     scene.preparing.result()
     frames(app, 3)
+    save(app, out, "tutorial-welcome")  # the coach's first card, with its Next button
     scene.advance()
     frames(app, 3)
     save(app, out, "tutorial")

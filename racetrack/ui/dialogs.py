@@ -97,7 +97,7 @@ class Question(Dialog):
     def __init__(self, page: Page, title: str, text: str, answers: Sequence[str],
                  on_answer: Callable[[int | None], None], styles: Sequence[str | None] = (),
                  area: pygame.Rect | None = None):
-        size = (theme.px(500), theme.px(230))
+        size = (theme.px(500), theme.px(190))
         super().__init__(page, title, size, area, on_close=lambda: on_answer(None))
         self.words(_escape(text))
         self.buttons(answers, [lambda n=n: on_answer(n) for n in range(len(answers))], styles)

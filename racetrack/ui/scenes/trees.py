@@ -58,7 +58,8 @@ class TreesScene(FormScene):
         self.thinking: Future | None = None
         self.pause = 0.0
         self.reported_over = False
-        self.saving = None  # the finished game being written (a Saving), until said
+        self.saving = None  # the finished game being written (a Saving)
+        self.saving_said = False  # the toast about it shown
 
     # -- layout and helpers -------------------------------------------------------------------
 
@@ -210,8 +211,9 @@ class TreesScene(FormScene):
                 self.reported_over = True
                 if self.on_over:
                     self.saving = self.on_over(self.state)
-            elif self.saving is not None and self.saving.done:
-                saving, self.saving = self.saving, None  # said once, when on disk
+            elif self.saving is not None and self.saving.done and not self.saving_said:
+                self.saving_said = True  # said once, when on disk
+                saving = self.saving
                 self.toasts.append(hud.Toast(saving.problem if saving.problem or
                                              saving.path is None else
                                              f"Game saved as {saving.path.name}"))
@@ -256,7 +258,7 @@ class TreesScene(FormScene):
                             theme.px(CONTROLS_HEIGHT))
         pygame.draw.rect(surface, theme.PANEL, panel)
         pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.topright, 2)
-        hud.draw_toasts(surface, self.toasts)
+        hud.draw_toasts(surface.subsurface((0, 0, width, panel.y)), self.toasts)  # above
         if self.hover is not None:
             refused = next((c for c in self.candidates()
                             if c.target == self.hover and not c.legal), None)
