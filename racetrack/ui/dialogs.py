@@ -19,6 +19,7 @@ from pygame_gui.elements import UISelectionList, UITextBox, UIWindow
 
 from racetrack.ui import theme
 from racetrack.ui.gui import Button, Entry, Page, SelectAllEntry
+from racetrack.ui.render.words import wrap_pixels
 
 
 class Dialog:
@@ -140,12 +141,15 @@ class Picker(Dialog):
                 min(area.h - theme.px(40), theme.px(620)))
         super().__init__(page, title, size, area, on_close=on_cancel)
         inner, gap = self.inner, theme.px(10)
-        self.words(_escape(hint), bottom=theme.px(40))
+        font = theme.gui_font(19)
+        lines = len(wrap_pixels(hint, font, inner.w - 4 * gap)) or 1
+        top = theme.px(16) + lines * font.get_linesize() + gap
+        self.words(_escape(hint), bottom=top)
         # Each row is told apart by its place, even where two tracks share a name.
         self.rows = list(rows)
         self.list = UISelectionList(
-            pygame.Rect(gap, theme.px(46), inner.w - 2 * gap,
-                        inner.h - theme.px(46) - theme.px(64)),
+            pygame.Rect(gap, top + theme.px(4), inner.w - 2 * gap,
+                        inner.h - top - theme.px(4) - theme.px(64)),
             [(row, f"#row_{number}") for number, row in enumerate(self.rows)],
             page.gui.manager, container=self.window, allow_double_clicks=False,
             object_id=ObjectID(object_id="#picker"))
