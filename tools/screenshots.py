@@ -4,7 +4,8 @@ advanced rules; safe, finishing, special, wall and refused points at once under 
 power braking and launches; a crash hover and a collision under Baker's rules, leaving the track
 under Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph
 Trees, its menu and a saved game played back, the shop, a championship's standings, and the track
-editor (its road tool, its problem marks, and a picture of a track imported).
+editor (its road tool, its problem marks, its question before discarding, its list of
+templates, and a picture of a track imported).
 
     python tools/screenshots.py [OUT_FOLDER] [--size WxH] [--only NAME,...]
                                    (default: docs/screenshots, every size and screen)
@@ -205,6 +206,7 @@ def tutorial(app: App, out: Path) -> None:
     scene = app.routes.tutorial()
     scene.preparing.result()
     frames(app, 3)
+    save(app, out, "tutorial-welcome")  # the coach's first card, with its Next button
     scene.advance()
     frames(app, 3)
     save(app, out, "tutorial")
@@ -340,6 +342,19 @@ def editor(app: App, out: Path) -> None:
     pointer(scene, crossing)
     frames(app, 2)
     save(app, out, "editor-marks")
+
+    # Unsaved work: New asks first, and then offers the templates in a list.
+    from racetrack.editing import Choice
+
+    pointer(scene, (-100, -100))
+    state.request(Leave.NEW)
+    frames(app, 3)
+    save(app, out, "editor-question")
+    state.answer(Choice.DISCARD)
+    frames(app, 3)
+    save(app, out, "editor-templates")
+    state.choosing = None
+    frames(app, 1)
 
     # A picture of a track drawn in ink, opened in the editor: traced, its red stroke the
     # start line, the solver's par worked out.

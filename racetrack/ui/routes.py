@@ -12,6 +12,7 @@ where the command line uses it too.
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
@@ -253,17 +254,12 @@ class Routes:
         return self.race(race, race.start(), replace=False, scene_type=TutorialScene)
 
     def _trial_results(self, final: RaceState, rematch, saved: Saving):
-        """Record a finished time trial (a failure to write costs only the record) and show
-        it."""
-        result, problem = None, ""
+        """Show a finished time trial, its run recorded behind the frame (a failure to write
+        costs only the record, said in one line)."""
+        recording = None
         if run_turns(final) is not None:
-            try:
-                result = record_run(final)
-            except OSError as exc:
-                problem = f"Could not save the record: {exc.strerror or exc}"
-            except FileProblemError as exc:  # the table has grown past what the game reads
-                problem = f"Could not save the record: {exc.problems[0].message}"
-        return TrialResultsScene(self.app, final, rematch, saved, result, problem)
+            recording = Saving(lambda: record_run(final), failure="Could not save the record")
+        return TrialResultsScene(self.app, final, rematch, saved, recording)
 
     # -- championships ----------------------------------------------------------------------
 
@@ -302,14 +298,13 @@ class Routes:
         ranking, and a button on to the standings."""
         def results(final: RaceState, saved: Saving) -> ResultsScene:
             series.record(final)
-            problem = ""
-            try:
-                series.save(path)
-            except OSError as exc:
-                problem = f"Could not save the championship: {exc.strerror or exc}"
+            # Written behind the frame, from a copy: the standings go on changing.
+            kept = copy.deepcopy(series)
+            saving = Saving(lambda: kept.save(path),
+                            failure="Could not save the championship")
 
             def standings() -> None:
-                self.app.replace(StandingsScene(self.app, series, path, problem))
+                self.app.replace(StandingsScene(self.app, series, path, saving=saving))
 
             return ResultsScene(self.app, final, None, saved, proceed=("Standings", standings))
 
@@ -328,9 +323,10 @@ class Routes:
             with contextlib.suppress(OSError, ValueError):  # a failed save must not stop play
                 GAMES.record_progress(current, progress)
 
-        def over(final: TreesState) -> None:
-            with contextlib.suppress(OSError, ValueError):
-                GAMES.save_finished(final, progress=progress)
+        def over(final: TreesState) -> Saving:
+            """The finished game written behind the frame (the scene says when)."""
+            return Saving(lambda: GAMES.save_finished(final, progress=progress),
+                          failure="Could not save the game")
 
         scene = TreesScene(self.app, game, computers, state, record=record, on_over=over)
         return self._show(scene, replace)

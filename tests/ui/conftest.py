@@ -51,7 +51,9 @@ def pick(app, control, value, frames=2):
     listing = control.element.current_state.options_selection_list
     assert listing is not None, "the list did not open"
     item = next(i for i in listing.item_list if i["text"] == value)
-    if item["button_element"] is None:  # scrolled out of the open list: scroll to it
+    shown = listing.item_list_container.rect
+    if item["button_element"] is None or not shown.collidepoint(
+            item["button_element"].rect.center):  # scrolled out of the open list: scroll to it
         listing.scroll_bar.set_scroll_from_start_percentage(
             listing.item_list.index(item) / len(listing.item_list))
         run(app, frames)

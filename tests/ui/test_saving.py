@@ -8,8 +8,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from racetrack import archive
-from racetrack.settings import PlayerChoice
-from racetrack.ui.saving import Saving
+from racetrack.settings import PlayerChoice, load_settings, save_settings
+from racetrack.ui.saving import Saving, SettingsWriter
 from racetrack.ui.scenes.results import ResultsScene
 from tests.ui.conftest import button, run
 from tests.ui.scenes.test_race import race_scene
@@ -38,6 +38,41 @@ def test_a_failed_write_says_why_in_one_line(tmp_path):
     assert saving.wait(5)
     assert saving.path is None and saving.problem == "Could not save: Permission denied"
     assert Saving.finished(tmp_path).path == tmp_path
+    refused = Saving(write, failure="Could not save the record")
+    assert refused.wait(5) and refused.problem == "Could not save the record: Permission denied"
+
+
+def test_the_windows_own_settings_are_written_in_order_and_keep_a_screens_save(app):
+    writer = SettingsWriter()
+    gate = threading.Event()
+    writer._pool.submit(gate.wait)  # the writer busy: the changes wait their turn
+    writer.change(zoom=30.0)
+    writer.change(window=(900, 700))
+    save_settings(load_settings().with_race("spiral", "baker", load_settings().players))
+    assert load_settings().zoom is None  # not on the frame's thread
+    gate.set()
+    writer.close()
+    settings = load_settings()
+    assert (settings.zoom, settings.window, settings.track, settings.rules) == \
+        (30.0, (900, 700), "spiral", "baker")
+
+
+def test_remembering_the_zoom_never_writes_on_the_frame(app, monkeypatch):
+    import racetrack.settings as settings_module
+
+    frame = threading.current_thread()
+    writers: list[threading.Thread] = []
+    real = settings_module.write_yaml
+
+    def spy(*args, **kwargs):
+        writers.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(settings_module, "write_yaml", spy)
+    app.remember(zoom=42.0)
+    assert app.settings.zoom == 42.0  # the app knows at once
+    app.settings_writer.wait()
+    assert load_settings().zoom == 42.0 and writers and frame not in writers
 
 
 def test_the_replay_is_written_off_the_frame_and_the_results_say_when(app, monkeypatch):

@@ -285,9 +285,14 @@ def _wrapped(message: str, width: int) -> pygame.Surface:
 
 
 def draw_toasts(surface: pygame.Surface, toasts: list[Toast]) -> None:
-    """Short messages, newest at the bottom, fading out."""
+    """Short messages, newest at the bottom, fading out; a message said again while it
+    still shows is drawn once (the newest), not stacked."""
     y = surface.get_height() - 16
-    for toast in reversed(toasts[-5:]):
+    shown: list[Toast] = []
+    for toast in reversed(toasts):
+        if len(shown) < 5 and all(other.text != toast.text for other in shown):
+            shown.append(toast)
+    for toast in shown:
         alpha = 255 if toast.age < toast.life - 0.6 else int(255 * max(0.0, toast.life -
                                                                         toast.age) / 0.6)
         width = surface.get_width() - 48

@@ -188,3 +188,15 @@ def card(surface: pygame.Surface, box: pygame.Rect, alpha: int = 232) -> None:
     shade.fill((*theme.PANEL, alpha))
     surface.blit(shade, box)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=5)
+
+
+def chosen_card(size: tuple[int, int], chosen: bool) -> pygame.Surface:
+    """A list entry's card (a track, a saved race): pale, or highlighted when chosen; the
+    caller draws its picture and words on it."""
+    picture = pygame.Surface(size, pygame.SRCALPHA)
+    frame = picture.get_rect().inflate(-2, -2)
+    pygame.draw.rect(picture, theme.HIGHLIGHT if chosen else theme.PANEL, frame,
+                     border_radius=8)
+    pygame.draw.rect(picture, theme.TEXT if chosen else theme.PANEL_EDGE, frame, 2,
+                     border_radius=8)
+    return picture

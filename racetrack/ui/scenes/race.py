@@ -29,7 +29,6 @@ from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Event, EventKind, Move
 from racetrack.outlook import Outlook
-from racetrack.settings import load_settings
 from racetrack.ui import theme
 from racetrack.ui.gui import Button
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
@@ -111,7 +110,8 @@ class RaceScene:
         self.camera.fit(race.track.bounds)
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
         self.camera.followed = False
-        remembered = load_settings().zoom
+        # The app's own memory: the file is written behind the frame, maybe not yet.
+        remembered = app.settings.zoom
         self.follow_scale = remembered  # None: a comfortable zoom for the window
         self.zoomed = False  # the player chose a zoom in this race (kept for the next)
         self.intro = INTRO_SECONDS if intro else 0.0

@@ -18,9 +18,9 @@ from racetrack.ui.gui import Page
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache
+from racetrack.ui.render.words import shorten
 from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.form import FormScene
-from racetrack.ui.widgets import shorten
 
 
 class ResultsScene(FormScene):

@@ -77,6 +77,7 @@ def test_a_two_race_championship_carries_money_and_resumes_from_the_menu(app):
     assert len(series.results) == 1 and sorted(series.points.values()) == [2, 3]
     carried = dict(series.money)
     assert sorted(carried.values())[-1] >= 30  # the winner's prize at least
+    assert standings.saving.wait(10) and not standings.problem  # written behind the frame
     assert load_championship(default_path()).money == carried  # saved as it went
 
     # Quit to the menu; the championship waits there.

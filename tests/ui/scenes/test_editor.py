@@ -17,7 +17,7 @@ from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
 from racetrack.ui.scenes.setup import available_tracks
-from tests.ui.conftest import click, press, run
+from tests.ui.conftest import click, pick, press, run
 
 
 @pytest.fixture
@@ -221,14 +221,57 @@ def test_new_asks_before_discarding_and_the_template_list_takes_clicks(app, edit
     click_at_pixel(app, cancel.rect.center)
     assert editor.state.question is None and editor.draft == drawn
     press(app, pygame.K_n, mod=pygame.KMOD_CTRL)
+    assert [w.text for w in editor.dialog.widgets] == ["Save", "Discard", "Cancel"]
     click_at_pixel(app, editor.dialog.widgets[1].rect.center)  # Discard
-    listing, entries, _ = editor.chooser
-    row = next(i for i, e in enumerate(entries) if e.path is not None and e.path.stem == "oval")
-    listing.select(row)
-    y = listing.rect.y + (row - listing.top) * listing.row_height + listing.row_height // 2
-    click_at_pixel(app, (listing.rect.x + 40, y))
+    assert editor.dialog is None and editor.chooser is not None
+    row = next(i for i, e in enumerate(editor.entries)
+               if e.path is not None and e.path.stem == "oval")
+    for _ in range(row):  # down the list with the keys: it scrolls to keep the row in sight
+        press(app, pygame.K_DOWN)
+    assert editor.chooser.index == row and editor.chooser.row_button(row) is not None
+    click_at_pixel(app, editor.chooser.row_button(row).rect.center)
     assert editor.chooser is None and editor.draft.name == "My Oval"
     assert editor.state.tool is Tool.SELECT and not editor.state.dirty
+
+
+def test_the_template_list_picks_with_enter_or_a_click_on_any_row(app, editor):
+    press(app, pygame.K_n, mod=pygame.KMOD_CTRL)  # nothing unsaved: the list at once
+    assert editor.dialog is None and editor.chooser is not None
+    press(app, pygame.K_DOWN)
+    press(app, pygame.K_RETURN)
+    assert editor.chooser is None and editor.draft.name == f"My {editor.entries[1].name}"
+    press(app, pygame.K_n, mod=pygame.KMOD_CTRL)
+    click_at_pixel(app, editor.chooser.row_button(0).rect.center)  # the empty sheet
+    assert editor.chooser is None and editor.draft.outer == ()
+
+
+def test_the_dialogs_close_button_cancels_and_clicks_behind_a_dialog_draw_nothing(app, editor):
+    draw_box_track(app, editor)
+    drawn = editor.draft
+    press(app, pygame.K_o, mod=pygame.KMOD_CTRL)
+    window = editor.dialog.window
+    click_at_pixel(app, (10, app.size[1] - 10))  # on the paper, behind the question
+    assert editor.draft == drawn and editor.state.question is not None
+    click_at_pixel(app, window.close_window_button.rect.center)
+    assert editor.state.question is None and editor.dialog is None and not window.alive()
+
+
+def test_saving_over_another_track_asks_to_replace_it(app, editor):
+    draw_box_track(app, editor)
+    press(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    type_text(app, "Ring")
+    press(app, pygame.K_RETURN)
+    assert (tracks_dir() / "Ring.yaml").exists()
+    press(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # save as
+    assert editor.field is not None and editor.field.selected
+    press(app, pygame.K_RETURN)  # the same name: the file it came from, no question
+    assert editor.state.question is None
+    editor.state.path = None  # a drawing of its own, saved under a name taken already
+    press(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    press(app, pygame.K_RETURN)
+    assert [w.text for w in editor.dialog.widgets] == ["Replace", "Cancel"]
+    click_at_pixel(app, editor.dialog.widgets[0].rect.center)
+    assert editor.state.path == tracks_dir() / "Ring.yaml" and editor.dialog is None
 
 
 def test_closing_the_window_asks_first_and_cancel_keeps_the_editor_open(app, editor):
@@ -246,9 +289,26 @@ def test_closing_the_window_asks_first_and_cancel_keeps_the_editor_open(app, edi
 
 
 def test_the_menu_button_leaves_at_once_when_nothing_is_unsaved(app, editor):
-    menu = next(w for w in editor.panel.form.widgets if getattr(w, "text", "") == "Menu")
-    click_at_pixel(app, menu.rect.center)
+    click_at_pixel(app, editor.panel.buttons["Menu"].rect.center)
     assert isinstance(app.scenes[-1], MenuScene)
+
+
+def test_the_panels_tool_buttons_rules_list_and_laps_list(app, editor):
+    panel = editor.panel
+    click_at_pixel(app, panel.tool_buttons[Tool.ZONE].rect.center)
+    assert editor.state.tool is Tool.ZONE and panel.tool_buttons[Tool.ZONE].element.is_selected
+    assert not panel.tool_buttons[Tool.SELECT].element.is_selected
+    assert panel.option is not None and panel.option.value == editor.state.zone_kind
+    other = next(kind for kind in panel.option.choices if kind != editor.state.zone_kind)
+    pick(app, panel.option, other)
+    assert editor.state.zone_kind == other
+    pick(app, panel.rules, "baker")
+    assert editor.state.rules.name == "baker" and load_settings().rules == "baker"
+    pick(app, panel.laps, "3 laps")
+    assert editor.draft.laps == 3
+    press(app, pygame.K_MINUS)  # a key changes the laps: the list shows it
+    run(app, 1)
+    assert editor.draft.laps == 2 and panel.laps.value == "2 laps"
 
 
 def test_the_road_tool_in_the_window(app, editor):

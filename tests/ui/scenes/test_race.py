@@ -158,8 +158,9 @@ def test_the_zoom_chosen_is_kept_for_the_next_race(app):
         press(app, pygame.K_PLUS)
     chosen = scene.camera.scale
     scene.close()
+    again = baker_race(app, seed=6)  # at once: the file may still be being written
+    app.settings_writer.wait()
     assert load_settings().zoom == pytest.approx(chosen, abs=0.01)
-    again = baker_race(app, seed=6)
     assert again.camera.scale == pytest.approx(chosen, abs=0.01)
 
 

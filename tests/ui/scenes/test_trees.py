@@ -96,7 +96,10 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
     click(app, agree.rect.center)
     click(app, agree.rect.center)
     assert scene.state.is_over
-    run(app, 2)
+    run(app, 1)
+    assert scene.saving is not None and scene.saving.wait(10)  # written behind the frame
+    run(app, 1)
+    assert scene.saving_said and scene.toasts[-1].text.startswith("Game saved as ")
     entries = GAMES.saved()
     assert len(entries) == 1 and entries[0].recording.verify().is_over
     assert GAMES.unfinished() == []  # the copy in progress is gone

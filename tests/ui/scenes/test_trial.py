@@ -28,7 +28,10 @@ def drive_solo_race(app, rules="gardner", overrides=None):
     results = app.scenes[-1]
     assert isinstance(results, TrialResultsScene)
     results.par_job.result(timeout=120)
+    assert results.recording.wait(30)  # the run is recorded behind the frame
     run(app, 2)
+    if results.noting is not None:  # and then the par noted
+        assert results.noting.wait(10)
     return results
 
 

@@ -32,5 +32,21 @@ def test_the_tutorial_walks_through_the_first_turns(app):
             scene.thinking.result(timeout=30)
         run(app, 1, 0.2)
     assert scene.step >= len(STEPS) - 1
+    app.settings_writer.wait()  # written behind the frame
     assert load_settings().tutorial_done
     assert "Tutorial race" in [w.text for w in MenuScene(app).form.widgets]
+
+
+def test_the_tutorials_next_button_is_a_themed_button_that_goes_with_its_step(app):
+    app.push(MenuScene(app))
+    scene = app.routes.tutorial()
+    scene.preparing.result()
+    run(app, 2)
+    next_button = scene.next_button
+    assert next_button is not None and next_button.text == "Next"
+    box, _, rect = scene.card()
+    assert next_button.rect == rect and box.contains(rect)
+    click(app, next_button.rect.center)
+    assert scene.step == 1
+    run(app, 1)
+    assert scene.next_button is None and not next_button.element.alive()
