@@ -6,6 +6,7 @@ import os
 
 import pygame
 
+from racetrack.ui import theme
 from racetrack.ui.render import hud
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -13,6 +14,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 def test_a_message_said_again_is_drawn_once_the_newest_of_them():
     pygame.init()
+    theme.clear_fonts()  # faces loaded by an earlier test's pygame session died with it
     surface = pygame.Surface((600, 400))
     toasts = [hud.Toast("Red agrees to end the game") for _ in range(4)]
     toasts.append(hud.Toast("Blue passes"))
