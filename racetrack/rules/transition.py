@@ -53,6 +53,7 @@ from racetrack.rules.movement import (
 )
 from racetrack.rules.options import OPTIONS
 from racetrack.rules.ruleset import RuleSet
+from racetrack.rules.views import LaunchViews
 
 #: Every column of a batch of car states, in order; ``x`` to ``progress`` always matter, the
 #: rest only where the options (or a car's kit) make the state carry them.
@@ -267,8 +268,7 @@ class Transition:
                                             for p in starts], dtype=np.int64))
         line = course.track.start
         self._recent: dict[tuple, Moves] = {}
-        self._view_cache: dict[tuple[int, int], np.ndarray] = {}  # Pope's launches
-        self._view_pairs = 0
+        self.views = LaunchViews(self.drive, self.land)  # Pope's launches
         self.ahead = (0, 0) if line is None or self.first_move != "ahead" else \
             (float(line.forward[0]), float(line.forward[1]))
 
@@ -424,44 +424,16 @@ class Transition:
 
         What a point sees depends on the point alone, and a search meets the same stopping
         points again and again (with other progress, other kit): each point's view is worked
-        out once per transition (``_views``) and reused."""
+        out once per transition (``LaunchViews``) and reused."""
         points = self.land.points
         starts = np.column_stack([cars.x[rows], cars.y[rows]])
         unique, inverse = np.unique(starts, axis=0, return_inverse=True)
-        views = self._views(unique)
+        views = self.views.of(unique)
         seen = [views[i] for i in inverse.reshape(-1).tolist()]
         row = np.repeat(rows, [len(view) for view in seen])
         target = np.concatenate(seen) if seen else np.zeros(0, dtype=np.int64)
         tx, ty = points[target, 0], points[target, 1]
         return (row, tx - cars.x[row], ty - cars.y[row], SPECIAL_CODES.index(Special.LAUNCH))
-
-    #: How many (point, visible point) pairs the launch views may keep in all.
-    VIEW_BUDGET = 20_000_000
-
-    def _views(self, starts: np.ndarray) -> list[np.ndarray]:
-        """For each start point, the indexes of the land points a straight move reaches on
-        the track, tested in one batched call for the points not seen before."""
-        cache = self._view_cache
-        points = self.land.points
-        n = len(points)
-        keys = [(int(x), int(y)) for x, y in starts.tolist()]
-        missing = [i for i, key in enumerate(keys) if key not in cache]
-        found: dict[tuple[int, int], np.ndarray] = {}
-        if missing:
-            m = len(missing)
-            sx = np.repeat(starts[missing, 0], n)
-            sy = np.repeat(starts[missing, 1], n)
-            visible = self.drive.segments_inside(sx, sy, np.tile(points[:, 0], m),
-                                                 np.tile(points[:, 1], m)).reshape(m, n)
-            kept = self._view_pairs
-            for j, i in enumerate(missing):
-                view = np.flatnonzero(visible[j])
-                found[keys[i]] = view
-                if kept + len(view) <= self.VIEW_BUDGET:
-                    cache[keys[i]] = view
-                    kept += len(view)
-            self._view_pairs = kept
-        return [cache.get(key, found.get(key)) for key in keys]
 
     def _specials(self, cars: Cars, rows: np.ndarray):
         """The kit's special moves (good brakes, turbo, rocket boosters) for states that may
