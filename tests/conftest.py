@@ -13,6 +13,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from racetrack.track import Track, parse_track  # noqa: E402
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first (in their own order, then the rest in theirs): a worker that
+    starts on a long test while the other runs the short ones finishes at about the same
+    time, where a long test met at the end would leave one worker idle."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 def make_track(body: str, name: str = "Test") -> Track:
     """A track from the YAML body of a file, with the version and name lines added."""
     text = f"racetrack-track: 1\nname: {name}\n" + textwrap.dedent(body)

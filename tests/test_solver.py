@@ -116,6 +116,7 @@ def small_tracks(draw):
         f"start: {{a: [0, {-inner}], b: [0, {-min(radii) - 2}], forward: [1, 0]}}\n")
 
 
+@pytest.mark.long
 @settings(max_examples=12, deadline=None)
 @given(small_tracks(), st.sampled_from(["gardner", "baker", "simulation"]))
 def test_agrees_with_a_plain_bfs_on_random_tracks(track, variant):

@@ -48,6 +48,7 @@ def test_the_expert_alone_drives_an_optimal_race(variant):
         assert state.cars[0].moves == best.moves
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("variant", bundled_variant_names())
 def test_no_level_crashes_or_is_put_out(variant):
     levels = ["easy", "medium", "hard"]
@@ -57,6 +58,7 @@ def test_no_level_crashes_or_is_put_out(variant):
     assert all(car.status is CarStatus.FINISHED for car in state.cars)
 
 
+@pytest.mark.long
 def test_levels_are_ordered_on_average():
     # Turns lost against each car's own optimum from its grid point: no level throws moves
     # away, so a better grid point would otherwise weigh more than the level.

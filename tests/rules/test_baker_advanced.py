@@ -505,6 +505,7 @@ def bond_replay(tmp_path_factory):
     return state, path
 
 
+@pytest.mark.long
 def test_drivers_finish_a_bond_race_using_their_kit(bond_replay):
     state, _ = bond_replay
     assert state.outcome.winner is not None

@@ -19,8 +19,9 @@ from racetrack.track import load_track
 from racetrack.yamlio import dump_yaml
 
 TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
-pytestmark = pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
-                                reason="needs xvfb-run and xdotool")
+pytestmark = [pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
+                                 reason="needs xvfb-run and xdotool"),
+              pytest.mark.long]
 
 # The editor opens on an empty sheet at 1280 x 800, its paper 940 pixels wide: about 22
 # pixels a square. The road's points are clicked, then the first one again to close it.

@@ -18,8 +18,9 @@ import textwrap
 import pytest
 
 TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
-pytestmark = pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
-                                reason="needs xvfb-run and xdotool")
+pytestmark = [pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
+                                 reason="needs xvfb-run and xdotool"),
+              pytest.mark.long]
 
 #: Shell helpers: wait for the game's window (by its class: SDL writes the title as UTF-8,
 #: which xdotool's name search does not match), wait for its title to name a screen, wait

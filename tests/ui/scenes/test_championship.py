@@ -3,6 +3,8 @@ with the prize money carried into the next shop, a resume from the menu and a da
 
 from __future__ import annotations
 
+import pytest
+
 from racetrack.ai import make_driver
 from racetrack.championship import default_path, load_championship
 from racetrack.settings import PlayerChoice
@@ -51,6 +53,7 @@ def shop_and_race(app) -> ResultsScene:
     return results
 
 
+@pytest.mark.long
 def test_a_two_race_championship_carries_money_and_resumes_from_the_menu(app):
     menu = MenuScene(app)
     app.push(menu)

@@ -201,6 +201,7 @@ def test_a_launch_is_clicked_like_any_move(app):
     assert state.car(0).position == Vec(26, 22) and state.car(0).velocity == Vec(6, 0)
 
 
+@pytest.mark.long
 def test_clicking_the_missile_button_arms_the_missile(app):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "medium"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from racetrack.model import team_standings
 from racetrack.settings import PlayerChoice, load_settings
@@ -93,6 +94,7 @@ def finish(app, scene: RaceScene, limit: int = 2000) -> None:
     raise AssertionError("the race did not end")
 
 
+@pytest.mark.long
 def test_the_team_chosen_on_setup_races_and_scores(app):
     app.push(MenuScene(app))
     setup = SetupScene(app)

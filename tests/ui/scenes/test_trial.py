@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from racetrack.ai import make_driver
 from racetrack.records import TrialKey, load_records
@@ -77,6 +78,7 @@ def test_a_damaged_records_file_is_kept_and_mentioned(app):
     assert TrialKey.of(results.state.race.track, results.state.race.rules) == results.key
 
 
+@pytest.mark.long
 def test_setup_offers_moves_for_any_variant_and_shows_the_trial(app):
     from racetrack.settings import load_settings
     from racetrack.ui.scenes.race import RaceScene
