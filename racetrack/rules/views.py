@@ -75,8 +75,17 @@ class LaunchViews:
         known = np.flatnonzero(self._done)
         if len(on) and len(known):
             rows[np.ix_(on, known)] = self._matrix[np.ix_(known, index[on])].T
-        unknown = np.flatnonzero(~self._done)
-        rows[np.ix_(on, unknown)] = self._test(starts[on], unknown)
+        # The points whose views are still unknown: those outside this batch are tested from
+        # each start; within the batch each pair once, and mirrored.
+        outside = ~self._done
+        outside[index[on]] = False
+        rest = np.flatnonzero(outside)
+        rows[np.ix_(on, rest)] = self._test(starts[on], rest)
+        first, second = np.triu_indices(len(on))
+        a, b = on[first], on[second]
+        both = self._test_pairs(starts[a], self.land.points[index[b]])
+        rows[a, index[b]] = both
+        rows[b, index[a]] = both
         off = np.flatnonzero(index < 0)
         rows[off] = self._test(starts[off], np.arange(n))
         if len(on):
@@ -87,10 +96,12 @@ class LaunchViews:
     def _test(self, starts: np.ndarray, targets: np.ndarray) -> np.ndarray:
         """Whether each start sees each of the ``targets`` (land point indexes): one batch."""
         m, k = len(starts), len(targets)
-        if not m or not k:
-            return np.zeros((m, k), dtype=bool)
         points = self.land.points[targets]
-        visible = self.drive.segments_inside(np.repeat(starts[:, 0], k),
-                                             np.repeat(starts[:, 1], k),
-                                             np.tile(points[:, 0], m), np.tile(points[:, 1], m))
-        return visible.reshape(m, k)
+        return self._test_pairs(np.repeat(starts, k, axis=0), np.tile(points, (m, 1))) \
+            .reshape(m, k)
+
+    def _test_pairs(self, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Whether each straight move from a start to its end stays on the track."""
+        if not len(starts):
+            return np.zeros(0, dtype=bool)
+        return self.drive.segments_inside(starts[:, 0], starts[:, 1], ends[:, 0], ends[:, 1])

@@ -201,15 +201,16 @@ def test_a_launch_is_clicked_like_any_move(app):
     assert state.car(0).position == Vec(26, 22) and state.car(0).velocity == Vec(6, 0)
 
 
-@pytest.mark.long
 def test_clicking_the_missile_button_arms_the_missile(app):
     app.push(MenuScene(app))
-    players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "medium"))
+    # Two players at the table: a computer car would only add its tables to the test.
+    players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bea", "blue", "human"))
     shop = app.routes.start_race(find_track("hazards"), "baker-bond", players, seed=3,
                             animation_seconds=0.05, replace=False)
     shop.change("missiles", True)
     shop.change("sprayers", True)
     click(app, shop.form.widgets[-1].rect.center)  # Done
+    click(app, app.scenes[-1].form.widgets[-1].rect.center)  # Bea buys nothing
     scene = app.scenes[-1]
     scene.preparing.result()
     assert [a for a, _ in scene.action_buttons()] == [Action.OIL]  # at rest: no missile yet
