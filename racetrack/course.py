@@ -16,21 +16,26 @@ import math
 import threading
 from collections import OrderedDict
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from racetrack.crossings import continuations, overlap_gates
 from racetrack.errors import RacetrackError
 from racetrack.geometry import Line, Region, Vec, as_array, line_crossings, prepared
 from racetrack.track import Track
+
+if TYPE_CHECKING:
+    from racetrack.rules.ruleset import RuleSet
 
 #: How far the paper reaches beyond the track outline, for rules that let cars leave the track.
 SHEET_MARGIN = 4
 #: Courses kept for reuse: a rematch, the next race of a series or the solver on the same
 #: track and laps finds its prepared geometry, distance field and transitions ready.
 KEEP_COURSES = 8
-_courses: OrderedDict[tuple[Track, int | None, bool], Course] = OrderedDict()
+_courses: OrderedDict[tuple[Track, int | None, bool, bool], Course] = OrderedDict()
 _courses_lock = threading.Lock()
 
 
@@ -52,8 +57,11 @@ class Course:
     Building one prepares shapely geometry once; every later question is a batched call.
     """
 
-    def __init__(self, track: Track, laps: int | None = None, checkpoints: bool = True):
-        """``laps`` overrides the track's own count; ``checkpoints=False`` ignores them.
+    def __init__(self, track: Track, laps: int | None = None, checkpoints: bool = True,
+                 start_line_checkpoints: bool = False):
+        """``laps`` overrides the track's own count; ``checkpoints=False`` ignores them;
+        ``start_line_checkpoints`` adds Levi's rule-6 checkpoints to a circuit (see
+        ``racetrack.crossings.overlap_gates``).
 
         A track whose finish or checkpoints are areas (an imported map's cells), or that has no
         start line, is refused with ``UnracedTrackError``: progress here is lines passed."""
@@ -63,7 +71,12 @@ class Course:
                                     "version's rules yet")
         self.track = track
         self.laps = laps if laps is not None else track.laps
+        self.start_line_checkpoints = start_line_checkpoints and track.is_circuit
         used_checkpoints = track.checkpoints if checkpoints else ()
+        surface = track.polygon()
+        if self.start_line_checkpoints:
+            used_checkpoints = overlap_gates(track.start, surface, sheet_of(track),
+                                             used_checkpoints)
         # Waypoints are marks of no length: reached by ending a move on the point.
         waypoints = tuple(Line(w, w, (0, 0)) for w in track.waypoints)
         if waypoints and not checkpoints and track.finish is None:
@@ -87,26 +100,43 @@ class Course:
         self._b[self.is_point] = (1.0, 0.0)
         self._forward[self.is_point] = (0.0, 1.0)
         self._point = np.array([line.a for line in self.lines], dtype=float)
-        self.surface = Region(track.polygon())
+        # Each drawn line's continuations (two at most), for going round its ends.
+        reaches = continuations(drawn, surface, sheet_of(track))
+        self._reach = np.zeros((len(self.lines), 2, 2, 2), dtype=float)
+        self._reach[..., 1, 0] = 1.0  # stand-ins of unit length where a line has none
+        self._reach_ok = np.zeros((len(self.lines), 2), dtype=bool)
+        for k, drawn_id in enumerate(self.line_ids):
+            for j, (a, b) in enumerate(reaches[drawn_id]):
+                self._reach[k, j] = (a, b)
+                self._reach_ok[k, j] = True
+        self.surface = Region(surface)
         self._regions: dict[tuple[bool, bool], Region] = {}
         self._derived: dict[object, object] = {}
         self._lock = threading.Lock()
 
     @classmethod
-    def of(cls, track: Track, laps: int | None = None, checkpoints: bool = True) -> Course:
-        """The course for a track, laps and checkpoint rule, shared with every other caller
+    def of(cls, track: Track, laps: int | None = None, checkpoints: bool = True,
+           start_line_checkpoints: bool = False) -> Course:
+        """The course for a track, laps and checkpoint rules, shared with every other caller
         that asks for the same (built on first use; a few are kept)."""
-        key = (track, laps, checkpoints)
+        key = (track, laps, checkpoints, start_line_checkpoints)
         with _courses_lock:
             if key in _courses:
                 _courses.move_to_end(key)
                 return _courses[key]
-        course = cls(track, laps, checkpoints)
+        course = cls(track, laps, checkpoints, start_line_checkpoints)
         with _courses_lock:
             course = _courses.setdefault(key, course)
             while len(_courses) > KEEP_COURSES:
                 _courses.popitem(last=False)
         return course
+
+    @classmethod
+    def for_rules(cls, track: Track, rules: RuleSet) -> Course:
+        """The shared course a rule set races on a track: its laps, whether the track's
+        checkpoints count, and Levi's rule-6 checkpoints where it asks for them."""
+        return cls.of(track, rules.laps, rules.checkpoints == "in-order",
+                      rules.start_line_checkpoints == "overlaps")
 
     def derived(self, key: object) -> object | None:
         """Something worked out once for this course (a transition, a field), or ``None``."""
@@ -167,6 +197,13 @@ class Course:
             behind = np.maximum(now - 1, 0)
             backwards = line_crossings(self._a[behind], self._b[behind], self._forward[behind],
                                        pa, qa)
+            for j in range(2):  # going back round either end of the line un-passes it too
+                ok = self._reach_ok[behind, j]
+                if ok.any():
+                    reach = self._reach[behind, j]
+                    round_end = line_crossings(reach[:, 0], reach[:, 1], self._forward[behind],
+                                               pa, qa)
+                    backwards = np.where(ok & (round_end < 0), -1, backwards)
             behind_id = self.line_ids[behind]
             back = (now > 0) & (backwards < 0) & ~self.is_point[behind] \
                 & ~used[active, behind_id] & ~go
@@ -190,9 +227,9 @@ class Course:
         px, py, qx, qy = (np.asarray(v) for v in (px, py, qx, qy))
         x0, x1 = np.minimum(px, qx), np.maximum(px, qx)
         y0, y1 = np.minimum(py, qy), np.maximum(py, qy)
-        lo, hi = self._boxes
         near = np.zeros(len(px), dtype=bool)
-        for line in (np.minimum(progress, self.goal - 1), np.maximum(progress - 1, 0)):
+        for line, (lo, hi) in ((np.minimum(progress, self.goal - 1), self._boxes),
+                               (np.maximum(progress - 1, 0), self._behind_boxes)):
             near |= (x1 >= lo[line, 0]) & (x0 <= hi[line, 0]) & (y1 >= lo[line, 1]) \
                 & (y0 <= hi[line, 1])
         result = progress.astype(np.int32, copy=True)
@@ -209,6 +246,15 @@ class Course:
         a = np.array([line.a for line in self.lines], dtype=float)
         b = np.array([line.b for line in self.lines], dtype=float)
         return np.minimum(a, b), np.maximum(a, b)
+
+    @cached_property
+    def _behind_boxes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The box around each listed line with its continuations: where a move may cross it
+        backwards."""
+        lo, hi = self._boxes
+        ends = np.where(self._reach_ok[:, :, None, None], self._reach,
+                        np.stack([lo, lo], axis=1)[:, :, None, :])
+        return (np.minimum(lo, ends.min(axis=(1, 2))), np.maximum(hi, ends.max(axis=(1, 2))))
 
     @property
     def finish_mark(self) -> Line:

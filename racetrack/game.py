@@ -140,7 +140,7 @@ class Race:
         self.rules = rules
         self.cars: tuple[CarSetup, ...] = tuple(cars)
         self.seed = seed
-        self.course = Course.of(track, rules.laps, rules.checkpoints == "in-order")
+        self.course = Course.for_rules(track, rules)
         self._reverse_course: Course | None = None
         for car in self.cars:
             if car.reverse and rules.start_direction != "either":
@@ -180,8 +180,7 @@ class Race:
         if not self.cars[index].reverse:
             return self.course
         if self._reverse_course is None:
-            self._reverse_course = Course.of(self.track.reversed(), self.rules.laps,
-                                             self.rules.checkpoints == "in-order")
+            self._reverse_course = Course.for_rules(self.track.reversed(), self.rules)
         return self._reverse_course
 
     @property

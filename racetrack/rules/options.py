@@ -137,6 +137,15 @@ OPTIONS: tuple[Option, ...] = (
             "either": "each car is set to race forwards or in reverse before the start, its "
                       "checkpoints then taken in reverse order (Levi: players can go either "
                       "way around the course)"}),
+    Option("start.line-checkpoints", "none",
+           "Checkpoints on the start/finish line's own straight line (circuits only).",
+           {"none": "only the track's own checkpoints",
+            "overlaps": "a checkpoint across the track wherever the start line's straight line "
+                        "overlaps it, each crossed in order the way a lap meets it (Levi's "
+                        "rule 6: \"Checkpoints should be drawn across the track on the same "
+                        "line as the start/finish line where the track overlaps the line. All "
+                        "of these checkpoints must be crossed in order to win.\")"},
+           moves=True),
     Option("turn-order", "seating",
            "Who moves first.",
            {"seating": "the order the players are listed in",
