@@ -8,6 +8,12 @@ line last passed takes one away (so backing over the start line leaves a car at 
 cross forwards again). One move may pass several lines, in order, but a straight move can cross
 one drawn line only once, so a line used twice in the list (the start that is also the finish
 of a circuit) is counted at most once per move.
+
+A line is passed only over the track, but it is un-passed by going back round its end too: a
+move over its continuation (``racetrack.crossings``: its straight line carried on over what is
+not track, to the track again or the paper's edge) crossing it backwards counts as a backward
+crossing. So no route gets behind a line without crossing it, and no car finishes a lap it
+did not drive. Levi's rule 6 adds checkpoints where the start line's line meets the track again.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ states. Every option is read here, so a new rule is written once and both see th
 
 Where the next changes plug in:
 
-- Progress along the course (routes that get behind a line without crossing it, Levi's rule-6
+- Progress along the course (lines, their continuations round their ends, Levi's rule-6
   checkpoints): the transition reads progress only through ``Course.progress_after`` (in
   ``_drive`` and ``crash``); change it there and the game, the solver, the tables and the perft
   counts all follow (regenerate ``tests/data/perft`` with ``tools/perft.py`` and review).

@@ -1,0 +1,207 @@
+"""A lap must be driven: Levi's rule-6 checkpoints, and going round the end of a line.
+
+The property test draws random circuits (a ring between two star-shaped walls, the start line
+across it) and random routes over the whole sheet, on and off the track, and checks that the
+course never counts a lap the route did not wind round the course for.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from racetrack.course import Course
+from racetrack.crossings import continuations, overlap_gates
+from racetrack.game import Race
+from racetrack.geometry import Line, Vec
+from racetrack.model import CarSetup, Move
+from racetrack.rules import load_rules
+from racetrack.track import Track, find_track, load_track
+
+
+@pytest.fixture(scope="module")
+def oval() -> Track:
+    return load_track(find_track("oval"))
+
+
+# -- Levi's rule 6 on the bundled oval -----------------------------------------------------------
+
+def test_rule_6_draws_a_checkpoint_where_the_start_lines_line_overlaps_the_track(oval):
+    """"Checkpoints should be drawn across the track on the same line as the start/finish
+    line where the track overlaps the line": on the oval, across the far straight, crossed
+    the way a lap goes there (leftwards, the start line's arrow pointing right)."""
+    course = Course.for_rules(oval, load_rules("levi"))
+    start, gate, finish = course.lines
+    assert start == finish == oval.start
+    assert gate.a == (20, 0.5) and gate.b == (20, 5.5) and gate.forward == (-1, 0)
+    assert course.for_rules(oval, load_rules("baker")).lines == (oval.start, oval.start)
+
+
+def test_raced_the_other_way_round_the_checkpoint_points_the_other_way(oval):
+    course = Course.for_rules(oval.reversed(), load_rules("levi"))
+    assert course.lines[1].forward == (1, 0)
+
+
+def test_the_munchkin_route_round_the_end_of_the_start_line_does_not_win(oval):
+    """Up off the track behind the line, round its end in the infield and back over it: the
+    start line was never crossed, and the car has not been "all the way around the course"."""
+    state = Race(oval, load_rules("levi"), [CarSetup("Ann")]).start()
+    assert state.car(0).position == (20, 20)
+    for target in ((20, 19), (19, 19), (20, 20)):
+        state.apply(Move(Vec(*target)))
+    assert not state.is_over
+    assert state.car(0).progress == 1  # back where it started: the start line passed, no more
+
+
+def test_crossing_every_checkpoint_in_order_wins(oval):
+    course = Course.for_rules(oval, load_rules("levi"))
+    assert course.advance_one(1, Vec(21, 3), Vec(19, 3)) == 2    # the far straight, leftwards
+    assert course.advance_one(1, Vec(19, 22), Vec(21, 22)) == 1  # the finish before it: no
+    assert course.advance_one(2, Vec(19, 22), Vec(21, 22)) == 3  # after it: finished
+
+
+def test_going_round_the_end_of_a_checkpoint_is_not_crossing_it(oval):
+    """A checkpoint "must be crossed": crawling round its end through the infield passes
+    nothing, and going back round it un-passes it."""
+    course = Course.for_rules(oval, load_rules("levi"))
+    assert course.advance_one(1, Vec(21, 6), Vec(19, 6)) == 1
+    assert course.advance_one(2, Vec(19, 6), Vec(21, 6)) == 1
+
+
+def test_a_line_stopping_at_the_wall_reaches_on_to_the_track_beyond(oval):
+    """Without rule 6 the start line's continuation crosses the whole infield: backing round
+    either end of it, inside or outside, un-passes it."""
+    course = Course.for_rules(oval, load_rules("nystrom"))
+    for p, q in (((20, 19), (19, 19)), ((21, 12), (19, 12)), ((20, 27), (19, 27))):
+        assert course.advance_one(1, Vec(*p), Vec(*q)) == 0, (p, q)
+    # Round the far straight on the track: nothing to cross there.
+    assert course.advance_one(1, Vec(21, 3), Vec(19, 3)) == 1
+
+
+def test_a_line_short_of_the_wall_reaches_over_the_gap():
+    surface = Track("Ring", ((0, 0), (12, 0), (12, 12), (0, 12)), None,
+                    holes=(((4, 4), (8, 4), (8, 8), (4, 8)),)).polygon()
+    short = Line((6, 1), (6, 3), (1, 0))
+    (outward, inward), = continuations([short], surface, (-4, -4, 16, 16))
+    assert outward == ((6, 3), (6, 8)) and inward == ((6, 1), (6, -4))
+
+
+# -- the property: no lap without going round ------------------------------------------------------
+
+def ring(rng: np.random.Generator, n: int = 48) -> tuple[Track, tuple[float, float]]:
+    """A random circuit round (20, 20): star-shaped walls, a start line across the ring along
+    an axis from the infield wall to the outer wall (ending on them or a little beyond), and
+    the point where its straight line meets the track again across the infield."""
+    angles = 2 * np.pi * np.arange(n) / n
+    k, phase = rng.integers(2, 4), rng.uniform(0, 2 * np.pi)
+    inner = rng.uniform(4, 7) * (1 + rng.uniform(0, 0.3) * np.cos(k * angles + phase))
+    outer = inner + rng.uniform(3, 5) * (1 + rng.uniform(0, 0.3) * np.sin(angles + phase))
+
+    def points(radius: np.ndarray) -> tuple[tuple[float, float], ...]:
+        return tuple((20 + r * math.cos(t), 20 + r * math.sin(t))
+                     for r, t in zip(radius, angles, strict=True))
+
+    at = int(rng.integers(4)) * n // 4
+    direction = np.array([round(math.cos(angles[at])), round(math.sin(angles[at]))])
+    overhang = rng.choice([0.0, 0.3])
+    a = 20 + (inner[at] - overhang) * direction
+    b = 20 + (outer[at] + overhang) * direction
+    turn = rng.choice([-1, 1])
+    forward = (float(-direction[1] * turn), float(direction[0] * turn))
+    start = Line((float(a[0]), float(a[1])), (float(b[0]), float(b[1])), forward)
+    far = points(inner)[(at + n // 2) % n]
+    track = Track("Random ring", points(outer), start, holes=(points(inner)[::-1],),
+                  laps=int(rng.integers(1, 3)))
+    return track, far
+
+
+def route(rng: np.random.Generator, track: Track, start: Vec) -> np.ndarray:
+    """Lattice points from ``start``: towards waypoints all over the sheet, clustered at the
+    ends of the start line and round the ring, in moves of up to two squares each way."""
+    line = track.start
+    ends = [np.array(line.a), np.array(line.b)]
+    here = np.array(start)
+    found = [here]
+    sweep = rng.choice([-1, 1])
+    angle = math.atan2(start[1] - 20, start[0] - 20)
+    for _ in range(int(rng.integers(8, 30))):
+        pick = rng.random()
+        if pick < 0.35:
+            goal = ends[int(rng.integers(2))] + rng.normal(0, 1.5, 2)
+        elif pick < 0.75:
+            angle += sweep * rng.uniform(0.3, 1.2)
+            radius = rng.uniform(3, 14)
+            goal = np.array([20 + radius * math.cos(angle), 20 + radius * math.sin(angle)])
+        else:
+            goal = rng.uniform(10, 30, 2)
+        goal = np.rint(goal).astype(int)
+        while (here != goal).any():
+            step = np.clip(goal - here, -2, 2)
+            step = np.where(rng.random(2) < 0.2, np.sign(step), step)
+            here = here + step
+            found.append(here)
+    return np.array(found)
+
+
+def windings(points: np.ndarray, centre: tuple[float, float], upto: int) -> np.ndarray:
+    """For each s <= upto: how many times the route from point s to point ``upto``, closed by
+    a straight line back, winds round ``centre`` (anticlockwise on paper with y down counts
+    as negative)."""
+    rel = points[: upto + 1] - np.array(centre)
+    theta = np.arctan2(rel[:, 1], rel[:, 0])
+    steps = np.angle(np.exp(1j * np.diff(theta)))
+    total = np.concatenate([[0.0], np.cumsum(steps)])
+    closing = np.angle(np.exp(1j * (theta - theta[upto])))
+    return np.rint((total[upto] - total + closing) / (2 * np.pi)).astype(int)
+
+
+def passes_through(points: np.ndarray, centre: tuple[float, float]) -> bool:
+    p, q, c = points[:-1].astype(float), points[1:].astype(float), np.array(centre)
+    d = q - p
+    t = np.clip(((c - p) * d).sum(axis=1) / np.maximum((d * d).sum(axis=1), 1e-12), 0, 1)
+    return bool((np.hypot(*(p + t[:, None] * d - c).T) < 1e-9).any())
+
+
+@pytest.mark.parametrize("rule_6", [False, True])
+def test_no_route_gains_a_lap_without_winding_round_the_course(rule_6):
+    rng = np.random.default_rng(6 if rule_6 else 5)
+    finished = cheats = 0
+    for _ in range(40):
+        track, far = ring(rng)
+        course = Course(track, start_line_checkpoints=rule_6)
+        if not course.start_positions:
+            continue
+        line = track.start
+        mid = np.array(line.a) + np.array(line.b)
+        (mx, my), (fx, fy) = mid / 2 - np.array(far), line.forward
+        way = np.sign(mx * fy - my * fx)
+        for _ in range(12):
+            start = course.start_positions[int(rng.integers(len(course.start_positions)))]
+            points = route(rng, track, start)
+            if passes_through(points, far):
+                continue  # winding round a point the route runs over is not defined
+            progress = course.start_progress
+            for t in range(1, len(points)):
+                progress = course.advance_one(progress, Vec(*points[t - 1]), Vec(*points[t]))
+                if progress == course.goal:
+                    finished += 1
+                    best = int((way * windings(points, far, t)).max())
+                    cheats += best < course.laps
+                    break
+    assert cheats == 0
+    assert finished >= 5  # the routes do go round, so the property was put to the test
+
+
+def test_rule_6_gates_are_ordered_round_a_u_shaped_course():
+    """A ring round a U-shaped infield: the start line's straight line runs over the track
+    three more times, and a lap meets those stretches in an order that is not their order
+    along the line, crossing them alternately down and up."""
+    outer = ((0, 0), (30, 0), (30, 20), (20, 20), (20, 8), (10, 8), (10, 20), (0, 20))
+    inner = ((3, 3), (27, 3), (27, 17), (23, 17), (23, 5), (7, 5), (7, 17), (3, 17))
+    track = Track("U", outer, Line((0, 10), (3, 10), (0, -1)), holes=(inner,))
+    gates = overlap_gates(track.start, track.polygon(), (-4, -4, 34, 24))
+    assert [(g.a, g.b, g.forward) for g in gates] == [
+        ((27, 10), (30, 10), (0, 1)), ((20, 10), (23, 10), (0, -1)),
+        ((7, 10), (10, 10), (0, 1))]
