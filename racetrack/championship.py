@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from racetrack.errors import FileProblemError, Problem, RulesError, TrackError
 from racetrack.fields import MAX_NAME, Field, Reader, describe
 from racetrack.game import Race, RaceState
-from racetrack.model import MAX_MONEY, TEAM_POINTS, CarSetup, CarStatus
+from racetrack.model import MAX_MONEY, CarSetup, CarStatus
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.overrides import apply_overrides
@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 
 FORMAT_KEY = "racetrack-championship"
 FORMAT_VERSION = 1
-#: Prize money for first, second and third place.
-PRIZES = (30, 20, 10)
 
 
 class ChampionshipError(FileProblemError):
@@ -190,14 +188,15 @@ class Championship:
         result: dict[str, Any] = {"track": state.race.track.name,
                                   "ranking": [names[i] for i in outcome.ranking],
                                   "prizes": {}, "kept": {}}
-        shop = state.race.rules.equipment_shop == "design"
+        rules = state.race.rules
+        shop = rules.equipment_shop == "design"
+        prizes, points = rules.prize_money, rules.team_points
         for place, index in enumerate(outcome.ranking):
             name = names[index]
             out = state.cars[index].status is CarStatus.OUT  # an out car wins nothing
-            prize = PRIZES[place] if place < len(PRIZES) and not out else 0
+            prize = prizes[place] if place < len(prizes) and not out else 0
             kept = min(state.cars[index].kit.money, MAX_MONEY)
-            self.points[name] += TEAM_POINTS[place] if place < len(TEAM_POINTS) and not out \
-                else 0
+            self.points[name] += points[place] if place < len(points) and not out else 0
             # In the shop the car's money already holds what it carried in (its budget less
             # what it bought); without a shop it holds only what it picked up, so the money
             # carried adds to it.
@@ -317,7 +316,8 @@ def championship_from_document(doc: YamlDocument) -> Championship:
             table[name] = value.whole(0, high)
         return table
 
-    points = per_car("points", max(TEAM_POINTS, default=0) * races)
+    # The most a car can score: the most any rule set gives a place, every race.
+    points = per_car("points", OPTIONS_BY_KEY["teams.first"].high * races)
     money = per_car("money", MAX_MONEY)
     results = [_result(item, names) for item in
                root["results"].items(races, default=[], item="race result")]
@@ -401,9 +401,10 @@ def set_aside(path: str | os.PathLike[str] | None = None) -> Path | None:
     return aside
 
 
-def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
-    """Race every remaining race with computer drivers (human entrants drive as ``medium``)."""
-    from racetrack.ai import make_driver
+def run_headless(championship: Championship) -> list[RaceState]:
+    """Race every remaining race with computer drivers (human entrants drive as ``medium``),
+    seeded from each race's own seed as every computer driver is."""
+    from racetrack.playout import play_out, race_drivers
 
     finished = []
     while not championship.is_over:
@@ -414,11 +415,7 @@ def run_headless(championship: Championship, seed: int = 0) -> list[RaceState]:
             cars = [replace(car, kit=car.kit or suggested_kit(rules, car.budget or 0))
                     for car in cars]
         race = championship.next_race(cars)
-        drivers = [make_driver(car.driver, seed * 7919 + race.seed + i)
-                   for i, car in enumerate(race.cars)]
-        state = race.start()
-        while not state.is_over:
-            state.apply(drivers[state.current_car].choose(state))
+        state = play_out(race.start(), race_drivers(race))
         championship.record(state)
         finished.append(state)
     return finished

@@ -49,11 +49,6 @@ def say(text: str, err: bool = False) -> None:
     print(printable(text), file=sys.stderr if err else sys.stdout)
 
 
-def one_line(text: str) -> str:
-    """A description written over several lines, as one."""
-    return " ".join(text.split())
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -307,6 +302,8 @@ def parse_point(text: str):
 
 def run_validate(args: argparse.Namespace) -> int:
     """Check each file; one summary line per good track, one line per problem of a bad one."""
+    from racetrack.track.summary import track_summary
+
     status = EXIT_OK
     for name in args.files:
         try:
@@ -320,35 +317,6 @@ def run_validate(args: argparse.Namespace) -> int:
     return status
 
 
-def track_summary(track) -> str:
-    """A track in one line: its size, room on it, its start places, laps, lines and areas."""
-    from racetrack.geometry import Region
-
-    minx, miny, maxx, maxy = track.bounds
-    on_track = len(Region(track.polygon()).lattice_points())
-    laps = f"{track.laps} lap{'s' if track.laps != 1 else ''}"
-
-    def count(items, what: str) -> str:
-        return f"{len(items)} {what}{'s' if len(items) != 1 else ''}"
-
-    extras = []
-    if track.checkpoints:
-        extras.append(count(track.checkpoints, "checkpoint"))
-    if track.checkpoint_areas:
-        extras.append(count(track.checkpoint_areas, "checkpoint area"))
-    if track.finish_area is not None:
-        extras.append("a finish area")
-    if track.waypoints:
-        extras.append(count(track.waypoints, "waypoint"))
-    if track.zones:
-        extras.append("zones: " + ", ".join(dict.fromkeys(z.kind for z in track.zones)))
-    extra = "; " + "; ".join(extras) if extras else ""
-    spots = len(track.start_positions())
-    return (f"{track.name!r}, {maxx - minx:g} x {maxy - miny:g} squares, {on_track} lattice "
-            f"points on the track, {spots} start position{'s' if spots != 1 else ''}, "
-            f"{laps}{extra}")
-
-
 def run_import(args: argparse.Namespace) -> int:
     """Import a map: write the track (or, when it still needs lines, the drawing) and say
     what it is; exit 1 for a file that cannot be read, or a drawing still to finish."""
@@ -358,6 +326,7 @@ def run_import(args: argparse.Namespace) -> int:
     from racetrack.imports import MapFormat, import_map
     from racetrack.settings import tracks_dir
     from racetrack.track import save_track
+    from racetrack.track.summary import track_summary
 
     chosen = MapFormat(args.format) if args.format else None
     imported = import_map(args.file, chosen, args.scale, args.name)
@@ -389,7 +358,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_rules(args: argparse.Namespace) -> int:
     """List the variants, or print every option of one with its value and meaning."""
-    from racetrack.rules import OPTIONS, bundled_variant_names, load_rules
+    from racetrack.rules import bundled_variant_names, load_rules
+    from racetrack.rules.describe import describe_rules, one_line
 
     if not args.name:
         names = bundled_variant_names()
@@ -397,23 +367,8 @@ def run_rules(args: argparse.Namespace) -> int:
         for name in names:
             say(f"{name:<{width}}  {one_line(load_rules(name).description)}")
         return EXIT_OK
-    rules = load_rules(args.name)
-    say(f"{rules.name}: {one_line(rules.description)}")
-    if rules.source:
-        say(f"source: {one_line(rules.source)}")
-    for option in OPTIONS:
-        value = rules.option(option.key)
-        shown = "null" if value is None else str(value).lower() if isinstance(value, bool) \
-            else str(value)
-        say("")
-        say(f"{option.key}: {shown}")
-        say(f"    {option.doc}")
-        if option.choices:
-            say(f"    {shown}: {option.choices.get(shown, '')}")
-            others = [k for k in option.choices if k != shown]
-            say(f"    other values: {', '.join(others)}")
-        else:
-            say(f"    allowed: {option.allowed()}")
+    for line in describe_rules(load_rules(args.name)):
+        say(line)
     return EXIT_OK
 
 
@@ -421,9 +376,9 @@ def run_race(args: argparse.Namespace) -> int:
     """Race computer drivers headless; print the ranking (or JSON) and optionally save."""
     import json
 
-    from racetrack.ai import make_driver
     from racetrack.game import Race
     from racetrack.lineup import computer_line_up
+    from racetrack.playout import play_out, race_drivers, race_result
     from racetrack.replay import save_replay
 
     track = load_track(find_track(args.track))
@@ -434,28 +389,13 @@ def run_race(args: argparse.Namespace) -> int:
         race = Race(track, rules, cars, seed=args.seed)
     except ValueError as exc:
         raise RacetrackError(str(exc)) from None
-    drivers = [make_driver(level, seed=args.seed * 7919 + i) for i, level in enumerate(levels)]
-    state = race.start()
-    while not state.is_over:
-        state.apply(drivers[state.current_car].choose(state))
+    state = play_out(race.start(), race_drivers(race))
     if args.save:
         save_replay(state, args.save)
     outcome = state.outcome
     names = [car.name for car in cars]
     if args.json:
-        say(json.dumps({
-            "winner": names[outcome.winner] if outcome.winner is not None else None,
-            "ranking": [names[i] for i in outcome.ranking],
-            "turns": outcome.rounds,
-            "reason": outcome.reason,
-            "track": track.name,
-            "rules": rules.name,
-            "seed": args.seed,
-            "cars": [{"name": names[i], "driver": levels[i], "status": car.status.value,
-                      "moves": car.moves, "damage": car.damage,
-                      "finish_round": car.finish.round if car.finish else None}
-                     for i, car in enumerate(state.cars)],
-        }))
+        say(json.dumps(race_result(state)))
         return EXIT_OK
     say(f"{track.name}, {rules.name} rules, seed {args.seed}: {outcome.reason}")
     for place, index in enumerate(outcome.ranking, start=1):
@@ -489,7 +429,7 @@ def run_championship(args: argparse.Namespace) -> int:
     entrants = [Entrant(car.name, car.colour, car.driver) for car in cars]
     series = Championship(args.rules, tracks, entrants, seed=args.seed)
     try:
-        run_headless(series, args.seed)
+        run_headless(series)
     except ValueError as exc:
         raise RacetrackError(str(exc)) from None
     if args.save:
@@ -712,16 +652,14 @@ def run_trees_play(args: argparse.Namespace) -> int:
     """Play computer players to the end; print the result (or JSON) and optionally save."""
     import json
 
-    from racetrack.trees.ai import make_player
+    from racetrack.playout import play_out, trees_players
     from racetrack.trees.record import result_data, save_game
 
     game = trees_game(args, args.seed if args.seed is not None else 0)
     if any(p.is_human for p in game.players):
         raise RacetrackError("--players: trees-play needs computer players only (greedy)")
-    players = [make_player(p.kind, game.seed * 7919 + i) for i, p in enumerate(game.players)]
-    state = game.start()
-    while not state.is_over:
-        state.apply(players[state.current].choose(state))
+    players = trees_players(game)
+    state = play_out(game.start(), players)
     if args.save:
         save_game(state, args.save)
     result = result_data(state)

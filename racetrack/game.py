@@ -30,13 +30,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
-import shapely
 
 from racetrack.course import Course
 from racetrack.errors import IllegalMoveError
+from racetrack.gadgets import Gadgets, Hit
 from racetrack.geometry import ZERO, Vec
 from racetrack.model import (
-    MAX_ITEMS,
     Action,
     Candidate,
     CarSetup,
@@ -45,11 +44,11 @@ from racetrack.model import (
     Event,
     EventKind,
     FinishRecord,
-    Kit,
     Missile,
     Move,
     MoveKind,
     Outcome,
+    Refusal,
     Termination,
 )
 from racetrack.rules.moves import (
@@ -62,70 +61,16 @@ from racetrack.rules.moves import (
     transition_of,
 )
 from racetrack.rules.ruleset import RuleSet
-from racetrack.rules.transition import Moves, Out
+from racetrack.rules.transition import REFUSALS, Moves, Out
 from racetrack.shop import check_kit, starting_kit
 from racetrack.track import Track
 
 MAX_CARS = 12
-#: Damage a missile does where it explodes (Baker).
-MISSILE_DAMAGE = 3
-#: What each collectable gives (Baker: a penny two turbo boosts, a nickel two good-brakes
-#: uses, a dime five damage points; any gadget can be a collectable too).
-COLLECTABLE_GAINS = {"penny": Kit(turbo=2), "nickel": Kit(brakes=2), "dime": Kit(damage=5),
-                     "missile": Kit(missiles=1), "oil-sprayer": Kit(sprayers=1),
-                     "rocket-boosters": Kit(boosters=1), "submarine": Kit(submarine=True),
-                     "machine-guns": Kit(guns=1)}
-#: Dollars a "money" collectable holds when the track gives no value.
-DEFAULT_MONEY = 10
-
-
-def add_kits(a: Kit, b: Kit) -> Kit:
-    """Both kits together; an item is capped at ``MAX_ITEMS`` (a collectable beyond the cap
-    is picked up but adds nothing more)."""
-    def total(name: str) -> int | bool:
-        if name == "submarine":
-            return getattr(a, name) or getattr(b, name)
-        both = getattr(a, name) + getattr(b, name)
-        return both if name == "money" else min(both, MAX_ITEMS)
-
-    return Kit(**{name: total(name) for name in Kit.__dataclass_fields__})
-
-
-def heading(velocity: Vec) -> Vec:
-    """The unit step a car is heading in: along its larger component, diagonal when the two
-    are equal; zero at rest. "Behind" a car is the opposite step."""
-    ax, ay = abs(velocity.x), abs(velocity.y)
-    sx = (velocity.x > 0) - (velocity.x < 0)
-    sy = (velocity.y > 0) - (velocity.y < 0)
-    return Vec(sx if ax >= ay else 0, sy if ay >= ax else 0)
-
-
-def oil_patch(point: Vec, velocity: Vec) -> tuple[tuple[float, float], ...]:
-    """The 3 x 3 oil slick an oil sprayer lays right behind a car at ``point`` that moved by
-    ``velocity``: the square of the 3 x 3 lattice points centred two steps behind the car (its
-    edge half a square behind the car)."""
-    back = heading(velocity)
-    cx, cy = point.x - 2 * back.x, point.y - 2 * back.y
-    return ((cx - 1.5, cy - 1.5), (cx + 1.5, cy - 1.5), (cx + 1.5, cy + 1.5),
-            (cx - 1.5, cy + 1.5))
-
-
-def missile_boost(velocity: Vec) -> Vec:
-    """A missile's velocity after its turbo boost: two squares faster along its larger
-    component (the east-west one when they are equal)."""
-    if abs(velocity.x) >= abs(velocity.y):
-        return Vec(velocity.x + 2 * ((velocity.x > 0) - (velocity.x < 0)), velocity.y)
-    return Vec(velocity.x, velocity.y + 2 * ((velocity.y > 0) - (velocity.y < 0)))
-
-
-def on_segment(p: Vec, q: Vec, point: Vec) -> bool:
-    """Whether the lattice point lies on the move p -> q, the start excluded."""
-    if point == p:
-        return False
-    d, e = q - p, point - p
-    if d.x * e.y - d.y * e.x:
-        return False
-    return min(p.x, q.x) <= point.x <= max(p.x, q.x) and min(p.y, q.y) <= point.y <= max(p.y, q.y)
+#: Turns running a car must stand still, held up by another car, before the rules'
+#: ``stalled`` option takes over.
+STALL_TURNS = 3
+#: The fewest rounds a race runs before the round limit stops it (``max-rounds: null``).
+MIN_ROUND_LIMIT = 500
 
 
 class Race:
@@ -162,6 +107,22 @@ class Race:
             order.sort(key=lambda i: teams.index(self.cars[i].team or self.cars[i].name))
         self.order: tuple[int, ...] = tuple(order)
         self.grid: tuple[Vec, ...] = self._grid()
+        self._round_limit: int | None = None
+
+    @property
+    def max_rounds(self) -> int:
+        """The rounds after which the race stops: the rules' ``max-rounds``, or (null) twice
+        the squares from the start to the finish, every lap, and never fewer than
+        ``MIN_ROUND_LIMIT``: room for a car that crawls, and for the slow fallback drivers
+        of a track too large for their tables."""
+        if self.rules.max_rounds is not None:
+            return self.rules.max_rounds
+        if self._round_limit is None:
+            field = self.course.distance_field(self.rules.boundary_counts)
+            lengths = [field(spot, self.course.start_progress) for spot in self.grid]
+            length = max((d for d in lengths if np.isfinite(d) and d < 1e8), default=0.0)
+            self._round_limit = max(MIN_ROUND_LIMIT, min(10_000, int(2 * length)))
+        return self._round_limit
 
     def _grid(self) -> tuple[Vec, ...]:
         """Starting points, spread along the start line, in the cars' listed order."""
@@ -228,10 +189,11 @@ class RaceState:
         self._outcome: Outcome | None = None
         self._candidates: list[Candidate] | None = None
         self._moves: Moves | None = None  # the current car's judged moves, as arrays
-        self.missiles: list[Missile] = []  # in flight (James Bond mode)
-        self.oil: list[tuple[tuple[float, float], ...]] = []  # sprayed slicks' corners
-        self._oil_shapes: list = []
-        self.taken: set[int] = set()  # indexes of the track's collectables picked up
+        # James Bond mode: missiles in flight, oil sprayed, collectables taken.
+        self.gadgets = Gadgets(race.rules, race.player_names)
+        # Per car: turns running it has stood still with other cars where it could go, and
+        # those cars (the ``stalled`` rule's business).
+        self.held: list[tuple[int, frozenset[int]]] = [(0, frozenset())] * len(cars)
         self._pending: list[Event] = []
         self._pending = self._settle()
 
@@ -264,6 +226,25 @@ class RaceState:
     def car(self, index: int) -> CarState:
         return self.cars[index]
 
+    @property
+    def missiles(self) -> list[Missile]:
+        """Missiles in flight."""
+        return self.gadgets.missiles
+
+    @property
+    def oil(self) -> list[tuple[tuple[float, float], ...]]:
+        """The corners of the slicks sprayed during the race."""
+        return self.gadgets.oil
+
+    @property
+    def _oil_shapes(self) -> list:
+        return self.gadgets.oil_shapes
+
+    @property
+    def taken(self) -> set[int]:
+        """Indexes of the track's collectables picked up."""
+        return self.gadgets.taken
+
     def candidates(self) -> list[Candidate]:
         """The current car's candidate points, legal or not, each with the reason if not."""
         if self.over:
@@ -284,7 +265,8 @@ class RaceState:
             index = self.current_car
             assert index is not None and not self.unplaced
             self._moves = race_moves(self.course_of(index), self.race.rules, self.race.cars,
-                                     self.cars, index, self._oil_shapes)
+                                     self.cars, index, self._oil_shapes,
+                                     self.passable(index))
         return self._moves
 
     def _forget_moves(self) -> None:
@@ -295,7 +277,7 @@ class RaceState:
         """Car ``index``'s candidate points as if it were its turn now (a look ahead for the
         window's warnings; not cached, and no start points)."""
         moves = race_moves(self.course_of(index), self.race.rules, self.race.cars, self.cars,
-                           index, self._oil_shapes)
+                           index, self._oil_shapes, self.passable(index))
         return to_candidates(moves, self.race.rules, self.race.cars)
 
     def _start_points(self, index: int) -> list[Candidate]:
@@ -345,7 +327,7 @@ class RaceState:
 
     def collectables(self) -> list[tuple[int, object]]:
         """The track's collectables still lying on it (index, collectable)."""
-        return [(i, c) for i, c in enumerate(self.race.track.collectables) if i not in self.taken]
+        return self.gadgets.lying(self.race.track.collectables)
 
     def damage_limit(self, index: int) -> int | None:
         """The most damage car ``index`` survives: the rules' limit plus any extra damage
@@ -431,6 +413,7 @@ class RaceState:
         if move.action is Action.MISSILE:
             events += self._fire(index)
         p = self.cars[index].position
+        self._note_held(index, candidate)
         events += self._move(index, candidate)
         if move.action is Action.OIL and self.cars[index].position == candidate.target:
             events += self._spray(index, p, candidate.target)
@@ -447,8 +430,12 @@ class RaceState:
         """Put a car on the track at a point and velocity (for scripts, puzzles and tests).
 
         The car is on the track afterwards; ``progress`` and ``damage`` keep their values
-        unless given. The history is not changed.
+        unless given. The history is not changed. Before the start, where cars choose their
+        start points, a car placed by hand has made its choice.
         """
+        if index in self.unplaced:
+            self.unplaced.remove(index)
+            self.trails[index] = []
         car = self.cars[index]
         self.set_car(index, replace(car, position=Vec(*position), velocity=Vec(*velocity),
                                     progress=car.progress if progress is None else progress,
@@ -476,11 +463,43 @@ class RaceState:
         other._candidates = self._candidates
         other._moves = self._moves
         other._pending = list(self._pending)
-        other.missiles = list(self.missiles)
-        other.oil = list(self.oil)
-        other._oil_shapes = list(self._oil_shapes)
-        other.taken = set(self.taken)
+        other.gadgets = self.gadgets.clone()
+        other.held = list(self.held)
         return other
+
+    # -- cars holding each other up ----------------------------------------------------------
+
+    def _note_held(self, index: int, candidate: Candidate) -> None:
+        """Count the turns a car stands still with other racing cars on points it could
+        have gone to (the candidates' targets, legal or not)."""
+        car = self.cars[index]
+        by: frozenset[int] = frozenset()
+        if candidate.target == car.position and candidate.velocity == ZERO:
+            moves = self._current_moves()
+            reach = set(zip(moves.tx.tolist(), moves.ty.tolist(), strict=True))
+            by = frozenset(j for j, other in enumerate(self.cars)
+                           if j != index and other.racing
+                           and (other.position.x, other.position.y) in reach)
+        self.held[index] = (self.held[index][0] + 1 if by else 0, by)
+
+    def holding_up(self, a: int, b: int) -> bool:
+        """Whether cars ``a`` and ``b`` have held each other up for ``STALL_TURNS`` turns."""
+        (turns_a, by_a), (turns_b, by_b) = self.held[a], self.held[b]
+        return min(turns_a, turns_b) >= STALL_TURNS and b in by_a and a in by_b
+
+    def passable(self, index: int) -> frozenset[int]:
+        """The cars whose points car ``index`` may take (``stalled: pass``): those it and they
+        have held each other up long enough."""
+        if self.race.rules.stalled != "pass" or self.held[index][0] < STALL_TURNS:
+            return frozenset()
+        return frozenset(j for j in self.held[index][1] if self.holding_up(index, j))
+
+    @property
+    def stalled(self) -> bool:
+        """Whether every car still racing (two or more) has stood still, held up, for
+        ``STALL_TURNS`` turns running."""
+        racing = [i for i, car in enumerate(self.cars) if car.racing]
+        return len(racing) > 1 and all(self.held[i][0] >= STALL_TURNS for i in racing)
 
     # -- the rules at work --------------------------------------------------------------------
 
@@ -564,12 +583,21 @@ class RaceState:
         return events
 
     def _collide(self, index: int, p: Vec, q: Vec) -> list[Event]:
-        """Baker: both cars take one damage per square they were apart, and both stop."""
+        """Baker: "look back and count how many squares apart the two cars were last turn.
+        Both cars take one point of damage for each square", and both stop.
+
+        "Last turn" is, for each car, where it stood before its latest move: the moving car at
+        ``p``, the car it hits one velocity back from its point (a car at rest, or put back
+        after a crash, stood where it is). Squares apart are counted as Baker counts speed:
+        the larger of the two coordinate differences. So a head-on meeting at speeds 3 and 3
+        costs 6 each (out, over Baker's limit of 5), and rear-ending a car doing 1 at speed 4
+        costs 3 (survived), as "head on collisions nearly always fatal, but you can usually
+        survive rear-ending another car" says."""
         events: list[Event] = []
         for other, car in enumerate(self.cars):
             if other == index or not car.racing or car.position != q:
                 continue
-            apart = (car.position - p).speed
+            apart = (car.position - car.velocity - p).speed
             events.append(Event(EventKind.COLLIDED, index, f"{self._name(index)} collides with "
                                 f"{self._name(other)}", q, apart))
             for who in (index, other):
@@ -630,109 +658,29 @@ class RaceState:
     # -- equipment ----------------------------------------------------------------------------
 
     def _collect(self, index: int, p: Vec, q: Vec) -> list[Event]:
-        """Baker: the first car to drive into a collectable picks it up: every one still
-        lying on a lattice point of the move p -> q (its start excluded)."""
-        if self.race.rules.collectables != "taken":
-            return []
-        events = []
-        car = self.cars[index]
-        for number, item in self.collectables():
-            if not on_segment(p, q, item.at):  # type: ignore[attr-defined]
-                continue
-            self.taken.add(number)
-            kind = item.kind  # type: ignore[attr-defined]
-            gain = Kit(money=item.value or DEFAULT_MONEY) if kind == "money" \
-                else COLLECTABLE_GAINS[kind]  # type: ignore[attr-defined]
-            car = replace(car, kit=add_kits(car.kit, gain))
-            events.append(Event(EventKind.COLLECTED, index, f"{self._name(index)} picks up "
-                                f"the {kind} ({gain.describe()})", item.at))  # type: ignore
-        self.cars[index] = car
+        self.cars[index], events = self.gadgets.collect(index, self.cars[index],
+                                                        self.race.track.collectables, p, q)
         return events
 
     def _spray(self, index: int, p: Vec, q: Vec) -> list[Event]:
-        car = self.cars[index]
-        self.cars[index] = replace(car, kit=replace(car.kit, sprayers=car.kit.sprayers - 1))
-        corners = oil_patch(q, q - p)
-        self.oil.append(corners)
-        self._oil_shapes.append(shapely.Polygon(corners))
+        self.cars[index], events = self.gadgets.spray(index, self.cars[index], p, q)
         self._forget_moves()
-        return [Event(EventKind.OIL_SPRAYED, index, f"{self._name(index)} sprays oil behind "
-                      "it", q)]
-
-    def _guns(self, index: int, shot: set[int]) -> list[Event]:
-        """Rear machine guns fire by themselves at a car one square behind (at the start and
-        at the end of the turn; each car is shot at most once a turn; never a team-mate)."""
-        car = self.cars[index]
-        sets = car.kit.guns
-        if not sets or not car.racing or car.velocity.is_zero:
-            return []
-        behind = car.position - heading(car.velocity)
-        team = self.race.cars[index].team
-        events: list[Event] = []
-        for other, target in enumerate(self.cars):
-            if (other == index or other in shot or not target.racing
-                    or target.position != behind
-                    or (team and self.race.cars[other].team == team)):
-                continue
-            shot.add(other)
-            events.append(Event(EventKind.SHOT, index, f"{self._name(index)}'s rear guns hit "
-                                f"{self._name(other)}", behind, sets))
-            events += self._hurt(other, sets, behind, "machine guns")
         return events
 
+    def _guns(self, index: int, shot: set[int]) -> list[Event]:
+        return self._deal(*self.gadgets.guns(index, self.cars, self.race.cars, shot))
+
     def _fire(self, index: int) -> list[Event]:
-        car = self.cars[index]
-        self.cars[index] = replace(car, kit=replace(car.kit, missiles=car.kit.missiles - 1))
-        self.missiles.append(Missile(index, car.position, car.velocity))
-        return [Event(EventKind.MISSILE_FIRED, index, f"{self._name(index)} fires a missile",
-                      car.position)]
+        self.cars[index], events = self.gadgets.fire(index, self.cars[index])
+        return events
 
     def _fly_missiles(self, owner: int) -> list[Event]:
-        """The owner's missiles move on its turn, each with a turbo boost; one that leaves
-        the track is gone."""
-        events: list[Event] = []
-        region = self.course_of(owner).region()
-        boundary = self.race.rules.boundary_counts
-        for number, missile in enumerate(list(self.missiles)):
-            if missile.owner != owner:
-                continue
-            velocity = missile_boost(missile.velocity)
-            target = missile.position + velocity
-            inside = region.covers_segments(np.array([missile.position], dtype=float),
-                                            np.array([target], dtype=float), boundary)[0]
-            if not inside:
-                self.missiles[number] = None  # type: ignore[call-overload]
-                events.append(Event(EventKind.MISSILE_GONE, owner, f"{self._name(owner)}'s "
-                                    "missile hits the wall", missile.position))
-                continue
-            self.missiles[number] = Missile(owner, target, velocity)
-            events.append(Event(EventKind.MISSILE_MOVED, owner, f"{self._name(owner)}'s "
-                                f"missile flies to {tuple(target)}", target))
-        self.missiles = [m for m in self.missiles if m is not None]
-        return events + self._missile_strikes()
+        return self._deal(*self.gadgets.fly(owner, self.course_of(owner), self.cars))
 
-    def _missile_strikes(self) -> list[Event]:
-        """Missiles that meet vanish together; a missile on a car's point explodes."""
-        events: list[Event] = []
-        at: dict[Vec, list[Missile]] = {}
-        for missile in self.missiles:
-            at.setdefault(missile.position, []).append(missile)
-        keep: list[Missile] = []
-        for point, group in at.items():
-            if len(group) > 1:
-                events.append(Event(EventKind.MISSILE_GONE, None, f"{len(group)} missiles "
-                                    f"meet at {tuple(point)} and vanish", point))
-                continue
-            victims = [i for i, c in enumerate(self.cars) if c.racing and c.position == point]
-            if not victims:
-                keep.append(group[0])
-                continue
-            for victim in victims:
-                events.append(Event(EventKind.MISSILE_HIT, victim, f"{self._name(group[0].owner)}"
-                                    f"'s missile explodes on {self._name(victim)}", point,
-                                    MISSILE_DAMAGE))
-                events += self._hurt(victim, MISSILE_DAMAGE, point, "a missile")
-        self.missiles = [m for m in self.missiles if m in keep]
+    def _deal(self, events: list[Event], hits: list[Hit]) -> list[Event]:
+        """The gadgets' events, each hit's damage dealt after the event that caused it."""
+        for hit in hits:
+            events = events + self._hurt(hit.car, hit.amount, hit.where, hit.why)
         return events
 
     def _knock_out(self, index: int, why: str) -> list[Event]:
@@ -757,13 +705,15 @@ class RaceState:
         events = self._fly_missiles(self.race.order[self.turn]) if self.missiles else []
         if rules.finish_end == "first-across" and any(c.finish for c in self.cars):
             return events + self._finish_race(Termination.FIRST_ACROSS)
+        if rules.stalled == "end" and self.stalled:
+            return events + self._finish_race(Termination.STALLED)
         self.turn += 1
         if self.turn == len(self.race.order):
             self.turn = 0
             self.round += 1
             if rules.finish_end == "round" and any(c.finish for c in self.cars):
                 return events + self._finish_race(Termination.ROUND_COMPLETE)
-            if self.round > rules.max_rounds:
+            if self.round > self.race.max_rounds:
                 return events + self._finish_race(Termination.MAX_ROUNDS)
         return events
 
@@ -788,9 +738,15 @@ class RaceState:
                 events.append(Event(EventKind.MISSED_TURN, index, f"{self._name(index)} misses "
                                     "a turn", car.position))
             elif car.racing:
-                assert self._current_moves().legal is not None
-                if self._current_moves().legal.any():
+                moves = self._current_moves()
+                assert moves.legal is not None and moves.refusal is not None
+                if moves.legal.any():
                     return events
+                if self.race.rules.blocked == "wait" and \
+                        (moves.refusal == REFUSALS.index(Refusal.OCCUPIED)).any():
+                    events += self._wait(index)
+                    events += self._advance_turn()
+                    continue
                 events.append(Event(EventKind.STUCK, index, f"{self._name(index)} has no legal "
                                     "move", car.position))
                 self.last_round = self.round
@@ -798,6 +754,16 @@ class RaceState:
                                       f"{self._name(index)} crashes")
             events += self._advance_turn()
         return events
+
+    def _wait(self, index: int) -> list[Event]:
+        """Every point the car could reach on the track is taken by a car: it stays where it
+        is and comes to rest (``blocked: wait``)."""
+        car = self.cars[index]
+        self.cars[index] = replace(car, velocity=ZERO, launch=False, moves=car.moves + 1)
+        self.trails[index].append(car.position)
+        self.last_round = self.round
+        return [Event(EventKind.BLOCKED, index, f"{self._name(index)} is boxed in by cars and "
+                      "waits", car.position)]
 
     def _finish_race(self, termination: Termination) -> list[Event]:
         self.over = True
@@ -840,4 +806,4 @@ class RaceState:
         winner = finished[0] if finished else None
         termination = self._termination or Termination.STOPPED
         return Outcome(ranking, winner, termination, self.last_round,
-                       termination.text(rules.max_rounds))
+                       termination.text(self.race.max_rounds))

@@ -6,6 +6,7 @@ shared between states without copying.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -70,6 +71,8 @@ class Refusal(StrEnum):
     JUMP = "over a jump the move must repeat the last one"
     SKID = ("would skid: at speed {} or more a car cannot brake and turn in the same move")
     MUST_CHANGE = "the move must change (brake and/or turn)"
+    FIRST_MOVE_STAY = "the first move must go somewhere: the car moves off from the start"
+    FIRST_MOVE_BACK = "the first move goes ahead along the track, over the start line's arrow"
     OCCUPIED = "occupied by {}"
     AVOIDABLE_COLLISION = "occupied by {}: a collision is allowed only when it cannot be avoided"
     TAKEN = "taken by {}"
@@ -85,6 +88,7 @@ class Termination(StrEnum):
     ROUND_COMPLETE = "the round is complete"
     MAX_ROUNDS = "stopped after {} rounds"
     NO_CAR_RACING = "no car is left racing"
+    STALLED = "stopped: the cars held each other up"
     STOPPED = "stopped"  # ended from outside the rules (a script, a test)
 
     def text(self, rounds: int = 0) -> str:
@@ -105,6 +109,7 @@ class EventKind(StrEnum):
     OUT = "out"
     MISSED_TURN = "missed-turn"
     STUCK = "stuck"
+    BLOCKED = "blocked"          # every point it could reach is taken by cars: it waits
     PLACED = "placed"
     PIT_STOP = "pit-stop"
     NEEDS_PIT = "needs-pit"
@@ -119,7 +124,8 @@ class EventKind(StrEnum):
     SHOT = "shot"                # rear machine guns hit a car
 
 
-#: The shop's prices in dollars (Baker, "Design Your Own Car" and "James Bond Mode").
+#: The shop's prices in dollars by default (Baker, "Design Your Own Car" and "James Bond
+#: Mode"); a rule set's own are its ``prices.*`` options (``RuleSet.prices``).
 PRICES: dict[str, int] = {"brakes": 10, "turbo": 10, "damage": 5, "missiles": 30,
                           "sprayers": 10, "boosters": 30, "submarine": 30, "guns": 20}
 #: The most of any one item a car can hold (a sanity bound for files, not a rule).
@@ -157,9 +163,9 @@ class Kit:
         if not isinstance(self.submarine, bool):
             raise ValueError(f"a kit's submarine must be true or false, not {self.submarine!r}")
 
-    def cost(self) -> int:
-        """What the kit costs in the shop (money held is not bought)."""
-        return sum(PRICES[name] * int(getattr(self, name)) for name in PRICES)
+    def cost(self, prices: Mapping[str, int] = PRICES) -> int:
+        """What the kit costs in the shop at ``prices`` (money held is not bought)."""
+        return sum(prices[name] * int(getattr(self, name)) for name in PRICES)
 
     def to_data(self) -> dict[str, int | bool]:
         """The items held, for files: only those the car has."""
@@ -324,13 +330,14 @@ class Outcome:
     reason: str
 
 
-#: Team racing: points for first, second and third place (Baker).
+#: Team racing: points for first, second and third place by default (Baker); a rule set's own
+#: are its ``teams.*`` options (``RuleSet.team_points``).
 TEAM_POINTS = (3, 2, 1)
 
 
 def team_standings(cars: tuple[CarSetup, ...] | list[CarSetup],
                    ranking: tuple[int, ...], out: frozenset[int] = frozenset(),
-                   ) -> list[tuple[str, int]]:
+                   points_by_place: Sequence[int] = TEAM_POINTS) -> list[tuple[str, int]]:
     """Each team's points from a race's ranking, best first: three for a win, two for second,
     one for third (Baker's team racing); a car that went ``out`` scores nothing (as in a
     championship). A car with no team name is a team of its own; teams level on points are
@@ -341,7 +348,7 @@ def team_standings(cars: tuple[CarSetup, ...] | list[CarSetup],
     points: dict[str, int] = {}
     for place, index in enumerate(ranking):
         points[team(index)] = points.get(team(index), 0) + (
-            TEAM_POINTS[place] if place < len(TEAM_POINTS) and index not in out else 0)
+            points_by_place[place] if place < len(points_by_place) and index not in out else 0)
     first = {}
     for place, index in enumerate(ranking):
         first.setdefault(team(index), place)

@@ -147,7 +147,7 @@ def outlook(state: RaceState, candidate: Candidate,
     events = trial.apply(candidate.move)
     mine = []
     for event in events:
-        if event.car == index and event.kind is EventKind.STUCK:
+        if event.car == index and event.kind in (EventKind.STUCK, EventKind.BLOCKED):
             break  # the car's next turn: no longer this move's doing
         mine.append(event)
     own = [e for e in mine if e.car == index]

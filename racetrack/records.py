@@ -363,7 +363,7 @@ def _record(doc: YamlDocument, item: Field) -> Record:
     options = doc.sub(rules_part["options"].path)
     try:
         rules = rules_from_document(YamlDocument({**options.data, "name": rules_name},
-                                                 doc.file, options.lines))
+                                                 doc.file, options.lines), from_variant=True)
     except RulesError as exc:
         raise RecordsError(exc.problems) from None
     best = item["best"].whole(1, MAX_TURNS)

@@ -3,7 +3,8 @@
 Baker's "Design Your Own Car": each player gets $100 (``equipment.budget``) to spend on good
 brakes ($10 a use), turbo boosts ($10 a use) and damage points ($5 each); in James Bond mode
 (``equipment.bond``) also missiles ($30), oil sprayers ($10), rocket boosters ($30), the
-submarine ($30) and sets of rear machine guns ($20). Money not spent stays with the car.
+submarine ($30) and sets of rear machine guns ($20): the rules' ``prices.*``. Money not spent
+stays with the car.
 Without the shop every car gets the rules' ``equipment.brakes`` and ``equipment.turbo`` uses.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from racetrack.model import MAX_ITEMS, MAX_MONEY, PRICES, CarSetup, Kit
+from racetrack.model import MAX_ITEMS, MAX_MONEY, CarSetup, Kit
 from racetrack.rules.ruleset import RuleSet
 
 #: The shop's shelves: item, label; the Bond gadgets only in James Bond mode.
@@ -75,10 +76,11 @@ def check_kit(rules: RuleSet, setup: CarSetup) -> str | None:
         if gadgets:
             return (f"{setup.name}'s kit has {gadgets[0]}, but the shop sells James Bond "
                     "gadgets only in James Bond mode")
-    if kit.cost() > budget:
-        return f"{setup.name}'s kit costs ${kit.cost()}, more than its ${budget}"
-    if kit.money > budget - kit.cost():
-        return (f"{setup.name}'s kit holds ${kit.money}, more than the ${budget - kit.cost()} "
+    cost = kit.cost(rules.prices())
+    if cost > budget:
+        return f"{setup.name}'s kit costs ${cost}, more than its ${budget}"
+    if kit.money > budget - cost:
+        return (f"{setup.name}'s kit holds ${kit.money}, more than the ${budget - cost} "
                 "left of its budget")
     return None
 
@@ -87,9 +89,11 @@ def can_buy(rules: RuleSet, kit: Kit, budget: int, item: str) -> bool:
     """Whether one more of ``item`` fits the budget (and the submarine is bought only once)."""
     if item not in dict(shop_items(rules)):
         return False
+    prices = rules.prices()
+    affordable = kit.cost(prices) + prices[item] <= budget
     if item == "submarine":
-        return not kit.submarine and kit.cost() + PRICES[item] <= budget
-    return getattr(kit, item) < MAX_ITEMS and kit.cost() + PRICES[item] <= budget
+        return not kit.submarine and affordable
+    return getattr(kit, item) < MAX_ITEMS and affordable
 
 
 def buy(rules: RuleSet, kit: Kit, budget: int, item: str) -> Kit:
@@ -98,7 +102,7 @@ def buy(rules: RuleSet, kit: Kit, budget: int, item: str) -> Kit:
         return kit
     more = True if item == "submarine" else getattr(kit, item) + 1
     bought = replace(kit, **{item: more})
-    return replace(bought, money=budget - bought.cost())
+    return replace(bought, money=budget - bought.cost(rules.prices()))
 
 
 def sell(rules: RuleSet, kit: Kit, budget: int, item: str) -> Kit:
@@ -107,7 +111,7 @@ def sell(rules: RuleSet, kit: Kit, budget: int, item: str) -> Kit:
         return kit
     fewer = False if item == "submarine" else getattr(kit, item) - 1
     sold = replace(kit, **{item: fewer})
-    return replace(sold, money=budget - sold.cost())
+    return replace(sold, money=budget - sold.cost(rules.prices()))
 
 
 def suggested_kit(rules: RuleSet, budget: int) -> Kit:

@@ -96,14 +96,16 @@ class StateSpace:
             self.width = extent_x + 1
             self.points = len(land)
         rules = transition.rules
-        accel = special_reach(rules.movement_choices) if kit else transition.step
+        accel = special_reach(rules.movement_choices, transition.reaches) if kit \
+            else transition.step
         # Reaching speed s along an axis takes at least s(s + a) / 2a squares of it (a: the
         # most a component changes in a turn), and a move is never longer than the paper.
         self.vmax_x = min(math.isqrt(2 * accel * extent_x) + accel, extent_x)
         self.vmax_y = min(math.isqrt(2 * accel * extent_y) + accel, extent_y)
         if rules.movement_launch:
             self.vmax_x, self.vmax_y = extent_x, extent_y
-        self.vmax_x, self.vmax_y = max(self.vmax_x, 1), max(self.vmax_y, 1)
+        least = max(1, rules.crawl_step)  # a crawling car's step is its velocity
+        self.vmax_x, self.vmax_y = max(self.vmax_x, least), max(self.vmax_y, least)
         radix = {"pitted": 2, "launch": 2, "off": 2,
                  "exit": transition.exit_cap + 1 if "exit" in self.columns else 1,
                  "damage": (damage_limit or 0) + 1}

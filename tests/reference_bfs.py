@@ -19,15 +19,42 @@ PLUS = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
 SQUARE_24 = [(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3)]
 
 
+def first_move_allowed(first_move: str, track: Track, w) -> bool:
+    """Whether ``w`` may be a car's first move from a start point (``movement.first-move``):
+    anything ("free"), anything but staying put ("moving"), or that and ahead over the start
+    line's arrow ("ahead")."""
+    if first_move == "free":
+        return True
+    if w == (0, 0):
+        return False
+    if first_move == "ahead" and track.start is not None:
+        return w[0] * track.start.forward[0] + w[1] * track.start.forward[1] > 0
+    return True
+
+
 def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_change=False,
-                 touching_allowed=True) -> int | None:
+                 touching_allowed=True, first_move="free") -> int | None:
     """Fewest moves from rest; ``changes`` are the allowed changes of velocity."""
     course = Course(track)
     surface = track.polygon()
+    shapely.prepare(surface)
     inside = surface.covers if touching_allowed else surface.contains_properly
     drawn = [line.geometry() for line in course.lines]
+    facts: dict[tuple, tuple[bool, bool]] = {}
+    advanced: dict[tuple, int] = {}
+
+    def segment(p, q):
+        """On the track, and across a line: one pair of plain shapely calls per segment (many
+        states draw the same one)."""
+        if (p, q) not in facts:
+            piece = shapely.LineString([p, q]) if p != q else shapely.Point(q)
+            ok = inside(piece)
+            facts[p, q] = (ok, ok and any(piece.intersects(line) for line in drawn))
+        return facts[p, q]
+
     starts = [tuple(start)] if start else [tuple(p) for p in course.start_positions]
     frontier = [(p, (0, 0), course.start_progress) for p in starts]
+    first = {(tuple(p), (0, 0), course.start_progress) for p in course.start_positions}
     seen = set(frontier)
     for depth in range(1, limit + 1):
         following = []
@@ -36,13 +63,19 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
                 if must_change and (dx, dy) == (0, 0):
                     continue
                 v = (vx + dx, vy + dy)
+                if ((x, y), (vx, vy), progress) in first and \
+                        not first_move_allowed(first_move, track, v):
+                    continue
                 q = (x + v[0], y + v[1])
-                piece = shapely.LineString([(x, y), q]) if v != (0, 0) else shapely.Point(q)
-                if not inside(piece):
+                ok, crosses = segment((x, y), q)
+                if not ok:
                     continue
                 new_progress = progress
-                if any(piece.intersects(line) for line in drawn):
-                    new_progress = course.advance_one(progress, (x, y), q)
+                if crosses:
+                    key = (progress, (x, y), q)
+                    if key not in advanced:
+                        advanced[key] = course.advance_one(progress, (x, y), q)
+                    new_progress = advanced[key]
                 if new_progress == course.goal:
                     return depth
                 state = (q, v, new_progress)
@@ -97,35 +130,54 @@ def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
 
     drawn = [line.geometry() for line in course.lines if line.a != line.b]
     waypoints = {tuple(w) for w in track.waypoints}
+    facts: dict[tuple, tuple] = {}
+    advanced: dict[tuple, int] = {}
+
+    def segment(p, q):
+        """What the plain shapely calls say of the segment p-q (asked once per segment: many
+        states draw the same one): on the track, and which zones and lines it touches."""
+        if (p, q) not in facts:
+            piece = shapely.LineString([p, q]) if p != q else shapely.Point(q)
+            ok = inside(piece)
+            facts[p, q] = (ok, ok and touches("oil", piece), ok and touches("upgrade", piece),
+                           ok and touches("downgrade", piece), ok and touches("pit", piece),
+                           ok and any(piece.intersects(line) for line in drawn))
+        return facts[p, q]
+
     starts = [tuple(p) for p in course.start_positions]
     frontier = [(p, (0, 0), course.start_progress, False, False) for p in starts]
     seen = set(frontier)
     for depth in range(1, limit + 1):
         following = []
         for p, v, progress, pitted, launch in frontier:
+            at_start = p in starts and v == (0, 0) and progress == course.start_progress
             for w in choices(p, v, launch):
                 if rules.movement_must_change and w == v:
                     continue
+                if at_start and not first_move_allowed(rules.movement_first_move, track, w):
+                    continue
                 q = (p[0] + w[0], p[1] + w[1])
-                piece = shapely.LineString([p, q]) if w != (0, 0) else shapely.Point(q)
-                if not inside(piece):
+                ok, oil, upgrade, downgrade, pit, crosses = segment(p, q)
+                if not ok:
                     continue
                 if v != (0, 0):
-                    if rules.zones_oil == "steady" and w != v and touches("oil", piece):
+                    if rules.zones_oil == "steady" and w != v and oil:
                         continue
                     if rules.zones_slopes == "force":
-                        if touches("upgrade", piece) and speed(w) >= speed(v):
+                        if upgrade and speed(w) >= speed(v):
                             continue
-                        if touches("downgrade", piece) and speed(w) <= speed(v):
+                        if downgrade and speed(w) <= speed(v):
                             continue
                     skid = rules.movement_skid_speed
                     if skid is not None and speed(v) >= skid and speed(w) < speed(v) \
                             and v[0] * w[1] - v[1] * w[0] != 0:
                         continue
                 new_progress = progress
-                if q in waypoints or any(piece.intersects(line) for line in drawn):
-                    new_progress = course.advance_one(progress, p, q)
-                new_pitted = pitted or (pits and w == (0, 0) and touches("pit", piece))
+                if q in waypoints or crosses:
+                    if (progress, p, q) not in advanced:
+                        advanced[progress, p, q] = course.advance_one(progress, p, q)
+                    new_progress = advanced[progress, p, q]
+                new_pitted = pitted or (pits and w == (0, 0) and pit)
                 if pits and not new_pitted:
                     new_progress = min(new_progress, course.goal - 1)
                 if new_progress >= course.goal:

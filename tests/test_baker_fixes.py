@@ -147,7 +147,7 @@ def test_without_a_shop_championship_money_accumulates():
     series = Championship("baker-teams", ["oval", "oval"],
                           [Entrant("Red", "red", "expert"), Entrant("Blue", "blue", "easy")],
                           seed=3)
-    run_headless(series, 3)
+    run_headless(series)
     prizes = {name: sum(r["prizes"][name] + r["kept"][name] for r in series.results)
               for name in ("Red", "Blue")}
     assert series.money == prizes and sum(prizes.values()) == 2 * (30 + 20)

@@ -134,7 +134,8 @@ def test_a_track_without_a_pit_needs_no_stop():
 
 def test_a_car_that_slows_to_a_full_stop_may_next_go_any_distance():
     state = start("pope", CORRIDOR)
-    assert len(legal(state)) == 9  # the standing start is no stop: no launch
+    # The standing start is no stop: no launch, just Gardner's first move (one unit ahead).
+    assert len(legal(state)) == 3
     state.place(0, Vec(5, 4), velocity=Vec(1, 0))
     state.apply(Move(Vec(5, 4)))  # slows to a full stop
     assert state.car(0).launch
@@ -147,7 +148,9 @@ def test_a_car_that_slows_to_a_full_stop_may_next_go_any_distance():
 
 
 def test_staying_at_rest_is_not_slowing_to_a_stop():
-    state = start("pope", CORRIDOR)
+    # Gardner's first move must go somewhere; a house rule that lets it stay put still gives
+    # no launch for staying at rest.
+    state = start("pope", CORRIDOR, movement_first_move="free")
     state.apply(Move(state.car(0).position))  # stays put from rest
     assert not state.car(0).launch
 

@@ -199,6 +199,18 @@ def test_a_good_hand_edited_file_loads(tmp_path):
     assert (record.best, record.date, record.runs, record.par) == (12, "2025-03-14", 2, None)
 
 
+def test_a_hand_edited_entry_takes_the_options_it_omits_from_its_variant(tmp_path, caplog):
+    # Not the option table's defaults (gardner's turn order is by lot, the table's is the
+    # seating), and the log says so.
+    path = tmp_path / "records.yaml"
+    path.write_text(GOOD)
+    with caplog.at_level(logging.WARNING):
+        (record,) = load_records(path).entries
+    assert record.rules.turn_order == "lots" == load_rules("gardner").turn_order
+    assert record.rules.movement_first_move == "ahead"
+    assert "taken from that variant" in caplog.text
+
+
 def test_a_damaged_file_is_kept_aside_when_a_run_is_recorded(riddler, tmp_path, caplog):
     path = tmp_path / "records.yaml"
     path.write_text("racetrack-records: 1\nrecords: [oops]\n")

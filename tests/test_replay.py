@@ -49,6 +49,25 @@ def tampered(tmp_path, change):
     return path
 
 
+def test_saved_rules_are_whole_or_the_replay_is_refused(tmp_path):
+    # A replay naming a variant but lacking an option must not race under the table's
+    # default: verify refuses it in one line.
+    def forget(data):
+        del data["rules"]["cars"]
+    with pytest.raises(ReplayError, match=r"lack the option 'cars'") as caught:
+        load_replay(tampered(tmp_path, forget)).verify()
+    assert "\n" not in str(caught.value)
+
+
+def test_a_replay_saved_before_the_newer_options_loads_with_the_old_behaviour(tmp_path):
+    def older(data):
+        del data["rules"]["movement"]["first-move"]
+        del data["rules"]["blocked"]
+    replay = load_replay(tampered(tmp_path, older))
+    assert replay.race.rules.movement_first_move == "free"
+    assert replay.race.rules.blocked == "crash"
+
+
 def test_an_illegal_move_is_named_by_its_number(tmp_path):
     def teleport(data):
         data["moves"][4][1] += 5

@@ -64,7 +64,7 @@ def test_agrees_with_a_plain_bfs_on_bundled_tracks(variant, changes, must_change
     track = load_track(find_track("riddler-opolis"))
     rules = load_rules(variant)
     expected = fewest_moves(track, changes=changes, must_change=must_change,
-                            touching_allowed=touching)
+                            touching_allowed=touching, first_move=rules.movement_first_move)
     solution = solve(Course(track), rules)
     assert solution.moves == expected
     assert race_route(track, rules, solution.path).cars[0].finish is not None
@@ -124,7 +124,8 @@ def test_agrees_with_a_plain_bfs_on_random_tracks(track, variant):
     may beat the plain BFS, and its route must then race in the game in as many turns."""
     rules = load_rules(variant)
     changes = PLUS if variant == "baker" else SQUARE
-    expected = fewest_moves(track, changes=changes, touching_allowed=rules.boundary_counts)
+    expected = fewest_moves(track, changes=changes, touching_allowed=rules.boundary_counts,
+                            first_move=rules.movement_first_move)
     solution = solve(Course(track), rules)
     found = solution.moves if solution else None
     if rules.leaving_track == "illegal":

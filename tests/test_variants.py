@@ -43,9 +43,29 @@ def moves_of(candidates):
 
 class TestGardner:
     def test_the_first_move_is_one_unit_in_either_or_both_directions(self):
+        # "The first move, following this rule, is one unit horizontally or vertically, or
+        # both" and "a player simply moves his car ahead along the track": the start line's
+        # arrow points east, so the car goes east, north-east or south-east; never staying
+        # put, sideways or backwards.
         state = race("gardner").start()
         assert moves_of(state.candidates()) == {(dx, dy) for dx in (-1, 0, 1)
                                                 for dy in (-1, 0, 1)}
+        assert moves_of(c for c in state.candidates() if c.legal) == {(1, -1), (1, 0), (1, 1)}
+        stay = next(c for c in state.candidates() if c.velocity == Vec(0, 0))
+        assert "must go somewhere" in stay.reason
+        # Later, a car at rest mid-race is not making a first move: it may stay or go back.
+        state.place(0, Vec(10, 3), Vec(0, 0), progress=2)
+        assert len([c for c in state.candidates() if c.legal]) == 9
+
+    @pytest.mark.parametrize(("variant", "first"), [
+        ("classroom", 9),   # "may move into any of the 8 neighboring intersections or may stay"
+        ("baker", 5),       # "from stationary you are allowed to move off at a speed of one"
+        ("simulation", 3),  # "the green circles in front of it"
+    ])
+    def test_each_source_s_first_move(self, variant, first):
+        state = race(variant).start()
+        state.place(0, Vec(2, 3))  # mid-line, away from the walls
+        assert len([c for c in state.candidates() if c.legal]) == first
 
     def test_each_component_changes_by_at_most_one(self):
         state = race("gardner").start()
@@ -165,6 +185,42 @@ class TestBaker:
         assert (ann.damage, bob.damage) == (2, 2)  # they were two squares apart
         assert ann.velocity == Vec(0, 0) == bob.velocity
 
+    # A one-lane road (y = 3 only) after a wide start: every move but along the lane crashes.
+    LANE = """
+        outer: [[0, 0], [4, 0], [4, 2.5], [24, 2.5], [24, 3.5], [4, 3.5], [4, 6], [0, 6]]
+        start: {a: [2, 0], b: [2, 6], forward: [1, 0]}
+        finish: {a: [3, 0], b: [3, 6], forward: [1, 0]}
+    """
+
+    def boxed_in(self, ann, bob):
+        """Ann on the lane with every point she can reach along it taken: Bob on the middle
+        one (placed as ``bob``: point and velocity), two parked cars on the others."""
+        state = race("baker", cars=("Ann", "Bob", "Cy", "Dee"), body=self.LANE).start()
+        state.place(0, *ann)
+        state.place(1, *bob)
+        middle = ann[0] + ann[1]
+        state.place(2, middle - Vec(1, 0))
+        state.place(3, middle + Vec(1, 0))
+        return state
+
+    def test_a_head_on_collision_counts_the_squares_apart_last_turn(self):
+        # "count how many squares apart the two cars were last turn ... head on collisions
+        # nearly always fatal": Ann at 3 east meets Bob who came 3 west: they were 6 apart.
+        state = self.boxed_in((Vec(6, 3), Vec(3, 0)), (Vec(9, 3), Vec(-3, 0)))
+        bump = next(c for c in state.candidates() if c.target == Vec(9, 3))
+        assert bump.kind is MoveKind.COLLISION and bump.legal
+        events = state.apply(bump.move)
+        assert [e.amount for e in events if e.kind is EventKind.COLLIDED] == [6]
+        assert state.cars[0].status is CarStatus.OUT and state.cars[1].status is CarStatus.OUT
+
+    def test_rear_ending_a_slower_car_is_usually_survived(self):
+        # "but you can usually survive rear-ending another car": Ann at 4 onto Bob doing 1,
+        # who stood at 8 last turn: 3 squares apart, 3 damage each.
+        state = self.boxed_in((Vec(5, 3), Vec(4, 0)), (Vec(9, 3), Vec(1, 0)))
+        state.apply(Move(Vec(9, 3)))
+        ann, bob = state.cars[:2]
+        assert (ann.damage, bob.damage) == (3, 3) and ann.racing and bob.racing
+
     def test_the_seating_order_moves_first_and_the_first_across_wins(self):
         state = race("baker", cars=("Ann", "Bob")).start()
         assert state.race.order == (0, 1) and state.current_car == 0
@@ -245,12 +301,26 @@ class TestNystrom:
 
 
 class TestClassroom:
+    def test_each_player_marks_their_own_start_point(self):
+        # "Each player selects a shape or color and marks a point on the start/finish line
+        # (no two players can start in same spot)."
+        state = race("classroom", cars=("Ann", "Bob")).start()
+        assert state.placing and state.current_car == 1  # the last to move chooses first
+        assert legal(state) == {(2, y) for y in range(1, 6)}
+        state.apply(Move(Vec(2, 4)))
+        taken = next(c for c in state.candidates() if c.target == Vec(2, 4))
+        assert not taken.legal and "taken by Bob" in taken.reason
+        state.apply(Move(Vec(2, 2)))
+        assert not state.placing and state.cars[0].position == Vec(2, 2)
+
     def test_nine_choices_including_staying_put(self):
         state = race("classroom").start()
+        state.apply(Move(Vec(2, 1)))  # marks its start point
         assert len(legal(state)) == 9 and (2, 1) in legal(state)
 
     def test_leaving_the_track_means_starting_over_nearby(self):
         state = race("classroom", cars=("Ann", "Bob")).start()
+        state.place(0, Vec(2, 1))
         state.place(1, Vec(10, 4), Vec(0, 4))
         events = state.apply(Move(Vec(3, 1)))
         bob = state.cars[1]
@@ -359,3 +429,39 @@ def test_an_illegal_move_raises_and_changes_nothing():
     with pytest.raises(IllegalMoveError, match="cannot reach"):
         state.apply(Move(Vec(0, 0)))
     assert (list(state.cars), state.turn, state.round, list(state.history)) == before
+
+
+class TestBoxedInByCars:
+    """A crash is the boundary (the classroom and simulation sheets): a car boxed in by cars
+    has not crashed."""
+
+    LANE = TestBaker.LANE
+
+    def boxed(self, variant):
+        """Bob drives onto the lane's point 7; then Ann (at 2 east from 6) finds her on-track
+        points 7, 8 and 9 all taken."""
+        state = race(variant, cars=("Bob", "Ann", "Cy", "Dee"), body=self.LANE,
+                     turn_order="seating").start()
+        state.place(0, Vec(5, 3), Vec(2, 0))
+        state.place(1, Vec(6, 3), Vec(2, 0))
+        state.place(2, Vec(8, 3))
+        state.place(3, Vec(9, 3))
+        return state, state.apply(Move(Vec(7, 3)))
+
+    @pytest.mark.parametrize("variant", ["classroom", "simulation"])
+    def test_a_car_boxed_in_by_cars_waits_at_rest(self, variant):
+        # "If an opponent is already there, you must choose another grid intersection"; only
+        # points "on or outside of the race track boundary" make a crash.
+        state, events = self.boxed(variant)
+        mine = [e.kind for e in events if e.car == 1]
+        assert mine == [EventKind.BLOCKED]
+        ann = state.cars[1]
+        assert (ann.position, ann.velocity, ann.status, ann.missed_turns) == (
+            Vec(6, 3), Vec(0, 0), CarStatus.RACING, 0)
+        assert state.current_car == 2
+
+    def test_gardner_s_car_that_can_only_collide_is_out(self):
+        # "A car that collides with another car or leaves the track is out of the race."
+        state, events = self.boxed("gardner")
+        assert EventKind.CRASHED in [e.kind for e in events if e.car == 1]
+        assert state.cars[1].status is CarStatus.OUT

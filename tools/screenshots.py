@@ -250,7 +250,7 @@ def shop_and_standings(app: App, out: Path) -> None:
     entrants = [Entrant("Ann", "red", "expert"), Entrant("Bob", "blue", "hard"),
                 Entrant("Cy", "green", "medium"), Entrant("Di", "orange", "easy")]
     series = Championship("baker-bond", ["oval"], entrants, seed=2)
-    run_headless(series, 2)
+    run_headless(series)
     series.tracks.append("hairpins")  # one race run, the next to come
     app.routes.menu()
     app.push(StandingsScene(app, series))

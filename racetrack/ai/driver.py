@@ -2,10 +2,17 @@
 
 ``expert`` always takes a legal move with the fewest moves to go (so alone on the track it
 drives an optimal race), and because it only considers the legal candidates it steers around
-other cars and never into a state from which the finish cannot be reached. The lower levels are
-the same driver with seeded, deliberate imperfection: a speed they will not exceed when they can
-help it, and now and then a move a little worse than the best. None of them ever picks a move
-with no way out when it has one with a way out.
+other cars and never into a state from which the finish cannot be reached. The lower levels
+differ in skill, not in blunders: how far ahead they see when they rank their moves (the hard
+driver the whole table, the medium one a few moves, the easy one a single move), a speed they
+will not exceed while a slower move keeps a way out, and routes that never crash. None of them
+ever picks a move with no way out when it has one with a way out, nor goes back on itself to
+throw moves away. The seed only chooses among equally good moves.
+
+Among other cars (``racetrack.ai.traffic``) every level gives way to a car it holds up head on
+when the rules of the road say it should, and keeps out of places whose only way on one car
+could shut. On a track too large for a table the drivers plan a few moves ahead
+(``racetrack.ai.planner``).
 """
 
 from __future__ import annotations
@@ -13,17 +20,27 @@ from __future__ import annotations
 import contextlib
 import random
 from dataclasses import dataclass
+from enum import Enum
 from typing import Protocol
 
 import numpy as np
 
 from racetrack.ai import LEVELS
 from racetrack.ai.lookahead import lookahead_scores
+from racetrack.ai.planner import DEPTH, UNSAFE, plan_scores
 from racetrack.ai.tables import table_damage_limit, value_table
-from racetrack.game import RaceState, heading, missile_boost
+from racetrack.ai.traffic import gives_way, giving_way, hold_up, reachable_points
+from racetrack.gadgets import heading, missile_boost
+from racetrack.game import RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Move
-from racetrack.rules.moves import SPENDING, successors_of, swims
+from racetrack.rules.moves import (
+    SPENDING,
+    pit_stop_required,
+    successors_of,
+    swims,
+    transition_of,
+)
 from racetrack.rules.transition import Cars
 from racetrack.solver import UNSOLVED, SolverError
 
@@ -36,21 +53,36 @@ class Driver(Protocol):
     def choose(self, state: RaceState) -> Move: ...
 
 
+class Sight(Enum):
+    """How far a level sees when it ranks its moves (every level's moves are first sifted by
+    the exact table, so none takes a move with no way out)."""
+
+    TABLE = "table"    # the exact turns to go: optimal
+    PLAN = "plan"      # squares to go after a few moves ahead (``racetrack.ai.planner``)
+    GLANCE = "glance"  # the same, but only the move and the one after it
+
+
 @dataclass(frozen=True)
 class Style:
-    """How a level drives."""
+    """How a level drives: a matter of skill, never of throwing moves away."""
 
-    slack: int         # how many moves worse than the best a sloppy choice may be
-    sloppiness: float  # chance, each turn, of a sloppy choice
+    sight: Sight       # how it ranks the moves that keep a way to the finish
     max_speed: int     # speed it will not exceed while a slower move keeps a way out
+    careful: bool      # counts only routes that never crash, even where a crash is quicker
+    margin: int        # turns it will give up to keep two ways on where a car could shut one
+    anticipates: bool = False  # among equal moves, keeps off the line a car ahead will take
 
 
 STYLES = {
-    "easy": Style(slack=3, sloppiness=0.5, max_speed=3),
-    "medium": Style(slack=2, sloppiness=0.3, max_speed=4),
-    "hard": Style(slack=1, sloppiness=0.15, max_speed=6),
-    "expert": Style(slack=0, sloppiness=0.0, max_speed=10**6),
+    "easy": Style(Sight.GLANCE, max_speed=3, careful=True, margin=3),
+    "medium": Style(Sight.PLAN, max_speed=4, careful=True, margin=2),
+    "hard": Style(Sight.TABLE, max_speed=5, careful=True, margin=2),
+    "expert": Style(Sight.TABLE, max_speed=10**6, careful=False, margin=2, anticipates=True),
 }
+
+#: Turns a level that sees less than the table may go without getting nearer the finish by
+#: the table before it drives one move by the table.
+PATIENCE = 3
 
 #: The speed a driver keeps to when it must steer by the lookahead alone.
 FALLBACK_SPEED = 2
@@ -64,7 +96,10 @@ class TableDriver:
             raise ValueError(f"unknown driver level {level!r}; levels: {', '.join(LEVELS)}")
         self.name = level
         self.style = STYLES[level]
+        self.seed = seed
         self.random = random.Random(seed)
+        self._idle = 0
+        self._last_best = UNSOLVED
 
     def prepare(self, state: RaceState, car: int) -> None:
         """Build the table now (it is cached), so the first move is as quick as the rest."""
@@ -103,9 +138,10 @@ class TableDriver:
 
         rivals = [j for j in range(len(state.cars)) if rival(j)]
         if action is Action.MISSILE:
-            first_velocity = missile_boost(me.velocity)
+            boost = race.rules.gadgets_missile_boost
+            first_velocity = missile_boost(me.velocity, boost)
             first = me.position + first_velocity
-            second = first + missile_boost(first_velocity)
+            second = first + missile_boost(first_velocity, boost)
             if candidate.target == first or candidate.target + candidate.velocity == second:
                 return False  # it would land on its own car
             return any(state.cars[j].position == first
@@ -127,32 +163,176 @@ class TableDriver:
         # does).
         options = [c for c in options if c.target not in avoid] or options
         try:
-            values = self._values(state, options, careful=self.style.slack > 0)
-            if self.style.slack > 0 and all(v >= UNSOLVED for v in values):
+            # Among other cars every level keeps to routes that never crash: a car in the way
+            # can turn a quick crash into a long one.
+            careful = self.style.careful or sum(car.racing for car in state.cars) > 1
+            values = self._values(state, options, careful=careful)
+            if careful and all(v >= UNSOLVED for v in values):
                 values = self._values(state, options)  # only a crash can save it now
         except SolverError:
-            values = [UNSOLVED] * len(options)  # no table for this track: the lookahead drives
+            return self._fallback_move(state, options)
         hopeful = [i for i, v in enumerate(values) if v < UNSOLVED]
         if not hopeful:
-            # No table to trust: the lookahead sees two moves, so keep a speed that can
-            # always be braked away within them.
-            calm = [c for c in options if c.velocity.speed <= FALLBACK_SPEED] or options
-            scores = lookahead_scores(state, calm)
-            return calm[int(np.argmin(scores))].move
+            return self._fallback_move(state, options)
+        if not state.placing and sum(car.racing for car in state.cars) > 1:
+            hopeful = self._in_traffic(state, options, values, hopeful)
         style = self.style
         calm = [i for i in hopeful if options[i].velocity.speed <= style.max_speed]
         pool = calm or hopeful
         best = min(values[i] for i in pool)
-        if style.sloppiness and self.random.random() < style.sloppiness:
-            near = [i for i in pool if values[i] <= best + style.slack]
-            return options[self.random.choice(near)].move
         ties = [i for i in pool if values[i] == best]
         if best == 0:
             return options[self._best_finish(state, options, ties)].move
-        # Among equals, the one that keeps the most room: the slowest, then the first listed;
-        # never a special move (good brakes, turbo) that spends a use for nothing.
-        return options[min(ties, key=lambda i: (options[i].note in SPENDING,
-                                                options[i].velocity.speed, i))].move
+        # Turns without the table's count going down; a level that sees less than the table
+        # goes by the table once they reach PATIENCE, so it never goes round in circles.
+        self._idle = self._idle + 1 if best >= self._last_best else 0
+        self._last_best = best
+        if style.sight is not Sight.TABLE and self._idle < PATIENCE:
+            # Its own view ranks the moves that waste at most one turn by the table (so the
+            # count of turns to go never grows).
+            near = [i for i in pool if values[i] <= best + 1]
+            ranked = [options[i] for i in near]
+            scores = plan_scores(state, ranked, DEPTH if style.sight is Sight.PLAN else 2)
+            low = min(scores)
+            ties = [i for i, score in zip(near, scores, strict=True) if score == low]
+            ties = [i for i in ties if values[i] == min(values[j] for j in ties)]
+        # Among equals, the one that keeps the most room: the slowest, never a special move
+        # (good brakes, turbo) that spends a use for nothing; the seed picks among the rest.
+        if style.anticipates and len(ties) < len(pool) + 1 and sum(
+                car.racing for car in state.cars) > 1:
+            ties = self._anticipating(state, options, values, pool) or ties
+        key = {i: (options[i].note in SPENDING, options[i].velocity.speed) for i in ties}
+        least = min(key.values())
+        return options[self.random.choice([i for i in ties if key[i] == least])].move
+
+    def _fallback_move(self, state: RaceState, options: list[Candidate]) -> Move:
+        """No table to trust (a track too large for one): plan a few moves ahead, always
+        able to stop on the track. A car off the track, one that owes a pit stop or one
+        choosing its start point steers by the two-move lookahead, at a speed it can always
+        brake away within it."""
+        index = state.current_car
+        assert index is not None
+        car = state.cars[index]
+        course = state.race.course_of(index)
+        if not (state.placing or car.off_track
+                or (pit_stop_required(course, state.race.rules) and not car.pitted)):
+            scores = plan_scores(state, options)
+            if min(scores) < UNSAFE:
+                return options[int(np.argmin(scores))].move
+        calm = [c for c in options if c.velocity.speed <= FALLBACK_SPEED] or options
+        scores = lookahead_scores(state, calm)
+        return calm[int(np.argmin(scores))].move
+
+    def _in_traffic(self, state: RaceState, options: list[Candidate], values: list[int],
+                    hopeful: list[int]) -> list[int]:
+        """The hopeful options left once the other cars are taken into account: give way to
+        a car this one holds up when the rules of the road say so, and keep out of places
+        whose only way on one car could shut."""
+        index = state.current_car
+        assert index is not None
+
+        def value(car: int, candidates: list[Candidate]) -> list[int]:
+            # Both cars must reach the same answer: the plain table, whatever their level.
+            return self._values(state, candidates, index=car)
+
+        held = hold_up(state, index, state.candidates(), value)
+        if held is not None and gives_way(state, held, value):
+            here = state.cars[index].position
+            way = [i for i in giving_way(options, here) if i in hopeful]
+            if way:
+                return way
+        return self._with_margin(state, options, values, hopeful)
+
+    def _anticipating(self, state: RaceState, options: list[Candidate], values: list[int],
+                      pool: list[int]) -> list[int]:
+        """The options best by the table once the points the other cars are heading for
+        (where their moves go on unchanged) are taken: a car about to be baulked on its
+        line is better off a turn slower on a clear one. Only options within a turn of the
+        best are weighed."""
+        index = state.current_car
+        assert index is not None
+        best = min(values[i] for i in pool)
+        near = [i for i in pool if values[i] <= best + 1]
+        me = state.cars[index]
+        reach = 2 * (max(abs(me.velocity.x), abs(me.velocity.y)) + 3)
+        heading_for = set()
+        for j, car in enumerate(state.cars):
+            ahead = car.position + car.velocity
+            if j == index or not car.racing or car.finish \
+                    or max(abs(ahead.x - me.position.x), abs(ahead.y - me.position.y)) > reach:
+                continue
+            heading_for.add(self._best_point(state, j))
+        if not heading_for:
+            return []
+        ways = self._ways_on(state, [options[i] for i in near])
+        scored = {}
+        for i, found in zip(near, ways, strict=True):
+            clear = [v for point, v in found if point not in heading_for]
+            scored[i] = 1 + min(clear) if clear else UNSOLVED
+        low = min(scored.values())
+        if low >= UNSOLVED:
+            return []
+        return [i for i in near if scored[i] == low]
+
+    def _best_point(self, state: RaceState, index: int) -> Vec:
+        """Where car ``index`` would go next by the table (the best a lone car could do)."""
+        car = state.cars[index]
+        options = [c for c in state.candidates_for(index) if c.legal]
+        if not options:
+            return car.position + car.velocity
+        values = self._values(state, options, index=index)
+        return options[int(np.argmin(values))].target
+
+    def _ways_on(self, state: RaceState, options: list[Candidate]) -> list[list[tuple[Vec,
+                                                                                     int]]]:
+        """For each option, the points its next move could end on without crashing, each
+        with the turns to go from there (by the table, never crashing)."""
+        race = state.race
+        index = state.current_car
+        assert index is not None
+        car, setup = state.cars[index], race.cars[index]
+        course = race.course_of(index)
+        table = value_table(course, race.rules, swims(setup, car))
+        limit = state.damage_limit(index)
+        found = successors_of(course, race.rules, setup, car, options, limit)
+        transition = transition_of(course, race.rules, setup, car)
+        rows, after = transition.successors(found.cars, limit)
+        values = table.values_of(after.cars, True)
+        good = (values < UNSOLVED) & (after.out == 0) & ~after.crashed
+        ways: list[list[tuple[Vec, int]]] = [[] for _ in options]
+        for row, x, y, v in zip(rows[good].tolist(), after.cars.x[good].tolist(),
+                                after.cars.y[good].tolist(), values[good].tolist(),
+                                strict=True):
+            if row < len(options) and not found.out[row] and found.cars.progress[row] \
+                    < course.goal:
+                ways[row].append((Vec(x, y), int(v)))
+        for row in range(len(options)):
+            if found.cars.progress[row] >= course.goal:
+                ways[row].append((options[row].target, -1))  # it finishes: nothing to baulk
+        return ways
+
+    def _with_margin(self, state: RaceState, options: list[Candidate], values: list[int],
+                     hopeful: list[int]) -> list[int]:
+        """Drop the options after which a single point is the car's only hopeful way on and
+        another car could take that point first, when others cost at most ``margin`` more."""
+        index = state.current_car
+        assert index is not None
+        car = state.cars[index]
+        reach = max(abs(car.velocity.x), abs(car.velocity.y)) + 4
+        rivals = reachable_points(state, index, car.position, 2 * reach)
+        if not rivals:
+            return hopeful
+        exits = [{point for point, _ in ways}
+                 for ways in self._ways_on(state, [options[i] for i in hopeful])]
+        safe = [i for i, points in zip(hopeful, exits, strict=True)
+                if values[i] == 0  # it finishes: nothing left to shut
+                or not (len(points) == 1 and any(points <= r for r in rivals))]
+        if not safe:
+            return hopeful
+        best = min(values[i] for i in hopeful)
+        if min(values[i] for i in safe) > best + self.style.margin:
+            return hopeful
+        return safe
 
     @staticmethod
     def _best_finish(state: RaceState, options: list[Candidate], finishing: list[int]) -> int:
@@ -170,19 +350,20 @@ class TableDriver:
 
         return min(finishing, key=key)
 
-    def _values(self, state: RaceState, options: list[Candidate],
-                careful: bool = False) -> list[int]:
-        """Turns to go after each option: the table's value of the state it leads to, plus
-        any turns it misses (a crash). A ``careful`` driver (every level but the expert) counts
-        only routes that never crash, even where a crash would be quicker."""
+    def _values(self, state: RaceState, options: list[Candidate], careful: bool = False,
+                index: int | None = None) -> list[int]:
+        """Turns to go after each option of car ``index`` (the current car by default): the
+        table's value of the state it leads to, plus any turns it misses (a crash). A
+        ``careful`` driver (every level but the expert) counts only routes that never crash,
+        even where a crash would be quicker."""
         race = state.race
-        index = state.current_car
+        index = state.current_car if index is None else index
         assert index is not None
         car, setup = state.cars[index], race.cars[index]
         course = race.course_of(index)
         table = value_table(course, race.rules, swims(setup, car))
         n = len(options)
-        if state.placing:  # choosing a start point: how good each is from rest
+        if state.placing and index == state.current_car:  # start points: each from rest
             at_rest = Cars(x=[c.target.x for c in options], y=[c.target.y for c in options],
                            vx=np.zeros(n), vy=np.zeros(n),
                            progress=np.full(n, course.start_progress))
@@ -209,7 +390,8 @@ def missile_points(state: RaceState) -> frozenset[Vec]:
     points = set()
     for missile in state.missiles:
         if missile.owner == index:
-            points.add(missile.position + missile_boost(missile.velocity))
+            points.add(missile.position + missile_boost(missile.velocity,
+                                                        state.race.rules.gadgets_missile_boost))
         else:
             points.add(missile.position)
     return frozenset(points)

@@ -22,40 +22,57 @@ CHANGES: dict[str, tuple[Vec, ...]] = {
 }
 #: A crawling car's single steps (Levi's rule 5): one square in any direction.
 CRAWL_STEPS = tuple(Vec(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+#: How far each special move reaches by default (``equipment.*-reach``): Baker's good brakes
+#: and turbo two squares, rocket boosters three.
+REACHES = (2, 2, 3)
 #: The special moves a car's kit pays for: which, its direction, and how far a component may
-#: change (Baker's good brakes and turbo: two squares; rocket boosters: three). In this order
-#: a move that a cheaper special (or an ordinary change) reaches is never offered again.
+#: change. In this order a move that a cheaper special (or an ordinary change) reaches is
+#: never offered again.
 SPECIALS = ((Special.GOOD_BRAKES, "slower", 2), (Special.TURBO, "faster", 2),
             (Special.BOOSTERS, "faster", 3))
 
 
-def power_brakes(velocity: Vec) -> list[Vec]:
+def crawl_steps(step: int = 1) -> tuple[Vec, ...]:
+    """A crawling car's moves (``crawl-step``): any point up to ``step`` squares away in
+    each component, staying put excepted."""
+    return tuple(Vec(dx, dy) for dy in range(-step, step + 1) for dx in range(-step, step + 1)
+                 if dx or dy)
+
+
+def specials(reaches: tuple[int, int, int] = REACHES) -> tuple[tuple[Special, str, int], ...]:
+    """``SPECIALS`` with the rules' reaches for good brakes, turbo and rocket boosters."""
+    return tuple((special, direction, reach)
+                 for (special, direction, _), reach in zip(SPECIALS, reaches, strict=True))
+
+
+def power_brakes(velocity: Vec, limit: int = 2) -> list[Vec]:
     """Tom Gordon's power braking: shorter moves along the same line as ``velocity``, each
-    component dropping by at most two (beyond what the ordinary changes allow or not)."""
+    component dropping by at most ``limit`` (two; beyond what the ordinary changes allow or
+    not)."""
     if velocity.is_zero:
         return []
     g = math.gcd(abs(velocity.x), abs(velocity.y))
     ux, uy = velocity.x // g, velocity.y // g
     found = []
     for k in range(g - 1, 0, -1):
-        if (g - k) * max(abs(ux), abs(uy)) > 2:
+        if (g - k) * max(abs(ux), abs(uy)) > limit:
             break
         found.append(Vec(k * ux, k * uy))
     return found
 
 
-def power_brake_arrays(vx: np.ndarray, vy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray,
-                                                                       np.ndarray]]:
-    """``power_brakes`` for arrays of velocities, in the same order: for the first and the
-    second drop, (rows that have it, its x, its y)."""
+def power_brake_arrays(vx: np.ndarray, vy: np.ndarray, limit: int = 2,
+                       ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``power_brakes`` for arrays of velocities, in the same order: for each drop (the
+    first, the second, ... up to ``limit``), (rows that have it, its x, its y)."""
     g = np.gcd(np.abs(vx), np.abs(vy))
     safe = np.maximum(g, 1)
     ux, uy = vx // safe, vy // safe
     unit = np.maximum(np.abs(ux), np.abs(uy))
     found = []
-    for drop in (1, 2):
+    for drop in range(1, limit + 1):
         k = g - drop
-        rows = np.flatnonzero((g > 0) & (k >= 1) & (drop * unit <= 2))
+        rows = np.flatnonzero((g > 0) & (k >= 1) & (drop * unit <= limit))
         found.append((rows, k[rows] * ux[rows], k[rows] * uy[rows]))
     return found
 
@@ -96,28 +113,29 @@ def special_velocities(velocity: Vec, choices: str, direction: str, reach: int) 
     return found
 
 
-def special_reach(choices: str) -> int:
+def special_reach(choices: str, reaches: tuple[int, int, int] = REACHES) -> int:
     """How far from its own value a component may be made by any special move."""
     step = max(abs(c.x) for c in CHANGES[choices])
-    return step + max(reach for _, _, reach in SPECIALS) - 1
+    return step + max(reaches) - 1
 
 
-def component_class(c: np.ndarray, choices: str) -> np.ndarray:
+def component_class(c: np.ndarray, choices: str,
+                    reaches: tuple[int, int, int] = REACHES) -> np.ndarray:
     """Velocity components grouped so that every special move's offsets depend only on the
     group: the sign, and the size up to one more than any special reaches."""
-    cap = special_reach(choices) + 1
+    cap = special_reach(choices, reaches) + 1
     return np.sign(c) * np.minimum(np.abs(c), cap)
 
 
 @cache
-def special_offsets(choices: str, cx: int, cy: int) -> tuple[tuple[Special, tuple[Vec, ...]],
-                                                             ...]:
+def special_offsets(choices: str, cx: int, cy: int, reaches: tuple[int, int, int] = REACHES,
+                    ) -> tuple[tuple[Special, tuple[Vec, ...]], ...]:
     """For a velocity whose components fall in classes (``cx``, ``cy``): each special move's
     changes to it, in order, without those an ordinary change or an earlier special makes."""
     velocity = Vec(cx, cy)
     seen = {velocity + c for c in CHANGES[choices]}
     found = []
-    for special, direction, reach in SPECIALS:
+    for special, direction, reach in specials(reaches):
         offsets = []
         for w in special_velocities(velocity, choices, direction, reach):
             if w not in seen:

@@ -81,15 +81,18 @@ def car_after(car: CarState, after: Cars, i: int = 0) -> CarState:
 
 def race_moves(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
                cars: Sequence[CarState], index: int,
-               oil: Sequence[BaseGeometry] = ()) -> Moves:
+               oil: Sequence[BaseGeometry] = (), passable: frozenset[int] = frozenset(),
+               ) -> Moves:
     """The transition's judged moves for car ``index``, with the other cars on the track taken
     into account (``Moves.other`` names the car whose point a refused move would take).
-    ``oil`` is extra oil sprayed during the race (James Bond mode)."""
+    ``oil`` is extra oil sprayed during the race (James Bond mode); the cars in ``passable``
+    do not stand in its way (cars that held each other up, under ``stalled: pass``)."""
     car, setup = cars[index], setups[index]
     moves = transition_of(course, rules, setup, car).candidates(car_batch(car), oil)
     assert moves.kind is not None and moves.legal is not None and moves.refusal is not None
     moves.other = np.full(len(moves), -1, dtype=np.int16)
-    others = [(j, c.position) for j, c in enumerate(cars) if j != index and c.racing]
+    others = [(j, c.position) for j, c in enumerate(cars)
+              if j != index and c.racing and j not in passable]
     if not others or rules.cars == "shared":
         return moves
     taken = np.full(len(moves), -1, dtype=np.int16)

@@ -18,7 +18,12 @@ class Option:
     ``moves`` says the option changes what a lone car may do with its move (so the rules'
     transition reads it, and the solver's tables depend on it); ``state`` names the column a
     car's search state needs for it, where its value asks for one (``pitted``, ``launch``,
-    ``off``, ``exit``, ``damage``, ``kit``)."""
+    ``off``, ``exit``, ``damage``, ``kit``).
+
+    ``since`` is the generation of saved files (replays, records, games) that list the option:
+    a file saved before it existed (``since`` 2) raced with its default, which is the engine's
+    fixed behaviour of that time, so such a file may lack it; a file lacking an older option
+    is refused (``racetrack.rules.optionfile.read_rules``)."""
 
     key: str
     default: Any
@@ -30,6 +35,7 @@ class Option:
     is_bool: bool = False
     moves: bool = False
     state: str = ""
+    since: int = 1
 
     @property
     def field_name(self) -> str:
@@ -83,12 +89,32 @@ OPTIONS: tuple[Option, ...] = (
            "When true a car may also shorten its move by up to two units in each component, "
            "provided the new move continues the last one in a straight line (Tom Gordon's "
            "power braking, Gardner's Addendum I).", is_bool=True, moves=True),
+    Option("movement.power-braking-limit", 2,
+           "How far power braking may shorten each component of a move (Tom Gordon, Gardner's "
+           "Addendum I: \"reduce both coordinates by two units, provided the move continues "
+           "the preceding move in a straight line\").", low=1, high=5, moves=True, since=2),
     Option("movement.skid-speed", None,
            "At this speed or more a car cannot brake and turn in the same move: it would skid "
            "(Vaughan-Williams and Kinory, Gardner's Addendum I). Braking is a move slower than "
            "the last (its larger component smaller); turning is a move not along the same "
            "line as the last. Null means cars never skid.", low=1, high=20, nullable=True,
            moves=True),
+    Option("movement.first-move", "free",
+           "What a car's first move may be: a car at rest on a start point before it has "
+           "passed any line, as every car is at the start.",
+           {"free": "any of the movement's choices from rest, staying put included (the "
+                    "classroom sheet: \"each player may move into any of the 8 neighboring "
+                    "intersections or may stay in the same place\"; Baker: from stationary "
+                    "\"you are allowed to move off at a speed of one square\")",
+            "moving": "any of the choices but staying put",
+            "ahead": "one unit horizontally or vertically, or both, ahead: along the start "
+                     "line's arrow, never staying put, sideways or backwards (Gardner: \"The "
+                     "first move ... is one unit horizontally or vertically, or both\" and "
+                     "\"At each turn a player simply moves his car ahead along the track\"; "
+                     "the simulation sheet: the cars move to \"the green circles in front of "
+                     "it\"). Where the track has start points but no start line, the first "
+                     "move only has to go somewhere"},
+           moves=True, since=2),
     Option("walls", "touching-allowed",
            "Whether the track's edge is part of the track.",
            {"touching-allowed": "a move may run along or touch the wall (the closed track)",
@@ -121,7 +147,23 @@ OPTIONS: tuple[Option, ...] = (
            {"forbidden": "no two cars on one point: such a move is not allowed",
             "shared": "cars may share points (the Westinghouse rule)",
             "collide": "allowed only when every other move is impossible: both cars take one "
-                       "damage per square they were apart and both stop (Baker)"}),
+                       "damage per square they were apart last turn (the moving car where it "
+                       "stood before this move, the other before its own latest move; squares "
+                       "counted as speed is, the larger coordinate difference) and both stop "
+                       "(Baker: \"head on collisions nearly always fatal, but you can usually "
+                       "survive rear-ending another car\")"}),
+    Option("blocked", "crash",
+           "What a car does when it has points on the track to go to but other cars stand on "
+           "every one of them (where cars may not share points).",
+           {"crash": "as a car with no legal move: it crashes along its unchanged move and the "
+                     "crash rules apply (Gardner: \"A car that collides with another car or "
+                     "leaves the track is out of the race\")",
+            "wait": "it may not take a taken point, so it must take another legal one; with "
+                    "none left it stays where it is, comes to rest and its turn passes. It has "
+                    "not crashed: the sheets define a crash by the boundary alone (\"If an "
+                    "opponent is already there, you must choose another grid intersection\"; "
+                    "\"If all of your grid intersections ... fall on or outside of the race "
+                    "track boundary, you have crashed\")"}, since=2),
     Option("damage-limit", None,
            "A car with more damage than this is out; null means damage never puts a car out.",
            low=0, high=99, nullable=True, moves=True, state="damage"),
@@ -170,6 +212,11 @@ OPTIONS: tuple[Option, ...] = (
            "Whether the track's checkpoints count.",
            {"in-order": "they must be crossed in order every lap",
             "ignored": "only the finish line counts"}, moves=True),
+    Option("crawl-step", 1,
+           "How far a car off the track moves each turn under leaving-track: crawl (Levi's rule "
+           "5: \"reduced to a single move in any direction until it re-enters the track\"): "
+           "any point this many squares away or nearer, in each component.", low=1, high=3,
+           moves=True, since=2),
     Option("zones.oil", "none",
            "The effect of oil zones.",
            {"none": "oil is ordinary track",
@@ -207,6 +254,18 @@ OPTIONS: tuple[Option, ...] = (
            "Turbo-boost uses each car starts with (when it does not design its own car): a use "
            "lets a car speed up by two squares instead of one (Baker allows two a race).",
            low=0, high=20, moves=True, state="kit"),
+    Option("equipment.brakes-reach", 2,
+           "How many squares a use of good brakes slows a car by (Baker: \"Using 'Good Brakes' "
+           "allows a car to slow down by TWO squares instead of the usual one\").", low=2,
+           high=5, moves=True, since=2),
+    Option("equipment.turbo-reach", 2,
+           "How many squares a turbo boost speeds a car up by (Baker: \"Using the 'Turbo "
+           "Boost' allows a car to speed up by TWO squares instead of the usual one\").",
+           low=2, high=5, moves=True, since=2),
+    Option("equipment.boosters-reach", 3,
+           "How many squares rocket boosters speed a car up by, once (Baker: \"Once during the "
+           "game, you can speed up by THREE squares - like using two turbo boosts at once\").",
+           low=2, high=6, moves=True, since=2),
     Option("equipment.shop", "none",
            "Whether the players kit out their cars before the race.",
            {"none": "every car starts with the equipment.* uses and the damage-limit",
@@ -221,6 +280,16 @@ OPTIONS: tuple[Option, ...] = (
            "When true the shop also sells James Bond gadgets: missiles $30, oil sprayers $10, "
            "rocket boosters $30, submarine $30, rear machine guns $20 a set (Baker).",
            is_bool=True),
+    *(Option(f"prices.{item}", price, f"Dollars the shop asks for {what} (Baker: \"{quote}\").",
+             low=0, high=1000, since=2) for item, price, what, quote in (
+        ("brakes", 10, "a use of good brakes", "Good brakes cost $10"),
+        ("turbo", 10, "a turbo boost", "Turbo Boosts cost $10"),
+        ("damage", 5, "a damage point", "Damage points cost $5 each"),
+        ("missiles", 30, "a missile", "$30 Missile"),
+        ("sprayers", 10, "an oil sprayer", "$10 Oil Sprayers"),
+        ("boosters", 30, "rocket boosters", "$30 Rocket boosters"),
+        ("submarine", 30, "the submarine", "$30 Submarine Capability"),
+        ("guns", 20, "a set of rear machine guns", "$20 Rear-shooting machine guns"))),
     Option("collectables", "ignored",
            "What the track's collectables do.",
            {"ignored": "they are drawn but do nothing",
@@ -228,15 +297,69 @@ OPTIONS: tuple[Option, ...] = (
                      "two turbo boosts, a nickel two good-brakes uses, a dime five damage "
                      "points, money is dollars for the next race, a gadget is one of that "
                      "gadget (Baker)"}),
+    Option("pickups.penny", 2,
+           "Turbo-boost uses a penny collectable gives (Baker: \"A penny could be worth two "
+           "Turbo-boosts\").", low=0, high=20, since=2),
+    Option("pickups.nickel", 2,
+           "Good-brakes uses a nickel collectable gives (Baker: \"a nickle two Good brakes "
+           "uses\").", low=0, high=20, since=2),
+    Option("pickups.dime", 5,
+           "Damage points a dime collectable gives (Baker: \"a dime could give you five extra "
+           "damage points\").", low=0, high=20, since=2),
+    Option("pickups.money", 10,
+           "Dollars a money collectable holds where the track gives no value (Baker: "
+           "\"collectibles that are worth money that you can spend in the next race\"; he "
+           "names no sum).", low=0, high=1000, since=2),
+    Option("gadgets.missile-damage", 3,
+           "Damage a missile does to each car on the point where it explodes (Baker: \"it "
+           "explodes and causes 3 points of damage\").", low=0, high=20, since=2),
+    Option("gadgets.missile-boost", 2,
+           "How much faster a missile may go each turn with its turbo boost (Baker: \"it can "
+           "use turbo-boost every turn\"; a turbo boost speeds up by two squares).", low=1,
+           high=5, since=2),
+    Option("gadgets.oil-size", 3,
+           "The side, in squares, of the slick an oil sprayer lays (Baker: \"a 3x3 square oil "
+           "slick right behind your car\").", low=1, high=9, since=2),
+    Option("gadgets.gun-damage", 1,
+           "Damage each set of rear machine guns does to a car one square behind (Baker: "
+           "\"cause one point of damage ... two sets of guns, two points\").", low=0, high=10,
+           since=2),
     Option("teams.scoring", "none",
            "Team racing.",
            {"none": "every car races for itself",
             "3-2-1": "cars of a team move one after another, and the team scores three points "
                      "for a win, two for second place and one for third; the team with the "
                      "most points wins (Baker)"}),
-    Option("max-rounds", 500,
+    Option("stalled", "end",
+           "What two or more cars do when they hold each other up: each has stood still for "
+           "three turns running because another of them stands where it would go (head on in "
+           "a one-lane passage, say).",
+           {"end": "once every car still racing is held up so, the race stops; unfinished "
+                   "cars are ranked by how far they still have to go",
+            "pass": "cars holding each other up so may end their moves on each other's points "
+                    "(and so pass) until they have moved on"}, since=2),
+    Option("teams.first", 3,
+           "Points a team scores for a car's win (Baker's team racing: \"cars score three "
+           "points for a win\"); also a championship's points.", low=0, high=100, since=2),
+    Option("teams.second", 2,
+           "Points for second place (Baker: \"two points for second place\").", low=0,
+           high=100, since=2),
+    Option("teams.third", 1,
+           "Points for third place (Baker: \"and one point for third\").", low=0, high=100,
+           since=2),
+    Option("prizes.first", 30,
+           "A championship's prize money for a race's winner (Baker: \"award prize money to "
+           "the winners\"; he names no sums: $30, $20 and $10 here).", low=0, high=1000,
+           since=2),
+    Option("prizes.second", 20, "A championship's prize for second place.", low=0, high=1000,
+           since=2),
+    Option("prizes.third", 10, "A championship's prize for third place.", low=0, high=1000,
+           since=2),
+    Option("max-rounds", None,
            "The race stops after this many rounds; unfinished cars are ranked by how far they "
-           "still have to go.", low=1, high=10_000),
+           "still have to go. Null scales the limit with the course: twice the squares from "
+           "the start round every lap to the finish, and never fewer than 500.",
+           low=1, high=10_000, nullable=True),
 )
 
 OPTIONS_BY_KEY: dict[str, Option] = {option.key: option for option in OPTIONS}

@@ -9,6 +9,7 @@ the Graph Trees rule sets, is ``racetrack.rules.optionfile``).
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import asdict, dataclass, fields
 from importlib import resources
@@ -16,9 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from racetrack.errors import Problem, RulesError
-from racetrack.rules.optionfile import RULES_LIMITS, OptionTable, read_rules, refuse_base
+from racetrack.fields import describe_key
+from racetrack.rules.optionfile import (
+    RULES_LIMITS,
+    OptionTable,
+    read_option_file,
+    read_rules,
+    refuse_base,
+)
 from racetrack.rules.options import OPTIONS, OPTIONS_BY_KEY, SECTIONS
 from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["RuleSet", "bundled_rules_folder", "bundled_variant_names", "load_rules",
            "refuse_base", "rules_from_data", "rules_from_document", "rules_from_text"]
@@ -36,12 +46,14 @@ class RuleSet:
     movement_launch: bool
     movement_power_braking: bool
     movement_skid_speed: int | None
+    movement_first_move: str
     walls: str
     leaving_track: str
     crash_outcome: str
     crash_damage: str
     crash_miss_turns: int
     cars: str
+    blocked: str
     damage_limit: int | None
     start_grid: str
     start_direction: str
@@ -62,8 +74,36 @@ class RuleSet:
     equipment_budget: int
     equipment_bond: bool
     collectables: str
+    pickups_penny: int
+    pickups_nickel: int
+    pickups_dime: int
+    pickups_money: int
+    gadgets_missile_damage: int
+    gadgets_missile_boost: int
+    gadgets_oil_size: int
+    gadgets_gun_damage: int
     teams_scoring: str
-    max_rounds: int
+    stalled: str
+    movement_power_braking_limit: int
+    crawl_step: int
+    equipment_brakes_reach: int
+    equipment_turbo_reach: int
+    equipment_boosters_reach: int
+    prices_brakes: int
+    prices_turbo: int
+    prices_damage: int
+    prices_missiles: int
+    prices_sprayers: int
+    prices_boosters: int
+    prices_submarine: int
+    prices_guns: int
+    teams_first: int
+    teams_second: int
+    teams_third: int
+    prizes_first: int
+    prizes_second: int
+    prizes_third: int
+    max_rounds: int | None
 
     @classmethod
     def from_options(cls, name: str, options: dict[str, Any], description: str = "",
@@ -72,6 +112,22 @@ class RuleSet:
         values = {option.field_name: options.get(option.key, option.default)
                   for option in OPTIONS}
         return cls(name=name, description=description, source=source, **values)
+
+    def prices(self) -> dict[str, int]:
+        """The shop's price of each item (``prices.*``), by kit item."""
+        return {name: getattr(self, f"prices_{name}") for name in
+                ("brakes", "turbo", "damage", "missiles", "sprayers", "boosters", "submarine",
+                 "guns")}
+
+    @property
+    def team_points(self) -> tuple[int, int, int]:
+        """Points for the first three places (``teams.*``)."""
+        return (self.teams_first, self.teams_second, self.teams_third)
+
+    @property
+    def prize_money(self) -> tuple[int, int, int]:
+        """A championship's prizes for the first three places (``prizes.*``)."""
+        return (self.prizes_first, self.prizes_second, self.prizes_third)
 
     def option(self, key: str) -> Any:
         return getattr(self, OPTIONS_BY_KEY[key].field_name)
@@ -140,8 +196,34 @@ def rules_from_data(data: Any, file: str = "<rules>") -> RuleSet:
     return rules_from_document(YamlDocument(data, file, {}))
 
 
-def rules_from_document(doc: YamlDocument) -> RuleSet:
-    """A rule set embedded in a saved file (replay, record): every option listed, no base."""
+def rules_from_document(doc: YamlDocument, from_variant: bool = False) -> RuleSet:
+    """A rule set embedded in a saved file (replay, record): every option listed, no base.
+
+    A file that lacks an option is refused with one line, rather than silently raced under
+    the option table's default: the saved rules must be whole. Options newer than the file
+    (``Option.since`` 2) may be missing: the file raced with their default, which was then the
+    engine's fixed behaviour. Where ``from_variant`` (a hand-edited records file), missing
+    options are instead taken from the bundled variant the rules name, and the log says so."""
+    read = read_option_file(doc, TABLE, embedded=True)
+    missing = [o.key for o in OPTIONS if o.since == 1 and o.key not in read.values]
+    if missing and from_variant and read.name in bundled_variant_names():
+        logger.warning("%s: the rules name %r but omit %s; taken from that variant", doc.file,
+                       read.name, ", ".join(missing))
+        merged = load_rules(read.name).to_data()
+        for key, value in read.values.items():
+            section, _, sub = key.partition(".")
+            if sub:
+                merged.setdefault(section, {})[sub] = value
+            else:
+                merged[key] = value
+        merged.update({k: v for k, v in doc.data.items() if k in ("name", "description",
+                                                                    "source")})
+        doc = YamlDocument(merged, doc.file, doc.lines)
+    elif missing:
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        raise RulesError(doc.problem((), f"the saved rules lack the option "
+                                         f"{describe_key(missing[0])}{more}: a saved file "
+                                         "lists every option its race was played under"))
     return _build(doc, None, (), embedded=True)
 
 

@@ -46,8 +46,8 @@ from racetrack.lattice import LatticeRegion, SheetGrid, ZoneLattice
 from racetrack.model import MoveKind, Refusal, Special
 from racetrack.rules.movement import (
     CHANGES,
-    CRAWL_STEPS,
     component_class,
+    crawl_steps,
     power_brake_arrays,
     special_offsets,
 )
@@ -241,7 +241,9 @@ class Transition:
         self.drive = self.land if drive is land else LatticeRegion(drive, self.grid, self.closed)
         self.wet = without_water and bool(course.zones("water"))
         self.changes = np.array(CHANGES[rules.movement_choices], dtype=np.int32)
-        self.crawl = np.array(CRAWL_STEPS, dtype=np.int32)
+        self.crawl = np.array(crawl_steps(rules.crawl_step), dtype=np.int32)
+        self.reaches = (rules.equipment_brakes_reach, rules.equipment_turbo_reach,
+                        rules.equipment_boosters_reach)
         self.step = int(np.abs(self.changes).max())
         self.oil = ZoneLattice(course.zones("oil") if rules.zones_oil != "none" else [],
                                self.grid)
@@ -254,6 +256,13 @@ class Transition:
         self.pit = ZoneLattice(course.zones("pit") if self.pits else [], self.grid)
         self.leaving = rules.leaving_track
         self.goal = course.goal
+        self.first_move = rules.movement_first_move
+        starts = course.start_positions if self.first_move != "free" else ()
+        self.start_keys = np.sort(np.array([self.grid.cells(np.array([p.x]), np.array([p.y]))[0]
+                                            for p in starts], dtype=np.int64))
+        line = course.track.start
+        self.ahead = (0, 0) if line is None or self.first_move != "ahead" else \
+            (float(line.forward[0]), float(line.forward[1]))
 
     # -- what the state carries -------------------------------------------------------------
 
@@ -357,7 +366,8 @@ class Transition:
                            np.tile(self.crawl[:, 1], len(crawlers)), 0))
         extra = False
         if self.rules.movement_power_braking and len(normal):
-            for rows, bx, by in power_brake_arrays(cars.vx[normal], cars.vy[normal]):
+            for rows, bx, by in power_brake_arrays(cars.vx[normal], cars.vy[normal],
+                                                   self.rules.movement_power_braking_limit):
                 blocks.append((normal[rows], bx, by, SPECIAL_CODES.index(Special.POWER_BRAKING)))
             extra = True
         if self.rules.movement_launch:
@@ -408,14 +418,15 @@ class Transition:
         if not len(rows):
             return
         choices = self.rules.movement_choices
-        cx = component_class(cars.vx[rows], choices)
-        cy = component_class(cars.vy[rows], choices)
+        cx = component_class(cars.vx[rows], choices, self.reaches)
+        cy = component_class(cars.vy[rows], choices, self.reaches)
         uses = {Special.GOOD_BRAKES: cars.brakes, Special.TURBO: cars.turbo,
                 Special.BOOSTERS: cars.boosters}
         classes = np.unique(np.column_stack([cx, cy]), axis=0)
         for special_index in range(3):
             for kx, ky in classes:
-                special, offsets = special_offsets(choices, int(kx), int(ky))[special_index]
+                special, offsets = special_offsets(choices, int(kx), int(ky),
+                                                   self.reaches)[special_index]
                 if not offsets:
                     continue
                 members = rows[(cx == kx) & (cy == ky) & (uses[special][rows] > 0)]
@@ -523,8 +534,25 @@ class Transition:
                 forbid(forced & (speed_v >= skid) & turning & (speed_w < speed_v), Refusal.SKID)
         if rules.movement_must_change:
             forbid(unchanged & ~repeat_demanded[row], Refusal.MUST_CHANGE)
+        if len(self.start_keys):
+            first = self.at_start(cars)[row]
+            if first.any():
+                forbid(first & ~((wx != 0) | (wy != 0)), Refusal.FIRST_MOVE_STAY)
+                if self.ahead != (0, 0):
+                    forbid(first & (wx * self.ahead[0] + wy * self.ahead[1] <= 0),
+                           Refusal.FIRST_MOVE_BACK)
         moves.kind, moves.refusal, moves.legal, moves.unchanged = kind, refusal, legal, unchanged
         return moves
+
+    def at_start(self, cars: Cars) -> np.ndarray:
+        """Per state: whether its next move is a first move (``movement.first-move``): the
+        car is at rest, on the track, on a start point and has passed no line yet."""
+        if not len(self.start_keys):
+            return np.zeros(len(cars), dtype=bool)
+        cells = self.grid.cells(cars.x, cars.y).astype(np.int64)
+        where = np.minimum(np.searchsorted(self.start_keys, cells), len(self.start_keys) - 1)
+        return ((self.start_keys[where] == cells) & (cells >= 0) & ~cars.moving()
+                & (cars.off == 0) & (cars.progress == self.course.start_progress))
 
     def candidates(self, cars: Cars, oil: Sequence[BaseGeometry] = (),
                    explain: bool = True, memo: MoveMemo | None = None) -> Moves:

@@ -12,8 +12,11 @@ Each legal placement is scored:
 3. a small penalty for speed above two, so tracks stay steerable;
 4. a seeded random tie-break, so equal moves vary between games but replay the same.
 
-When no placement scores above zero the player agrees to end (and passes until the others
-do or something changes).
+Agreeing to end: the player estimates what it could still gain by playing on alone, its own
+greedy way, for ``HORIZON`` moves while the others pass (``prospects``). When that is nothing,
+no move it can make changes the score by its estimate: it offers to end, and it accepts an
+offer (another player has agreed) it cannot better. It also agrees when no placement scores
+above zero at all.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ from racetrack.trees.territory import territory
 
 TERRITORY_WEIGHT = 10.0
 SPEED_PENALTY = 0.3
+#: Own moves looked ahead when judging whether playing on can still change the score.
+HORIZON = 8
 
 
 class GreedyPlayer:
@@ -49,7 +54,31 @@ class GreedyPlayer:
         best = int(np.argmax(scores + jitter))
         if scores[best] <= 0:
             return Move(MoveKind.AGREE)
+        if scores[best] < TERRITORY_WEIGHT and self.prospects(state) <= 0:
+            return Move(MoveKind.AGREE)  # nothing to gain by its estimate: offer, or accept
         return moves[best]
+
+    def prospects(self, state: TreesState) -> int:
+        """Territory the player to move could still gain by its own estimate: the most its
+        greedy play gains within ``HORIZON`` of its own moves, the others passing."""
+        player = state.current
+        trial = state.clone()
+        start = trial.territory(player).score
+        for _ in range(HORIZON):
+            moves = trial.placements(player)
+            if not moves:
+                break
+            scores = self.score(trial, moves)
+            best = int(np.argmax(scores))
+            if scores[best] <= 0:
+                break
+            trial.agreed = frozenset()
+            trial.apply_unchecked(moves[best])
+            gain = trial.territory(player).score - start
+            if gain > 0:
+                return gain
+            trial.current, trial.outcome = player, None  # the others pass
+        return 0
 
     def score(self, state: TreesState, moves: list[Move]) -> np.ndarray:
         """Each move's value to the player whose turn it is (higher is better)."""

@@ -24,9 +24,10 @@ from racetrack.rules.options import Option
 from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 
 OPTIONS: tuple[Option, ...] = (
-    Option("movement.choices", "square",
+    Option("movement.choices", "plus",
            "Where a track may go next: the point its last segment repeated leads to, and the "
-           "points around it (a new track: the points around its node).",
+           "points around it (a new track: the points around its node). Levi: \"Movement is "
+           "the same as Graph Racing\", whose rule 4 is Baker's five choices.",
            {"plus": "5 choices: the same segment, or one square more or less north, south, "
                     "east or west (Baker)",
             "square": "9 choices: each component of the segment changes by at most one "
@@ -49,7 +50,7 @@ class TreeRules:
     """A complete, validated Graph Trees rule set."""
 
     name: str
-    movement: str = "square"
+    movement: str = "plus"
     players: int = 2
     width: int = 20
     height: int = 20

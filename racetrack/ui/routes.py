@@ -18,22 +18,22 @@ from pathlib import Path
 from typing import Any
 
 from racetrack import archive
-from racetrack.ai import make_driver
 from racetrack.championship import Championship
 from racetrack.championship import default_path as championship_path
 from racetrack.errors import FileProblemError
 from racetrack.game import Race, RaceState
 from racetrack.lineup import line_up
 from racetrack.model import CarSetup
+from racetrack.playout import race_drivers, trees_players
 from racetrack.recording import Recording
 from racetrack.records import is_time_trial, record_run, run_turns
 from racetrack.rules import RuleSet, load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import PlayerChoice, load_settings
 from racetrack.shop import shop_items
+from racetrack.takeover import take_over
 from racetrack.track import Track, load_track
 from racetrack.trees import TreesGame, TreesState
-from racetrack.trees.ai import make_player
 from racetrack.trees.record import GAMES
 from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsScene
 from racetrack.ui.scenes.editor import EditorScene
@@ -119,11 +119,15 @@ class Routes:
         states = states if states is not None else list(recording.states())
         return self._show(PlaybackScene(self.app, recording, states), replace)
 
-    def take_over(self, setup, state) -> Any:
-        """Play on from a state of a recorded game, in place of the playback."""
-        if isinstance(state, TreesState):
-            return self.trees(setup, state.clone(), replace=True)
-        return self.race(setup, state.clone(), replace=True)
+    def take_over(self, setup, state, seats) -> Any:
+        """Play on from a state of a recorded game, in place of the playback, the players in
+        ``seats`` human from now on and the others still computer players: a new game in a
+        file of its own (no other game in progress is replaced). ``ValueError`` if the game
+        cannot be taken over there."""
+        new, resumed = take_over(setup, state, seats)
+        if isinstance(resumed, TreesState):
+            return self.trees(new, resumed, replace=True)
+        return self.race(new, resumed, replace=True)
 
     # -- races ------------------------------------------------------------------------------
 
@@ -188,8 +192,7 @@ class Routes:
         (the tutorial's has a coach).
         """
         seconds = self.animation_seconds if animation_seconds is None else animation_seconds
-        drivers = {i: make_driver(car.driver, race.seed * 31 + i)
-                   for i, car in enumerate(race.cars) if not car.is_human}
+        drivers = race_drivers(race)
 
         def rematch() -> None:
             again = Race(race.track, race.rules, race.cars, seed=random.randrange(1_000_000))
@@ -315,8 +318,7 @@ class Routes:
               progress: Path | None = None) -> TreesScene:
         """Put a game on the app: computer players seeded from the game, saved as it goes in
         a file of its own (``progress``: the resumed game's, or a new one)."""
-        computers = {i: make_player(p.kind, game.seed * 7919 + i)
-                     for i, p in enumerate(game.players) if not p.is_human}
+        computers = trees_players(game)
         progress = progress or GAMES.new_progress_path(state or game.start())
 
         def record(current: TreesState) -> None:

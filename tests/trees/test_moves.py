@@ -19,7 +19,12 @@ def test_the_first_move_is_a_standing_start_from_the_middle_of_the_side():
     state = game().start()
     assert state.rules.starts == (Vec(10, 20), Vec(10, 0))
     targets = sorted(tuple(m.target) for m in state.placements())
-    assert targets == [(9, 19), (9, 20), (10, 19), (11, 19), (11, 20)]  # not off the sheet
+    # "Movement is the same as Graph Racing": rule 4's one square north, south, east or west
+    # (not off the sheet).
+    assert targets == [(9, 20), (10, 19), (11, 20)]
+    nine = game("levi-9").start()  # the house rule: Gardner's nine choices
+    assert sorted(tuple(m.target) for m in nine.placements()) == [
+        (9, 19), (9, 20), (10, 19), (11, 19), (11, 20)]
 
 
 def test_the_sources_example_red_has_gone_as_far_as_he_can_and_must_branch():
@@ -34,9 +39,10 @@ def test_the_sources_example_green_and_orange_nodes_around_a_middle_node():
     around = state.candidates(tips=[], nodes=[Vec(10, 14)])
     green = {t for t, ok in verdicts(around).items() if ok}
     orange = {t for t, ok in verdicts(around).items() if not ok}
-    # Straight on up the track is its direction; straight back down runs along it.
+    # Straight on up the track is its direction; straight back down runs along it. A new
+    # track moves off as from a standing start: one square north, south, east or west.
     assert orange == {(10, 13), (10, 15)}
-    assert green == {(9, 13), (11, 13), (9, 14), (11, 14), (9, 15), (11, 15)}
+    assert green == {(9, 14), (11, 14)}
     reasons = {tuple(c.target): c.reason for c in around}
     assert "a track already runs" in reasons[(10, 13)]
     assert "own tracks" in reasons[(10, 15)]
@@ -50,7 +56,8 @@ def test_a_new_track_from_the_tip_may_not_carry_straight_on():
 
 
 def test_a_track_extends_from_its_own_velocity_and_keeps_it():
-    state = position({0: [[(10, 20), (11, 19), (13, 17)]], 1: [[(10, 0), (10, 1)]]})
+    state = position({0: [[(10, 20), (11, 19), (13, 17)]], 1: [[(10, 0), (10, 1)]]},
+                     rules="levi-9")
     ahead = {tuple(c.target) for c in state.candidates(tips=[0], nodes=[])}
     assert ahead == {(15 + dx, 15 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
     state.apply(Move.extend(0, (16, 14)))

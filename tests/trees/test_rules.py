@@ -51,4 +51,4 @@ def test_the_command_line_reports_a_bad_file_in_one_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"error: {path}:1:")
     assert main(["trees-play", "--rules", "nope"]) == 1
-    assert "bundled: levi, levi-4, quick" in capsys.readouterr().err
+    assert "bundled: levi, levi-4, levi-9, quick" in capsys.readouterr().err

@@ -53,7 +53,8 @@ def test_four_players_the_face_must_hold_none_of_the_other_starts():
 
 
 def test_drawing_inside_your_own_territory_costs_the_points_drawn_on():
-    state = position({0: [[(10, 20), (10, 16), (14, 16), (14, 20)]], 1: [[(10, 0), (10, 1)]]})
+    state = position({0: [[(10, 20), (10, 16), (14, 16), (14, 20)]], 1: [[(10, 0), (10, 1)]]},
+                     rules="levi-9")
     state.apply(Move.branch((10, 16), (11, 17)))
     assert state.territory(0).score == 11
 

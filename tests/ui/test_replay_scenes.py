@@ -57,15 +57,70 @@ def test_viewer_controls(app):
     assert drawn == 1 + sum(1 for car, _ in replay.moves[:viewer.index] if car == 0)
 
 
-def test_take_over_races_on_from_that_point(app):
+def test_take_over_races_on_from_that_point_with_the_cars_chosen(app):
     entry = finished_replay(app)
     replay = load_replay(entry.path)
     viewer = PlaybackScene(app, replay, list(replay.states()))
     app.push(viewer)
+    run(app, 1)
     viewer.go(4)
-    viewer.take_over()
+    viewer.take_over()  # asks which cars: the one to move is ticked to begin with
+    run(app, 1)
+    mover = viewer.states[4].current_player
+    assert viewer.choosing == {mover}
+    assert [t.value for t in viewer.seat_toggles] == [seat == mover for seat in range(2)]
+    assert replay.setup.cars[1].driver == "easy"
+    for seat in (1, 0):  # Bob, not Ann
+        if viewer.seat_toggles[seat].value != (seat == 1):
+            click(app, viewer.seat_toggles[seat].rect.center)
+    assert viewer.choosing == {1}
+    viewer.confirm_take_over()
     scene = app.scenes[-1]
     assert isinstance(scene, RaceScene) and len(scene.state.history) == 4
+    assert [car.driver for car in scene.race.cars] == ["expert", "human"]
+    assert set(scene.drivers) == {0}  # Ann drives herself on; Bob is the player's
+    assert scene.race.seed == replay.setup.seed
+
+
+def test_taking_over_can_be_cancelled_and_needs_a_car(app):
+    entry = finished_replay(app)
+    replay = load_replay(entry.path)
+    viewer = PlaybackScene(app, replay, list(replay.states()))
+    app.push(viewer)
+    viewer.go(2)
+    viewer.take_over()
+    run(app, 1)
+    viewer.choose_seat(viewer.states[2].current_player, False)
+    viewer.confirm_take_over()
+    assert app.scenes[-1] is viewer and viewer.toasts
+    press(app, pygame.K_ESCAPE)
+    assert viewer.choosing is None and app.scenes[-1] is viewer
+
+
+def test_taking_over_leaves_an_interrupted_race_alone(app):
+    entry = finished_replay(app)
+    app.scenes.clear()
+    app.push(MenuScene(app))
+    waiting = app.routes.start_race(find_track("riddler-opolis"), "gardner",
+                                    (PlayerChoice("Cy", "green", "human"),), seed=4,
+                                    animation_seconds=0.02, replace=False)
+    waiting.preparing.result()
+    run(app, 2)
+    coach = make_driver("expert")
+    waiting.state.apply(coach.choose(waiting.state))
+    waiting.record(waiting.state)
+    kept = waiting.progress.read_text()
+    app.scenes.clear()
+    app.push(MenuScene(app))
+    replay = load_replay(entry.path)
+    viewer = PlaybackScene(app, replay, list(replay.states()))
+    app.push(viewer)
+    viewer.go(2)
+    viewer.take_over()
+    viewer.confirm_take_over()
+    scene = app.scenes[-1]
+    assert isinstance(scene, RaceScene) and scene.progress != waiting.progress
+    assert waiting.progress.read_text() == kept
 
 
 def test_replays_menu_lists_opens_renames_and_deletes(app):

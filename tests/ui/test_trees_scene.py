@@ -153,6 +153,9 @@ def test_a_saved_game_plays_back_with_the_scrub_bar_the_speed_and_take_over(app)
     press(app, pygame.K_SPACE)
     viewer.go(3)
     viewer.take_over()
+    viewer.confirm_take_over()  # the player to move at that point, the other plays on
     scene = app.scenes[-1]
     assert isinstance(scene, TreesScene) and scene.state.history == played.history[:3]
+    mover = played.history[3][0]
+    assert [p.is_human for p in scene.game.players] == [i == mover for i in range(2)]
     assert app.scenes[-2] is not viewer  # in place of the playback

@@ -185,8 +185,11 @@ class StandingsScene(FormScene):
         done, total = len(series.results), len(series.tracks)
         heading(surface, "Final standings" if series.is_over else "Championship standings",
                 (width // 2, theme.px(20)), 52, centred=True)
+        rules = series.ruleset()
+        points = ", ".join(str(p) for p in rules.team_points[:2]) + f" and {rules.teams_third}"
+        prizes = ", ".join(f"${p}" for p in rules.prize_money[:2]) + f" and ${rules.prizes_third}"
         sub = (f"after race {done} of {total}" if done else f"{total} races, none raced yet") \
-            + f" · {series.rules} rules · 3, 2 and 1 points a race; $30, $20 and $10 prizes"
+            + f" · {series.rules} rules · {points} points a race; {prizes} prizes"
         small = theme.ui_font(20)
         text = small.render(shorten(sub, small, width - theme.px(32)), True, theme.MUTED)
         surface.blit(text, text.get_rect(center=(width // 2, theme.px(96))))

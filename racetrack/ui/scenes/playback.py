@@ -161,6 +161,9 @@ class PlaybackScene(FormScene):
         self.bar = pygame.Rect(0, 0, 0, 0)
         self.label_x: int | None = None
         self.play_button = self.speed_list = None
+        # Taking over: the seats chosen to become human (``None``: not choosing).
+        self.choosing: set[int] | None = None
+        self.seat_toggles: list = []
         self._place_camera(*app.size)
         self.board.fit(self.camera)
 
@@ -179,6 +182,9 @@ class PlaybackScene(FormScene):
 
     def layout(self, page: Page, width: int, height: int) -> None:
         self._place_camera(width, height)
+        if self.choosing is not None:
+            self._layout_choosing(page, width, height)
+            return
         panel = height - theme.px(CONTROLS_HEIGHT)
         self.bar = pygame.Rect(theme.px(16), panel + theme.px(12), width - theme.px(32),
                                theme.px(20))
@@ -204,8 +210,37 @@ class PlaybackScene(FormScene):
         close = theme.px(104 if narrow else 140)
         take = theme.px(140 if narrow else 160)
         page.button((width - theme.px(16) - close - theme.px(12) - take, y, take, tall),
-                    "Take over", self.take_over, tooltip="Play on from this point")
+                    "Take over", self.take_over,
+                    tooltip="Play on from this point: choose who you play")
         page.button((width - theme.px(16) - close, y, close, tall), "Close", self.back)
+
+    def _layout_choosing(self, page: Page, width: int, height: int) -> None:
+        """The panel while taking over: a box per player (ticked: you play it from here on,
+        unticked: the computer goes on playing it), then Play on and Cancel."""
+        panel = height - theme.px(CONTROLS_HEIGHT)
+        self.bar = pygame.Rect(0, 0, 0, 0)
+        noun = "cars" if isinstance(self.states[0], RaceState) else "players"
+        page.label((theme.px(16), panel + theme.px(8), width - theme.px(32), theme.px(28)),
+                   f"Take over which {noun}? Ticked: you play it from this point on; the "
+                   "others play themselves.")
+        y, tall = panel + theme.px(44), theme.px(40)
+        play, cancel = theme.px(120), theme.px(104)
+        room = width - theme.px(48) - play - cancel - theme.px(12)
+        names = self.recording.players
+        each = max(theme.px(60), min(theme.px(170), room // max(1, len(names))))
+        box = theme.px(24)
+        self.seat_toggles = []
+        for seat, name in enumerate(names):
+            x = theme.px(16) + seat * each
+            shown = name if len(name) <= 14 else name[:13] + "…"
+            self.seat_toggles.append(page.toggle(
+                (x, y + tall // 2 - box // 2, box, box), "", seat in self.choosing,
+                lambda on, seat=seat: self.choose_seat(seat, on), tooltip=name))
+            page.label((x + box + theme.px(4), y, each - box - theme.px(10), tall), shown)
+        page.button((width - theme.px(16) - cancel - theme.px(12) - play, y, play, tall),
+                    "Play on", self.confirm_take_over, style="primary")
+        page.button((width - theme.px(16) - cancel, y, cancel, tall), "Cancel",
+                    self.cancel_take_over)
 
     def first_focus(self, page: Page) -> int:
         return page.widgets.index(self.play_button) if self.play_button in page.widgets else 0
@@ -255,11 +290,36 @@ class PlaybackScene(FormScene):
             self.speed_list.set(self.speed)
 
     def take_over(self) -> None:
+        """Choose who to take over (the player to move at this point, to begin with)."""
         state = self.states[self.index]
         if state.is_over:
             self.toasts.append(hud.Toast(f"The {self.recording.noun} is over at this point"))
             return
-        self.app.routes.take_over(self.recording.setup, state)
+        self.playing = False
+        self.choosing = {state.current_player}
+        self.relayout()
+
+    def choose_seat(self, seat: int, on: bool) -> None:
+        assert self.choosing is not None
+        if on:
+            self.choosing.add(seat)
+        else:
+            self.choosing.discard(seat)
+
+    def cancel_take_over(self) -> None:
+        self.choosing = None
+        self.relayout()
+
+    def confirm_take_over(self) -> None:
+        """Play on as a new game, the chosen players human, in place of the playback."""
+        if not self.choosing:
+            self.toasts.append(hud.Toast("Tick at least one to take over"))
+            return
+        try:
+            self.app.routes.take_over(self.recording.setup, self.states[self.index],
+                                      sorted(self.choosing))
+        except ValueError as exc:
+            self.toasts.append(hud.Toast(str(exc).capitalize()))
 
     def _scrub(self, x: int) -> None:
         t = (x - self.bar.x) / max(1, self.bar.w)
@@ -273,6 +333,12 @@ class PlaybackScene(FormScene):
     def handle(self, intent: Intent) -> None:
         self.ensure_layout()
         if self.page.modal:
+            return
+        if self.choosing is not None:
+            if isinstance(intent, Key) and intent.name == "escape":
+                self.cancel_take_over()
+            elif not self.page.handle(intent):
+                self.on_intent(intent)
             return
         if isinstance(intent, Key) and intent.name in self.KEYS:
             {"toggle": self.toggle, "forward": lambda: self.go(self.index + 1),
@@ -329,6 +395,9 @@ class PlaybackScene(FormScene):
                             theme.px(CONTROLS_HEIGHT))
         pygame.draw.rect(surface, theme.PANEL, panel)
         pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.topright, 2)
+        if self.choosing is not None:
+            hud.draw_toasts(surface, self.toasts)
+            return
         radius = self.bar.h // 2
         pygame.draw.rect(surface, (230, 226, 214), self.bar, border_radius=radius)
         filled = self.bar.copy()

@@ -141,7 +141,8 @@ class ResultsScene(FormScene):
         if race.rules.teams_scoring != "none":
             out = frozenset(i for i, car in enumerate(self.state.cars)
                             if car.status is CarStatus.OUT)
-            teams = team_standings(race.cars, self.state.outcome.ranking, out)
+            teams = team_standings(race.cars, self.state.outcome.ranking, out,
+                                   race.rules.team_points)
             text = "Teams: " + ",  ".join(f"{team} {points}" for team, points in teams)
             line = theme.ui_font(24, bold=True).render(text, True, theme.TEXT)
             surface.blit(line, line.get_rect(midtop=(width // 2, theme.px(108))))

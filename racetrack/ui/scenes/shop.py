@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pygame
 
-from racetrack.model import PRICES, CarSetup, Kit
+from racetrack.model import CarSetup, Kit
 from racetrack.rules import RuleSet
 from racetrack.shop import budget_of, buy, can_buy, sell, shop_items, suggested_kit
 from racetrack.ui import theme
@@ -76,7 +76,7 @@ class ShopScene(FormScene):
             page.button((right - small, y, small, tall), "+",
                         lambda item=item: self.change(item, True),
                         enabled=can_buy(self.rules, self.kit, self.budget, item),
-                        tooltip=f"Buy: {label} (${PRICES[item]})")
+                        tooltip=f"Buy: {label} (${self.rules.prices()[item]})")
         done_y = theme.px(180) + len(self.items) * self.row
         self.done = page.button((width // 2 - theme.px(110), min(done_y, height - theme.px(66)),
                                  theme.px(220), theme.px(50)), "Done", self._next,
@@ -107,7 +107,7 @@ class ShopScene(FormScene):
             middle = theme.px(170) + row * self.row + min(theme.px(40), self.row - theme.px(4)) // 2
             name = font.render(label, True, theme.TEXT)
             surface.blit(name, name.get_rect(midleft=(self.left, middle)))
-            price = font.render(f"${PRICES[item]}", True, theme.MUTED)
+            price = font.render(f"${self.rules.prices()[item]}", True, theme.MUTED)
             surface.blit(price, price.get_rect(midright=(right - theme.px(190), middle)))
             count = getattr(self.kit, item)
             shown = ("yes" if count else "no") if item == "submarine" else str(count)

@@ -1,0 +1,102 @@
+"""The drivers' plan for a track too large for their table: a short search ahead, batched.
+
+Where the solver refuses to tabulate a track, a driver still sees the rules' own successors
+of a lone car: this module follows every sequence of ``DEPTH`` moves from each of the car's
+options at once (through the transition, as the table would), keeps the ones that neither crash
+nor put the car out, and scores an option by the fewest squares still to go (the distance
+field) at the end of any of its sequences whose last state can still brake to a stop on the
+track. Going as far as it can while always able to stop is what keeps the car both fast and
+whole; an option that finishes within the horizon wins outright, the sooner the better.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from racetrack.game import RaceState
+from racetrack.model import Candidate
+from racetrack.rules.moves import successors_of, transition_of
+from racetrack.rules.transition import Cars, MoveMemo, Transition
+
+#: Moves looked ahead (the option itself is the first).
+DEPTH = 3
+#: States kept per level of the search (the ones nearest the finish, per option).
+FRONTIER = 6000
+#: Weight of the first move's own squares to go, to break ties between sequences.
+NOW = 1e-3
+#: Score of an option with no sequence that can stop on the track.
+UNSAFE = 1e9
+
+
+def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) -> list[float]:
+    """A score per option (lower is better): squares to go after the best safe sequence of
+    ``depth`` moves, or less than zero for one that finishes (the sooner, the lower)."""
+    horizon = depth
+    race = state.race
+    index = state.current_car
+    assert index is not None
+    car, setup = state.cars[index], race.cars[index]
+    course = race.course_of(index)
+    field = course.distance_field(race.rules.boundary_counts)
+    transition = transition_of(course, race.rules, setup, car)
+    limit = state.damage_limit(index)
+    first = successors_of(course, race.rules, setup, car, options, limit)
+    scores = np.full(len(options), UNSAFE, dtype=float)
+    roots = np.arange(len(options))
+    keep = (first.out == 0) & ~first.crashed
+    # Of sequences that end as near, the one whose first move gets nearest: standing still
+    # must never tie with going on.
+    nearer = NOW * field.values(first.cars.x, first.cars.y, first.cars.progress)
+    cars, roots = first.cars.take(np.flatnonzero(keep)), roots[keep]
+    for depth in range(1, horizon + 1):
+        if not len(cars):
+            break
+        done = cars.progress >= course.goal
+        if done.any():
+            np.minimum.at(scores, roots[done], -1000.0 + depth)
+            cars, roots = cars.take(np.flatnonzero(~done)), roots[~done]
+        if not len(cars):
+            break
+        togo = field.values(cars.x, cars.y, cars.progress)
+        if depth == horizon:
+            safe = can_stop(transition, cars)
+            np.minimum.at(scores, roots[safe], togo[safe])
+            break
+        cars, roots = _trim(cars, roots, togo)
+        rows, after = transition.successors(cars, limit)
+        good = (after.out == 0) & ~after.crashed
+        cars, roots = after.cars.take(np.flatnonzero(good)), roots[rows[good]]
+    return (scores + np.where(scores < UNSAFE, np.minimum(nearer, 1.0), 0.0)).tolist()
+
+
+def _trim(cars: Cars, roots: np.ndarray, togo: np.ndarray) -> tuple[Cars, np.ndarray]:
+    """At most ``FRONTIER`` states, the nearest the finish, shared fairly among the options."""
+    if len(cars) <= FRONTIER:
+        return cars, roots
+    share = max(1, FRONTIER // len(np.unique(roots)))
+    order = np.lexsort((togo, roots))
+    ranked = np.empty(len(order), dtype=np.int64)
+    sorted_roots = roots[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_roots)) + 1]
+    counts = np.diff(np.r_[starts, len(order)])
+    ranked[order] = np.arange(len(order)) - np.repeat(starts, counts)
+    chosen = np.flatnonzero(ranked < share)
+    return cars.take(chosen), roots[chosen]
+
+
+def can_stop(transition: Transition, cars: Cars) -> np.ndarray:
+    """Whether each car could brake to a stop, one square a turn off each component of its
+    velocity, without leaving the track on the way."""
+    x, y = cars.x.astype(np.int64), cars.y.astype(np.int64)
+    vx, vy = cars.vx.astype(np.int64), cars.vy.astype(np.int64)
+    safe = np.ones(len(x), dtype=bool)
+    while True:
+        vx, vy = vx - np.sign(vx), vy - np.sign(vy)
+        moving = safe & ((vx != 0) | (vy != 0))
+        if not moving.any():
+            return safe
+        rows = np.flatnonzero(moving)
+        tx, ty = x[rows] + vx[rows], y[rows] + vy[rows]
+        flags = transition.move_flags(x[rows], y[rows], tx, ty)
+        safe[rows[(flags & MoveMemo.ON) == 0]] = False
+        x[rows], y[rows] = tx, ty

@@ -1,0 +1,64 @@
+"""The plan for tracks too large for a table: it finishes, close to the optimum."""
+
+from __future__ import annotations
+
+import pytest
+
+from racetrack.ai import make_driver, tables
+from racetrack.ai.planner import can_stop
+from racetrack.game import Race
+from racetrack.model import CarSetup
+from racetrack.rules import load_rules
+from racetrack.rules.moves import transition_of
+from racetrack.rules.transition import Cars
+from racetrack.solver import SolverError, solve
+from tests.conftest import make_track
+
+RING = """
+    outer: [[0, 0], [70, 0], [70, 46], [0, 46]]
+    holes: [[[12, 12], [58, 12], [58, 34], [12, 34]]]
+    start: {a: [35, 0], b: [35, 12], forward: [1, 0]}
+"""
+
+
+@pytest.mark.parametrize("variant", ["gardner", "baker"])
+def test_a_track_refused_a_table_is_driven_within_half_again_the_optimum(variant, monkeypatch):
+    track = make_track(RING, name=f"Big ring {variant}")
+    rules = load_rules(variant)
+    race = Race(track, rules, [CarSetup("Big", driver="expert")])
+    best = solve(race.course, rules, start=race.grid[0]).moves
+    monkeypatch.setattr(tables, "TABLE_MEMORY", 1 << 16)  # as if the track were far larger
+    with pytest.raises(SolverError):
+        tables.value_table(race.course, rules)
+    state = race.start()
+    driver = make_driver("expert")
+    while not state.is_over:
+        state.apply(driver.choose(state))
+    car = state.cars[0]
+    assert car.finish is not None and car.damage == 0
+    assert car.moves <= 1.5 * best
+
+
+def test_a_car_that_cannot_brake_in_time_is_not_safe():
+    track = make_track(RING, name="Braking ring")
+    race = Race(track, load_rules("gardner"), [CarSetup("A")])
+    transition = transition_of(race.course, race.rules, race.cars[0])
+    cars = Cars(x=[50, 50, 50], y=[6, 6, 6], vx=[6, 8, 0], vy=[0, 0, 0], progress=[1, 1, 1])
+    # Braking from 6 takes 5 + 4 + 3 + 2 + 1 squares, short of the wall at x = 70; from 8,
+    # 28 squares do not fit.
+    assert can_stop(transition, cars).tolist() == [True, False, True]
+
+
+def test_the_round_limit_scales_with_the_course():
+    long_ring = make_track("""
+        outer: [[0, 0], [300, 0], [300, 200], [0, 200]]
+        holes: [[[4, 4], [296, 4], [296, 196], [4, 196]]]
+        start: {a: [150, 0], b: [150, 4], forward: [1, 0]}
+    """, name="Long ring")
+    rules = load_rules("gardner")
+    assert rules.max_rounds is None
+    race = Race(long_ring, rules, [CarSetup("A")])
+    # About 970 squares round: twice that, so even a car crawling a square a turn finishes.
+    assert 1800 < race.max_rounds < 2100
+    assert Race(make_track(RING, name="Short ring"), rules, [CarSetup("A")]).max_rounds == 500
+    assert Race(long_ring, rules.replace(max_rounds=40), [CarSetup("A")]).max_rounds == 40
