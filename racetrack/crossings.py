@@ -37,6 +37,11 @@ from racetrack.geometry import Line
 SIDE_STEP = 1e-3
 #: Stretches shorter than this are rounding, not track.
 TINY = 1e-9
+#: How far short of the track a continuation stops where it meets the track again: a move
+#: along that wall touches the continued line's last point on the track's side, and that is
+#: driving round the course, not going round the end of the line. Far below the least gap
+#: between a lattice move's crossing and that point on any track of sane size.
+SHORT_OF_TRACK = 1e-7
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 Sheet = tuple[float, float, float, float]
@@ -145,6 +150,8 @@ def continuations(lines: Sequence[Line], surface: Polygon, sheet: Sheet) -> list
                     # Shared with the line drawn over that track, from wall to wall.
                     half = (wall + stop) / 2
                     stop = max(half, t) if sign > 0 else min(half, t)
+                else:
+                    stop -= sign * SHORT_OF_TRACK
             if abs(stop - end) > TINY:
                 segments.append((_point(line, end), _point(line, stop)))
         result.append(segments)
@@ -222,7 +229,7 @@ def overlap_gates(start: Line, surface: Polygon, sheet: Sheet,
     for _, g, sign in path:
         a, b = gates[g]
         made.append(Line(_point(start, a), _point(start, b),
-                         (sign * normal[0], sign * normal[1])))
+                         (sign * normal[0] + 0.0, sign * normal[1] + 0.0)))
     # The track's own checkpoints keep their order; each gate goes before the first of them
     # that lies beyond it on the way round.
     merged: list[Line] = []

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from racetrack.course import Course
-from racetrack.crossings import continuations, overlap_gates
+from racetrack.crossings import SHORT_OF_TRACK, continuations, overlap_gates
 from racetrack.game import Race
 from racetrack.geometry import Line, Vec
 from racetrack.model import CarSetup, Move
@@ -85,7 +85,20 @@ def test_a_line_short_of_the_wall_reaches_over_the_gap():
                     holes=(((4, 4), (8, 4), (8, 8), (4, 8)),)).polygon()
     short = Line((6, 1), (6, 3), (1, 0))
     (outward, inward), = continuations([short], surface, (-4, -4, 16, 16))
-    assert outward == ((6, 3), (6, 8)) and inward == ((6, 1), (6, -4))
+    # Up to the infield's far wall, stopping just short of the track there.
+    assert outward[0] == (6, 3) and outward[1] == pytest.approx((6, 8 - SHORT_OF_TRACK))
+    assert outward[1][1] < 8
+    assert inward == ((6, 1), (6, -4))
+
+
+def test_driving_along_the_far_wall_of_the_infield_is_driving_round():
+    """A move along the infield's far wall touches the start line's continued line where it
+    meets the track again: that is the lap, not a way round the line's end."""
+    track = Track("Ring", ((0, 0), (12, 0), (12, 12), (0, 12)), Line((6, 0), (6, 4), (1, 0)),
+                  holes=(((4, 4), (8, 4), (8, 8), (4, 8)),))
+    course = Course(track)
+    assert course.advance_one(1, Vec(7, 8), Vec(5, 8)) == 1
+    assert course.advance_one(1, Vec(7, 7), Vec(5, 7)) == 0  # through the infield: round the end
 
 
 # -- the property: no lap without going round ------------------------------------------------------
