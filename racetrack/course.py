@@ -30,7 +30,7 @@ from shapely.ops import unary_union
 
 from racetrack.crossings import continuations, overlap_gates
 from racetrack.errors import RacetrackError
-from racetrack.geometry import Line, Region, Vec, as_array, line_crossings, prepared
+from racetrack.geometry import Line, Region, Vec, as_array, line_crossing, line_crossings, prepared
 from racetrack.track import Track
 
 if TYPE_CHECKING:
@@ -43,6 +43,9 @@ SHEET_MARGIN = 4
 KEEP_COURSES = 8
 _courses: OrderedDict[tuple[Track, int | None, bool, bool], Course] = OrderedDict()
 _courses_lock = threading.Lock()
+#: Moves near a line up to this many are advanced one by one in plain Python, more as one
+#: batch: a batch's numpy calls cost about as much as this many plain ones.
+SCALAR_ROWS = 16
 
 
 def sheet_of(track: Track) -> tuple[int, int, int, int]:
@@ -220,9 +223,63 @@ class Course:
         return prog
 
     def advance_one(self, progress: int, start: Vec, end: Vec, reach_points: bool = True) -> int:
-        return int(self.progress_after(np.array([progress]), np.array([start[0]]),
-                                       np.array([start[1]]), np.array([end[0]]),
-                                       np.array([end[1]]), reach_points)[0])
+        """``advance`` for one move, in plain Python: the same answer without numpy's cost
+        per call, which is most of the time a single move takes."""
+        p = (float(start[0]), float(start[1]))
+        q = (float(end[0]), float(end[1]))
+        x0, x1 = min(p[0], q[0]), max(p[0], q[0])
+        y0, y1 = min(p[1], q[1]), max(p[1], q[1])
+        progress = int(progress)
+        near = False
+        for line, boxes in ((min(progress, self.goal - 1), self._scalar_boxes[0]),
+                            (max(progress - 1, 0), self._scalar_boxes[1])):
+            (lx, ly), (hx, hy) = boxes[line]
+            near = near or (x1 >= lx and x0 <= hx and y1 >= ly and y0 <= hy)
+        return self._advance_scalar(progress, p, q, reach_points) if near else progress
+
+    @cached_property
+    def _scalar_lines(self) -> list[tuple]:
+        """Per listed line, as plain tuples: its ends, arrow, point, whether it is a point,
+        its drawn identity and its continuations round its ends."""
+        return [(tuple(self._a[k]), tuple(self._b[k]), tuple(self._forward[k]),
+                 tuple(self._point[k]), bool(self.is_point[k]), int(self.line_ids[k]),
+                 tuple((tuple(self._reach[k, j, 0]), tuple(self._reach[k, j, 1]))
+                       for j in range(2) if self._reach_ok[k, j]))
+                for k in range(len(self.lines))]
+
+    @cached_property
+    def _scalar_boxes(self) -> tuple[list, list]:
+        """``_boxes`` and ``_behind_boxes`` as lists of plain ((lo x, lo y), (hi x, hi y))."""
+        return tuple([(tuple(lo[k]), tuple(hi[k])) for k in range(len(self.lines))]
+                     for lo, hi in (self._boxes, self._behind_boxes))
+
+    def _advance_scalar(self, progress: int, p: tuple[float, float], q: tuple[float, float],
+                        reach_points: bool) -> int:
+        """``advance``'s loop for one move (kept step for step the same)."""
+        lines = self._scalar_lines
+        goal, last = self.goal, self.goal - 1
+        used: set[int] = set()
+        for _ in range(2 * goal + 1):
+            a, b, forward, point, is_point, ahead_id, _ = lines[min(progress, last)]
+            if is_point:
+                forwards = reach_points and q == point
+            else:
+                forwards = line_crossing(a, b, forward, p, q) > 0
+            go = progress < goal and forwards and ahead_id not in used
+            a, b, forward, _, is_point, behind_id, reaches = lines[max(progress - 1, 0)]
+            back = False
+            if progress > 0 and not is_point and behind_id not in used and not go:
+                back = line_crossing(a, b, forward, p, q) < 0 or any(
+                    line_crossing(ra, rb, forward, p, q) < 0 for ra, rb in reaches)
+            if go:
+                used.add(ahead_id)
+                progress += 1
+            elif back:
+                used.add(behind_id)
+                progress -= 1
+            else:
+                break
+        return progress
 
     def progress_after(self, progress: np.ndarray, px: np.ndarray, py: np.ndarray,
                        qx: np.ndarray, qy: np.ndarray, reach_points: bool = True) -> np.ndarray:
@@ -240,7 +297,13 @@ class Course:
                 & (y0 <= hi[line, 1])
         result = progress.astype(np.int32, copy=True)
         rows = np.flatnonzero(near)
-        if len(rows):
+        if 0 < len(rows) <= SCALAR_ROWS:
+            for row in rows.tolist():
+                result[row] = self._advance_scalar(int(progress[row]),
+                                                   (float(px[row]), float(py[row])),
+                                                   (float(qx[row]), float(qy[row])),
+                                                   reach_points)
+        elif len(rows):
             starts = np.column_stack([px[rows], py[rows]]).astype(float)
             ends = np.column_stack([qx[rows], qy[rows]]).astype(float)
             result[rows] = self.advance(progress[rows], starts, ends, reach_points)

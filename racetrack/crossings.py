@@ -168,7 +168,8 @@ def overlap_gates(start: Line, surface: Polygon, sheet: Sheet,
     start line into the piece on its forward side and must come back into the piece behind
     it, over the stretches that join the pieces on the way (the fewest, where there is a
     choice). Stretches off that way (a spur the line cuts off) are not checkpoints. A track
-    the cut does not split (no second stretch) has none."""
+    the cut does not split (no second stretch) has none, and nor has one where a lap could
+    come round over other stretches (a figure of eight): its own checkpoints must say."""
     if start.a == start.b:
         return tuple(checkpoints)
     stretches = track_stretches(start, surface, sheet)
@@ -207,14 +208,7 @@ def overlap_gates(start: Line, surface: Polygon, sheet: Sheet,
         if left >= 0 and right >= 0 and left != right:
             links.setdefault(left, []).append((right, g, 1))   # crossed along ``normal``
             links.setdefault(right, []).append((left, g, -1))  # crossed against it
-    came: dict[int, tuple[int, int, int] | None] = {ahead: None}
-    queue = deque([ahead])
-    while queue:
-        here = queue.popleft()
-        for there, g, sign in links.get(here, []):
-            if there not in came:
-                came[there] = (here, g, sign)
-                queue.append(there)
+    came = _ways(links, ahead)
     if behind not in came:
         return tuple(checkpoints)
     path: list[tuple[int, int, int]] = []  # (piece before the gate, gate, sign)
@@ -224,6 +218,11 @@ def overlap_gates(start: Line, surface: Polygon, sheet: Sheet,
         path.append((before, g, sign))
         here = before
     path.reverse()
+    if any(behind in _ways(links, ahead, without=g) for _, g, _ in path):
+        # Another way round over other stretches (a course that crosses itself, as a figure
+        # of eight does at its crossroads): the geometry alone does not say which stretches
+        # a lap crosses, in what order or which way, so the track's own checkpoints stand.
+        return tuple(checkpoints)
     order = [ahead] + [came_to for came_to in _pieces_after(path, came)]
     made = []
     for _, g, sign in path:
@@ -244,6 +243,21 @@ def overlap_gates(start: Line, surface: Polygon, sheet: Sheet,
             placed += 1
         merged.append(checkpoint)
     return (*merged, *made[placed:])
+
+
+def _ways(links: dict[int, list[tuple[int, int, int]]], ahead: int,
+          without: int | None = None) -> dict[int, tuple[int, int, int] | None]:
+    """Breadth first from the piece ``ahead`` over the gates (but gate ``without``): how each
+    piece reached was first come to (piece before, gate, sign)."""
+    came: dict[int, tuple[int, int, int] | None] = {ahead: None}
+    queue = deque([ahead])
+    while queue:
+        here = queue.popleft()
+        for there, g, sign in links.get(here, []):
+            if g != without and there not in came:
+                came[there] = (here, g, sign)
+                queue.append(there)
+    return came
 
 
 def _pieces_after(path: list[tuple[int, int, int]],

@@ -55,6 +55,80 @@ def test_the_munchkin_route_round_the_end_of_the_start_line_does_not_win(oval):
     assert state.car(0).progress == 1  # back where it started: the start line passed, no more
 
 
+
+# The routes that "finished" in three moves under levi before lines reached round their ends:
+# off the track behind the line, one square round its end in the infield, back over it.
+CHEATS = [("oval", False, (20, 20), ((20, 19), (19, 19), (20, 20))),
+          ("oval", True, (20, 20), ((20, 19), (21, 19), (20, 20))),
+          ("hairpins", False, (19, 27), ((19, 26), (18, 26), (19, 27))),
+          ("hairpins", True, (19, 27), ((19, 26), (20, 26), (19, 27)))]
+
+
+@pytest.mark.parametrize("name, reverse, start, route", CHEATS)
+def test_the_munchkin_route_played_through_the_game_finishes_nothing(name, reverse, start, route,
+                                                                     tmp_path):
+    """Either way round (Levi: "players can go either way around the course"), the route
+    round the end of the start line is legal, passes nothing, and its replay agrees."""
+    from racetrack.replay import load_replay, save_replay
+
+    race = Race(load_track(find_track(name)), load_rules("levi"),
+                [CarSetup("Ann", reverse=reverse)])
+    state = race.start()
+    assert state.car(0).position == start
+    for target in route:
+        state.apply(Move(Vec(*target)))
+    assert not state.is_over and state.car(0).finish is None
+    assert state.car(0).progress == race.course_of(0).start_progress
+    save_replay(state, tmp_path / "munchkin.yaml")
+    replayed = load_replay(tmp_path / "munchkin.yaml").verify()
+    assert replayed.cars == state.cars and not replayed.is_over
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_no_four_moves_finish_the_oval_under_levi(reverse):
+    """Every legal route of up to four moves from the start, applied through the game: none
+    finishes (the whole lap takes 26)."""
+    from racetrack.position import car_position
+
+    race = Race(load_track(find_track("oval")), load_rules("levi"),
+                [CarSetup("Ann", reverse=reverse)])
+    frontier = [race.start()]
+    seen = {car_position(frontier[0].cars[0])}
+    for _ in range(4):
+        following = []
+        for state in frontier:
+            for move in state.legal_moves():
+                after = state.clone()
+                after.apply(Move(move.target))
+                assert not after.is_over and after.cars[0].finish is None, after.history
+                key = car_position(after.cars[0])
+                if key not in seen:
+                    seen.add(key)
+                    following.append(after)
+        frontier = following
+    assert len(seen) > 300  # off the track and round the line's ends too
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_levi_optimum_round_the_oval_equals_a_plain_search(reverse, capsys):
+    """`racetrack solve oval --rules levi` against ``tests/levi_search.py``, which reads
+    rule 6 by hand: a checkpoint across the far straight (x = 20, y from 0.5 to 5.5), the line
+    x = 20 shared between it and the start line at the infield's middle (y = 12.5)."""
+    from racetrack.cli import main
+    from racetrack.solver import solve
+    from tests.levi_search import fewest_moves_levi
+
+    track = load_track(find_track("oval"))
+    if reverse:
+        track = track.reversed()
+    rules = load_rules("levi")
+    plain = fewest_moves_levi(track, (0.5, 5.5), 12.5)
+    assert plain == 26
+    assert solve(Course.for_rules(track, rules), rules).moves == plain
+    if not reverse:
+        assert main(["solve", "oval", "--rules", "levi", "--json"]) == 0
+        assert '"moves": 26' in capsys.readouterr().out
+
 def test_crossing_every_checkpoint_in_order_wins(oval):
     course = Course.for_rules(oval, load_rules("levi"))
     assert course.advance_one(1, Vec(21, 3), Vec(19, 3)) == 2    # the far straight, leftwards

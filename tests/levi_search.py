@@ -1,0 +1,125 @@
+"""A slow, plain search for the fewest moves round a circuit under Levi's rules 5 and 6.
+
+An independent check of the solver: its own movement (Baker's five choices on the track; off
+it, rule 5's "single move in any direction until it re-enters the track"), one plain shapely
+call per segment, and its own reading of a lap, written for a start line drawn straight up or
+down the paper (``x = X``) and the checkpoints a reader of rule 6 draws by hand:
+
+- the start line is passed forwards only over the line as drawn; rule 6's checkpoint only over
+  the stretch of track given for it, the way a lap goes there;
+- the line ``x = X`` is split at ``split`` (a point of the infield between the two): below
+  it belongs to the start line, above it to the checkpoint, out to the paper's edge. Crossing
+  a part backwards anywhere (on the track, through the infield or beyond the outer wall)
+  takes back what passing it gave, so going round the end of a line never gets a car behind it.
+
+It shares nothing with the game but the track file and the rules' numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+
+from racetrack.track import Track
+
+PLUS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+def _crossing(p, q, x, ahead):
+    """Where the move p→q meets the line ``x = X``, as (y, start, gate): ``start`` is +1 / -1
+    for a forward / backward crossing of the start line's side (points on the line have
+    reached it, as the game's lines say), ``gate`` the same for the checkpoint, which points
+    the other way; 0 when it does not cross."""
+    sp, sq = ahead * (p[0] - x), ahead * (q[0] - x)
+    start = 1 if sp < 0 <= sq else -1 if sq < 0 <= sp else 0
+    gate = 1 if sp > 0 >= sq else -1 if sq > 0 >= sp else 0
+    if not (start or gate):
+        return 0.0, 0, 0
+    y = p[1] + (x - p[0]) / (q[0] - p[0]) * (q[1] - p[1])
+    return y, start, gate
+
+
+def fewest_moves_levi(track: Track, gate: tuple[float, float], split: float,
+                      margin: int = 4, limit: int = 200) -> int | None:
+    """Fewest moves for one lap from the best start point, from rest.
+
+    ``gate`` is rule 6's checkpoint as (y0, y1) on the start line's own ``x``; ``split`` the
+    ``y`` where the line's two parts meet. The start line's arrow may point either way along
+    ``x``; the checkpoint is crossed the other way."""
+    line = track.start
+    assert line.a[0] == line.b[0] and line.forward[1] == 0, "a start line up or down the paper"
+    x = line.a[0]
+    ahead = 1 if line.forward[0] > 0 else -1
+    low, high = sorted((line.a[1], line.b[1]))
+    gate_low, gate_high = sorted(gate)
+    start_below = low > split  # the start line lies below the split (larger y)
+    surface = track.polygon()
+    shapely.prepare(surface)
+    minx, miny, maxx, maxy = surface.bounds
+    x0, y0 = math.floor(minx) - margin, math.floor(miny) - margin
+    x1, y1 = math.ceil(maxx) + margin, math.ceil(maxy) + margin
+    points_on: dict[tuple, bool] = {}
+    segments_on: dict[tuple, bool] = {}
+
+    def on(p) -> bool:
+        if p not in points_on:
+            points_on[p] = surface.covers(shapely.Point(p))
+        return points_on[p]
+
+    def stays_on(p, q) -> bool:
+        if (p, q) not in segments_on:
+            piece = shapely.LineString([p, q]) if p != q else shapely.Point(p)
+            segments_on[p, q] = surface.covers(piece)
+        return segments_on[p, q]
+
+    def stage_after(stage: int, p, q) -> int:
+        """0: behind the start line; 1: past it; 2: past the checkpoint too; 3: finished."""
+        y, start, gate = _crossing(p, q, x, ahead)
+        if (y >= split) == start_below or y == split:  # the start line's part
+            if start > 0 and low <= y <= high and stage in (0, 2):
+                return stage + 1
+            if start < 0 and stage == 1:
+                return 0
+        if (y <= split) == start_below or y == split:  # the checkpoint's part
+            if gate > 0 and gate_low <= y <= gate_high and stage == 1:
+                return 2
+            if gate < 0 and stage == 2:
+                return 1
+        return stage
+
+    starts = [tuple(p) for p in track.start_positions()]
+    frontier = [(p, (0, 0), 1, False) for p in starts]
+    seen = set(frontier)
+    for depth in range(1, limit + 1):
+        following = []
+        for p, v, stage, off in frontier:
+            if off:
+                choices = [(p[0] + dx, p[1] + dy, (dx, dy)) for dx, dy in STEPS]
+            else:
+                choices = [(p[0] + v[0] + dx, p[1] + v[1] + dy, (v[0] + dx, v[1] + dy))
+                           for dx, dy in PLUS]
+            for qx, qy, w in choices:
+                q = (qx, qy)
+                if not (x0 <= qx <= x1 and y0 <= qy <= y1):
+                    continue
+                if off:
+                    now_off = not on(q)
+                elif stays_on(p, q):
+                    now_off = False
+                elif on(q):
+                    continue  # no cutting across off-track ground back onto the track
+                else:
+                    now_off = True
+                new_stage = stage_after(stage, p, q)
+                if new_stage == 3:
+                    return depth
+                state = (q, w, new_stage, now_off)
+                if state not in seen:
+                    seen.add(state)
+                    following.append(state)
+        frontier = following
+        if not frontier:
+            return None
+    return None
