@@ -89,37 +89,43 @@ def fewest_moves_levi(track: Track, gate: tuple[float, float], split: float,
                 return 1
         return stage
 
-    starts = [tuple(p) for p in track.start_positions()]
-    frontier = [(p, (0, 0), 1, False) for p in starts]
-    seen = set(frontier)
-    for depth in range(1, limit + 1):
-        following = []
-        for p, v, stage, off in frontier:
+    def moves_from(state):
+        """Every state one move leads to; ``None`` for a move that finishes."""
+        p, v, stage, off = state
+        if off:
+            choices = [(p[0] + dx, p[1] + dy, (dx, dy)) for dx, dy in STEPS]
+        else:
+            choices = [(p[0] + v[0] + dx, p[1] + v[1] + dy, (v[0] + dx, v[1] + dy))
+                       for dx, dy in PLUS]
+        for qx, qy, w in choices:
+            q = (qx, qy)
+            if not (x0 <= qx <= x1 and y0 <= qy <= y1):
+                continue
             if off:
-                choices = [(p[0] + dx, p[1] + dy, (dx, dy)) for dx, dy in STEPS]
+                now_off = not on(q)
+            elif stays_on(p, q):
+                now_off = False
+            elif on(q):
+                continue  # no cutting across off-track ground back onto the track
             else:
-                choices = [(p[0] + v[0] + dx, p[1] + v[1] + dy, (v[0] + dx, v[1] + dy))
-                           for dx, dy in PLUS]
-            for qx, qy, w in choices:
-                q = (qx, qy)
-                if not (x0 <= qx <= x1 and y0 <= qy <= y1):
-                    continue
-                if off:
-                    now_off = not on(q)
-                elif stays_on(p, q):
-                    now_off = False
-                elif on(q):
-                    continue  # no cutting across off-track ground back onto the track
-                else:
-                    now_off = True
-                new_stage = stage_after(stage, p, q)
-                if new_stage == 3:
-                    return depth
-                state = (q, w, new_stage, now_off)
-                if state not in seen:
-                    seen.add(state)
-                    following.append(state)
-        frontier = following
-        if not frontier:
-            return None
+                now_off = True
+            new_stage = stage_after(stage, p, q)
+            yield None if new_stage == 3 else (q, w, new_stage, now_off)
+
+    return layers_to_finish([(tuple(p), (0, 0), 1, False) for p in track.start_positions()],
+                            moves_from, limit)
+
+
+def layers_to_finish(starts, moves_from, limit: int) -> int | None:
+    """Breadth first, one layer of new states per move: the first layer with a finish."""
+    seen = set(starts)
+    layer = list(starts)
+    depth = 0
+    while layer and depth < limit:
+        depth += 1
+        reached = [after for state in layer for after in moves_from(state)]
+        if None in reached:
+            return depth
+        layer = [after for after in dict.fromkeys(reached) if after not in seen]
+        seen.update(layer)
     return None

@@ -186,8 +186,10 @@ OPTIONS: tuple[Option, ...] = (
                         "overlaps it, each crossed in order the way a lap meets it (Levi's "
                         "rule 6: \"Checkpoints should be drawn across the track on the same "
                         "line as the start/finish line where the track overlaps the line. All "
-                        "of these checkpoints must be crossed in order to win.\")"},
-           moves=True),
+                        "of these checkpoints must be crossed in order to win.\"); none where "
+                        "a lap could come round over other stretches (a figure of eight): the "
+                        "track's own checkpoints say the way there"},
+           moves=True, since=2),
     Option("turn-order", "seating",
            "Who moves first.",
            {"seating": "the order the players are listed in",

@@ -620,8 +620,7 @@ class Transition:
         use of a special move spent."""
         kind = chosen.kind
         assert kind is not None
-        progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
-                                              chosen.ty)
+        progress = self._progress_of_moves(before, chosen)
         stopped = (chosen.wx == 0) & (chosen.wy == 0)
         pitted = before.pitted.copy()
         if self.pits:
@@ -644,6 +643,18 @@ class Transition:
         return Cars(x=chosen.tx, y=chosen.ty, vx=chosen.wx, vy=chosen.wy, progress=progress,
                     pitted=pitted, launch=launch, off=off, exit=exit_, damage=before.damage,
                     **kit)
+
+    def _progress_of_moves(self, before: Cars, chosen: Moves) -> np.ndarray:
+        """Progress after ordinary moves. A car on a detour (Nystrom: "you had to make a circle
+        and enter the race track at a point before the point you left it") passes no line
+        forwards while it stays off the track: a move over the track from off it to off it
+        again has not entered the track, so going on over the finish is no finish."""
+        progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
+                                              chosen.ty)
+        if self.leaving == "detour":
+            progress = np.where(chosen.kind == OFF, np.minimum(progress, before.progress),
+                                progress)
+        return progress
 
     def crash(self, cars: Cars, tx: np.ndarray, ty: np.ndarray, damage_limit: int | None = None,
               exclude: Sequence[tuple[int, int]] = (), memo: CrashSpots | None = None,
@@ -676,8 +687,13 @@ class Transition:
                 memo.add(keys[new], spot[new])
         else:
             spot = self.restart_points(cars, tx, ty, exclude)
+        detouring = np.flatnonzero(cars.off > 0) if self.leaving == "detour" else ()
+        if len(detouring):
+            spot[detouring] = self.detour_restart_points(cars.take(detouring), exclude)
         progress = self.course.progress_after(cars.progress, cars.x, cars.y, spot[:, 0],
                                               spot[:, 1], reach_points=False)
+        if len(detouring):  # put back behind where it left: nothing passed on the way there
+            progress[detouring] = np.minimum(progress[detouring], cars.progress[detouring])
         if self.pits:
             progress = np.where(cars.pitted == 0, np.minimum(progress, self.goal - 1), progress)
         if damage_limit is not None:  # a car put back beyond the finish has finished first
@@ -701,6 +717,43 @@ class Transition:
         ex = cars.x + t * (tx - cars.x)
         ey = cars.y + t * (ty - cars.y)
         return self.land.nearest_points(ex, ey, cars.x, cars.y, exclude)
+
+    def detour_restart_points(self, cars: Cars,
+                              exclude: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+        """Where cars on a detour (off the track, ``leaving-track: detour``) are put back
+        after a crash: the track's lattice point nearest to the car among those behind the
+        point where it left (Nystrom: "enter the race track at a point before the point you
+        left it"), so a crash in the infield never puts a car on the track farther round.
+        Ties go to the smallest (y, x); with no such point, the nearest point of all."""
+        points = self.land.points
+        result = np.zeros((len(cars), 2), dtype=np.int64)
+        banned = np.zeros(len(points), dtype=bool)
+        for x, y in exclude:
+            banned |= (points[:, 0] == x) & (points[:, 1] == y)
+        for k in range(len(cars)):
+            units = self._units_at_points(int(cars.progress[k]))
+            ok = (units > cars.exit[k]) & ~banned
+            if not ok.any():
+                ok = ~banned
+            d2 = (points[:, 0] - cars.x[k]) ** 2 + (points[:, 1] - cars.y[k]) ** 2
+            order = np.lexsort((points[:, 0], points[:, 1], d2, ~ok))
+            result[k] = points[order[0]]
+        return result
+
+    def _units_at_points(self, progress: int) -> np.ndarray:
+        """``exit_units`` of every lattice point of the track at one progress (kept)."""
+        key = ("detour units", progress)
+        found = self._detour_units.get(key)
+        if found is None:
+            points = self.land.points
+            found = self.exit_units(points[:, 0], points[:, 1],
+                                    np.full(len(points), progress, dtype=np.int64))
+            self._detour_units[key] = found
+        return found
+
+    @cached_property
+    def _detour_units(self) -> dict[tuple[str, int], np.ndarray]:
+        return {}
 
     def stuck(self, cars: Cars, damage_limit: int | None = None,
               memo: CrashSpots | None = None) -> Successors:
