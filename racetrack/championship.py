@@ -7,13 +7,20 @@ three win prizes of $30, $20 and $10; all of it adds to the rules' budget in the
 shop. Places also score 3, 2 and 1 points (as in Baker's team racing); the most points wins the
 championship (ties: the most money).
 
-The standings are a small YAML file (``racetrack-championship: 1``) written atomically, so a
+The standings are a small YAML file (``racetrack-championship: 2``) written atomically, so a
 series can stop and go on later. Entrants with a team name also score for their team (the sum
 of its cars' points and money).
+
+The rules are resolved once, when the series begins (the named rule set with the series'
+overrides), and the file holds every option of them (``rule-set``), as a replay does: a rules
+file edited, or a bundled variant changed by a new version of the game, never changes a series
+under way, and a file whose rules lack an option is refused. A file of version 1 named its rules
+only: its options are taken from that rule set as it is now, and the log says so.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -27,6 +34,7 @@ from racetrack.model import MAX_MONEY, CarSetup, CarStatus
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.overrides import apply_overrides
+from racetrack.rules.ruleset import rules_from_document
 from racetrack.settings import data_dir
 from racetrack.shop import suggested_kit
 from racetrack.track import (
@@ -41,8 +49,12 @@ from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 if TYPE_CHECKING:
     from racetrack.archive import Unfinished
 
+log = logging.getLogger(__name__)
+
 FORMAT_KEY = "racetrack-championship"
-FORMAT_VERSION = 1
+#: Version 2 holds every option of the rules (``rule-set``); version 1 named them only.
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
 
 
 class ChampionshipError(FileProblemError):
@@ -74,6 +86,8 @@ class Championship:
     money: dict[str, int] = field(default_factory=dict)  # carried to the next race's shop
     results: list[dict[str, Any]] = field(default_factory=list)
     overrides: dict[str, str] = field(default_factory=dict)  # rule options changed on top
+    # Every option raced by: resolved from ``rules`` and ``overrides`` when the series begins.
+    rule_set: RuleSet | None = None
 
     def __post_init__(self) -> None:
         if not self.tracks:
@@ -84,6 +98,9 @@ class Championship:
         for name in names:
             self.points.setdefault(name, 0)
             self.money.setdefault(name, 0)
+        if self.rule_set is None:
+            rules = load_rules(self.rules)
+            self.rule_set = apply_overrides(rules, self.overrides) if self.overrides else rules
 
     @property
     def race_number(self) -> int:
@@ -95,9 +112,10 @@ class Championship:
         return len(self.results) >= len(self.tracks)
 
     def ruleset(self) -> RuleSet:
-        """The rules raced: the named variant with the championship's overrides."""
-        rules = load_rules(self.rules)
-        return apply_overrides(rules, self.overrides) if self.overrides else rules
+        """The rules raced: the named rule set with the championship's overrides, every
+        option as it was when the series began."""
+        assert self.rule_set is not None
+        return self.rule_set
 
     @property
     def next_track(self) -> str:
@@ -239,7 +257,8 @@ class Championship:
                               **({"team": e.team} if e.team else {})} for e in self.entrants],
                 "points": dict(self.points), "money": dict(self.money),
                 "results": list(self.results),
-                **({"overrides": dict(self.overrides)} if self.overrides else {})}
+                **({"overrides": dict(self.overrides)} if self.overrides else {}),
+                "rule-set": self.ruleset().to_data()}
 
     def save(self, path: str | os.PathLike[str] | None = None) -> Path:
         """Write the standings; only the user data folder is created if missing (a file
@@ -280,10 +299,20 @@ def championship_from_document(doc: YamlDocument) -> Championship:
     root = Reader(doc, ChampionshipError).root
     if not isinstance(doc.data, dict) or not root[FORMAT_KEY].present:
         root.fail(f"not a championship file ('{FORMAT_KEY}: {FORMAT_VERSION}' missing)")
-    root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a championship file of version "
-                                            f"{FORMAT_VERSION}")
+    version = root[FORMAT_KEY].value
+    if type(version) is not int or version not in READ_VERSIONS:
+        root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a championship file of version 1 or "
+                                                f"{FORMAT_VERSION}")
     root.keys(_KEYS, what="a championship file")
-    root.require("rules", "tracks", "entrants")
+    root.require("rules", "tracks", "entrants", *(("rule-set",) if version >= 2 else ()))
+    rule_set = None
+    if version >= 2:
+        if not isinstance(root["rule-set"].value, dict):
+            root["rule-set"].fail("'rule-set' must be a mapping of every rule option")
+        try:
+            rule_set = rules_from_document(doc.sub(("rule-set",)))
+        except RulesError as exc:
+            raise ChampionshipError(exc.problems) from None
     rules = root["rules"].text(MAX_PATH)
     if rules not in bundled_variant_names() and not rules.endswith((".yaml", ".yml")):
         root["rules"].fail("'rules' must be a bundled rule variant's name or a rules file "
@@ -327,15 +356,18 @@ def championship_from_document(doc: YamlDocument) -> Championship:
             value.fail(f"override {key} must be a single value, not {describe(value.value)}")
         overrides[key] = str(value.value)
     try:
-        found = Championship(rules, tracks, entrants, seed, points, money, results, overrides)
-        found.ruleset()
+        found = Championship(rules, tracks, entrants, seed, points, money, results, overrides,
+                             rule_set)
     except (RulesError, ChampionshipError) as exc:
         root.fail(exc.problems[0].message)
+    if rule_set is None:
+        log.warning("%s: a championship of version 1 names its rules (%r) without their "
+                    "options: they are taken from that rule set as it is now", doc.file, rules)
     return found
 
 
 _KEYS = (FORMAT_KEY, "rules", "tracks", "seed", "entrants", "points", "money", "results",
-         "overrides")
+         "overrides", "rule-set")
 #: The most races a series may have.
 MAX_RACES = 100
 #: The longest name of a track or rules file a championship names.

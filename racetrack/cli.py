@@ -360,6 +360,7 @@ def run_rules(args: argparse.Namespace) -> int:
     """List the variants, or print every option of one with its value and meaning."""
     from racetrack.rules import bundled_variant_names, load_rules
     from racetrack.rules.describe import describe_rules, one_line
+    from racetrack.rules.ruleset import option_sources
 
     if not args.name:
         names = bundled_variant_names()
@@ -367,7 +368,7 @@ def run_rules(args: argparse.Namespace) -> int:
         for name in names:
             say(f"{name:<{width}}  {one_line(load_rules(name).description)}")
         return EXIT_OK
-    for line in describe_rules(load_rules(args.name)):
+    for line in describe_rules(load_rules(args.name), option_sources(args.name)):
         say(line)
     return EXIT_OK
 

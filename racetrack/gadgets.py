@@ -2,10 +2,30 @@
 
 The race (``racetrack.game``) owns the turn machine; this module owns the gadgets' state (the
 missiles in flight, the oil sprayed, the collectables taken) and their rules: picking up a
-collectable, spraying oil, rear machine guns, firing a missile and flying it. Its interface is
-narrow on purpose: cars, missiles, the course and the rules go in; new cars, events and
+collectable, spraying oil, rear machine guns, firing a missile, and its moves. Its interface
+is narrow on purpose: cars, missiles, the course and the rules go in; new cars, events and
 ``Hit``s (damage for the race to deal, since only the race knows damage limits and knock-outs)
 come out. It never imports the game, so the game can use it without a cycle.
+
+Baker's missile: "You can fire the missile one time whenever it's your turn. It moves on your
+turn just like it was another car - so it starts off moving the same speed as you are. It's
+advantage is that it can use turbo-boost every turn until it hits something. (Not 'good
+brakes' though - it's boost only makes it go faster!). If it ends up on the same square as any
+car (including your own!) then it explodes and causes 3 points of damage. If two missiles hit
+each other then they both vanish." Read so (``gadgets.missile-flight: steered``):
+
+- It is launched on its owner's turn, before the car moves, from the car's point with the
+  car's velocity (its last move), and makes its first move on that same turn.
+- On each of its owner's turns (a turn the car sits out too: the missile is "another car"),
+  after the car has moved, the owner moves it with a car's choices (the rules' movement) and
+  a turbo boost of ``gadgets.missile-boost`` that only speeds it up, every turn, never good
+  brakes. Every choice is allowed: one whose move leaves the track hits the wall, and the
+  missile is gone.
+- It hits what it ends its move on, never what it passes: a car's point (its owner's too: it
+  explodes for ``gadgets.missile-damage`` to each car there) or another missile's (both
+  vanish). A car that ends its own move on a missile's point is hit the same way.
+- It lives until it hits something, or until its owner no longer races (out, or finished):
+  with no more turns of its owner it has no more moves, and it is taken off the paper.
 """
 
 from __future__ import annotations
@@ -18,8 +38,21 @@ import shapely
 
 from racetrack.course import Course
 from racetrack.geometry import Vec
-from racetrack.model import MAX_ITEMS, CarSetup, CarState, Event, EventKind, Kit, Missile
+from racetrack.model import (
+    MAX_ITEMS,
+    Candidate,
+    CarSetup,
+    CarState,
+    Event,
+    EventKind,
+    Kit,
+    Missile,
+    MoveKind,
+    Special,
+)
+from racetrack.rules.movement import CHANGES, special_velocities
 from racetrack.rules.ruleset import RuleSet
+from racetrack.rules.transition import MoveMemo, transition_for
 
 #: What each gadget collectable gives (one of that gadget). The coins' and money's values are
 #: rule options (``collectables.*``).
@@ -94,6 +127,40 @@ def missile_boost(velocity: Vec, boost: int = 2) -> Vec:
     return Vec(velocity.x, velocity.y + boost * ((velocity.y > 0) - (velocity.y < 0)))
 
 
+def missile_choices(rules: RuleSet, velocity: Vec) -> list[tuple[Vec, Special]]:
+    """A steered missile's velocities this turn, in the order players see them: a car's
+    choices under the rules' movement, then what a turbo boost of ``gadgets.missile-boost``
+    adds (faster only: "it's boost only makes it go faster")."""
+    choices = rules.movement_choices
+    found = [(velocity + change, Special.NONE) for change in CHANGES[choices]]
+    seen = {w for w, _ in found}
+    boost = rules.gadgets_missile_boost
+    if boost > 1:
+        for w in special_velocities(velocity, choices, "faster", boost):
+            if w not in seen:
+                seen.add(w)
+                found.append((w, Special.TURBO))
+    return found
+
+
+def missile_candidates(course: Course, rules: RuleSet, missile: Missile) -> list[Candidate]:
+    """Every point a steered missile may go to this turn: all allowed, those whose move
+    leaves the track (by the same test as a car that cannot swim) marked as crashes, since
+    the missile hits the wall there and is gone."""
+    choices = missile_choices(rules, missile.velocity)
+    p = missile.position
+    px = np.full(len(choices), p.x, dtype=np.int32)
+    py = np.full(len(choices), p.y, dtype=np.int32)
+    tx = np.array([p.x + w.x for w, _ in choices], dtype=np.int32)
+    ty = np.array([p.y + w.y for w, _ in choices], dtype=np.int32)
+    flags = transition_for(course, rules).move_flags(px, py, tx, ty)
+    on = (flags & MoveMemo.ON) > 0
+    return [Candidate(Vec(int(x), int(y)), w, legal=True,
+                      kind=MoveKind.DRIVE if inside else MoveKind.CRASH,
+                      unchanged=w == missile.velocity, note=special, missile=True)
+            for (w, special), x, y, inside in zip(choices, tx, ty, on.tolist(), strict=True)]
+
+
 def on_segment(p: Vec, q: Vec, point: Vec) -> bool:
     """Whether the lattice point lies on the move p -> q, the start excluded."""
     if point == p:
@@ -115,10 +182,17 @@ class Gadgets:
         self.oil: list[tuple[tuple[float, float], ...]] = []
         self.oil_shapes: list = []
         self.taken: set[int] = set()
+        # Steered missiles still to move this turn, their owner's, in the order fired.
+        self.to_steer: list[Missile] = []
+        # A steered missile fired this turn that has not moved yet: it shares its car's point
+        # without ending a move there, so it strikes nothing until its first move.
+        self.launched: Missile | None = None
 
     def clone(self) -> Gadgets:
         other = Gadgets(self.rules, self.names)
         other.missiles = list(self.missiles)
+        other.to_steer = list(self.to_steer)
+        other.launched = self.launched
         other.oil = list(self.oil)
         other.oil_shapes = list(self.oil_shapes)
         other.taken = set(self.taken)
@@ -184,13 +258,16 @@ class Gadgets:
         """The car fires a missile from its point with its velocity."""
         car = replace(car, kit=replace(car.kit, missiles=car.kit.missiles - 1))
         self.missiles.append(Missile(index, car.position, car.velocity))
+        if self.steered:
+            self.launched = self.missiles[-1]
         return car, [Event(EventKind.MISSILE_FIRED, index, f"{self.names[index]} fires a "
                            "missile", car.position)]
 
     def fly(self, owner: int, course: Course, cars: Sequence[CarState],
             ) -> tuple[list[Event], list[Hit]]:
-        """The owner's missiles move on its turn, each with a turbo boost; one that leaves
-        the track is gone. Then missiles strike."""
+        """Straight missiles (``gadgets.missile-flight: straight``): the owner's move on its
+        turn, each straight on with a turbo boost; one that leaves the track is gone. Then
+        missiles strike."""
         events: list[Event] = []
         region = course.region()
         boundary = self.rules.boundary_counts
@@ -214,14 +291,64 @@ class Gadgets:
         more, hits = self.strikes(cars)
         return events + more, hits
 
+    @property
+    def steered(self) -> bool:
+        """Whether missiles are steered by their owners (else they fly straight by
+        themselves)."""
+        return self.rules.gadgets_missile_flight == "steered"
+
+    def begin_steering(self, owner: int) -> bool:
+        """The owner's turn has come to its missiles: each waits for its move, in the order
+        fired. Whether any does."""
+        self.to_steer = [m for m in self.missiles if m.owner == owner] if self.steered else []
+        return bool(self.to_steer)
+
+    def steer(self, course: Course, candidate: Candidate, cars: Sequence[CarState],
+              ) -> tuple[list[Event], list[Hit]]:
+        """The missile whose move it is goes to the ``candidate``'s point (one of its
+        ``missile_candidates``); into the wall it is gone. Then missiles strike."""
+        missile = self.to_steer.pop(0)
+        if missile == self.launched:
+            self.launched = None
+        owner = missile.owner
+        number = self.missiles.index(missile)
+        target = candidate.target
+        if candidate.kind is MoveKind.CRASH:
+            del self.missiles[number]
+            events = [Event(EventKind.MISSILE_GONE, owner, f"{self.names[owner]}'s missile "
+                            "hits the wall", target)]
+        else:
+            self.missiles[number] = Missile(owner, target, candidate.velocity)
+            events = [Event(EventKind.MISSILE_MOVED, owner, f"{self.names[owner]}'s missile "
+                            f"goes to {tuple(target)}", target)]
+        more, hits = self.strikes(cars)
+        self.to_steer = [m for m in self.to_steer if m in self.missiles]
+        return events + more, hits
+
+    def ground(self, cars: Sequence[CarState]) -> list[Event]:
+        """Missiles whose owner no longer races have no more turns to move on: they are
+        taken off the paper."""
+        gone = [m for m in self.missiles if not cars[m.owner].racing]
+        if not gone:
+            return []
+        self.missiles = [m for m in self.missiles if cars[m.owner].racing]
+        self.to_steer = [m for m in self.to_steer if m in self.missiles]
+        if self.launched not in self.missiles:
+            self.launched = None
+        return [Event(EventKind.MISSILE_GONE, m.owner, f"{self.names[m.owner]}'s missile "
+                      "falls harmless: its car races no more", m.position) for m in gone]
+
     def strikes(self, cars: Sequence[CarState]) -> tuple[list[Event], list[Hit]]:
         """Missiles that meet vanish together; a missile on a car's point explodes."""
         events: list[Event] = []
         hits: list[Hit] = []
         at: dict[Vec, list[Missile]] = {}
-        for missile in self.missiles:
-            at.setdefault(missile.position, []).append(missile)
         keep: list[Missile] = []
+        for missile in self.missiles:
+            if missile == self.launched:
+                keep.append(missile)
+            else:
+                at.setdefault(missile.position, []).append(missile)
         damage = self.rules.gadgets_missile_damage
         for point, group in at.items():
             if len(group) > 1:

@@ -33,7 +33,7 @@ import numpy as np
 
 from racetrack.course import Course
 from racetrack.errors import IllegalMoveError
-from racetrack.gadgets import Gadgets, Hit
+from racetrack.gadgets import Gadgets, Hit, missile_candidates
 from racetrack.geometry import ZERO, Vec
 from racetrack.model import (
     Action,
@@ -232,6 +232,14 @@ class RaceState:
         return self.gadgets.missiles
 
     @property
+    def steering(self) -> Missile | None:
+        """The missile the current car's player moves now (steered missiles move on their
+        owner's turn, after the car), or ``None`` when the choice is the car's move."""
+        if self.over or not self.gadgets.to_steer:
+            return None
+        return self.gadgets.to_steer[0]
+
+    @property
     def oil(self) -> list[tuple[tuple[float, float], ...]]:
         """The corners of the slicks sprayed during the race."""
         return self.gadgets.oil
@@ -254,6 +262,9 @@ class RaceState:
             assert index is not None
             if self.unplaced:
                 self._candidates = self._start_points(index)
+            elif self.steering is not None:
+                self._candidates = missile_candidates(self.course_of(index), self.race.rules,
+                                                      self.steering)
             else:
                 self._candidates = to_candidates(self._current_moves(), self.race.rules,
                                                  self.race.cars)
@@ -300,7 +311,7 @@ class RaceState:
         moving: the missile starts with the car's velocity) or spray oil (with any move that
         goes somewhere on the track)."""
         index = self.current_car
-        if index is None or self.unplaced:
+        if index is None or self.unplaced or self.steering is not None:
             return []
         car = self.cars[index]
         found = []
@@ -348,6 +359,10 @@ class RaceState:
         index = self.current_car
         assert index is not None
         name = self.race.cars[index].name
+        if self.steering is not None and not move.missile:
+            return f"{name}'s missile moves now: the car has moved this turn"
+        if self.steering is None and move.missile:
+            return f"{name} has no missile to move now"
         candidate = self.candidate_for(move)
         if candidate is None:
             allowed = ", ".join(str(m) for m in self.legal_moves()) or "none"
@@ -395,6 +410,8 @@ class RaceState:
         assert index is not None
         if self.unplaced:
             candidate = Candidate(move.target, ZERO, legal=True, kind=MoveKind.PLACE)
+        elif self.steering is not None:
+            candidate = self.candidate_for(move)  # type: ignore[assignment]
         else:
             moves = self._current_moves()
             rows = np.flatnonzero((moves.tx == move.target.x) & (moves.ty == move.target.y))
@@ -408,6 +425,9 @@ class RaceState:
         if candidate.kind is MoveKind.PLACE:
             return events + self._place(index, candidate.target) + self._settle()
         self.last_round = self.round
+        if candidate.missile:
+            events += self._steer(candidate)
+            return events + (self._end_turn() if self.steering is None else [])
         shot: set[int] = set()
         events += self._guns(index, shot)
         if move.action is Action.MISSILE:
@@ -419,11 +439,11 @@ class RaceState:
             events += self._spray(index, p, candidate.target)
         if self.cars[index].racing:
             events += self._guns(index, shot)
-        # Missiles strike only after the mover's own missiles fly at the end of its turn (in
-        # ``_advance_turn``): a missile just fired flies before it can explode, so it never
-        # hits the car that fired it at its starting point.
-        events += self._end_turn()
-        return events
+        # Straight missiles strike only after the mover's own missiles fly at the end of its
+        # turn (in ``_advance_turn``), steered ones once the car has moved (``_car_done``):
+        # either way a missile just fired moves away from the car's starting point first.
+        more, steering = self._car_done(index)
+        return events + more + ([] if steering else self._end_turn())
 
     def place(self, index: int, position: Vec, velocity: Vec = ZERO,
               progress: int | None = None, damage: int | None = None) -> None:
@@ -677,6 +697,29 @@ class RaceState:
     def _fly_missiles(self, owner: int) -> list[Event]:
         return self._deal(*self.gadgets.fly(owner, self.course_of(owner), self.cars))
 
+    def _car_done(self, index: int) -> tuple[list[Event], bool]:
+        """The car's part of its turn is done (moved, crashed, waited or sat it out): where
+        missiles are steered, they strike (a car may have ended on one), those whose car no
+        longer races fall, and the car's own then wait for their moves. Returns the events
+        and whether a missile's move is now to be chosen."""
+        if not self.missiles or not self.gadgets.steered:
+            return [], False
+        events = self._deal(*self.gadgets.strikes(self.cars))
+        events += self.gadgets.ground(self.cars)
+        steering = self.cars[index].racing and self.gadgets.begin_steering(index)
+        self._forget_moves()
+        return events, steering
+
+    def _steer(self, candidate: Candidate) -> list[Event]:
+        """The current missile's move to the candidate's point (its owner's choice)."""
+        missile = self.steering
+        assert missile is not None
+        events = self._deal(*self.gadgets.steer(self.course_of(missile.owner), candidate,
+                                                self.cars))
+        events += self.gadgets.ground(self.cars)
+        self._forget_moves()
+        return events
+
     def _deal(self, events: list[Event], hits: list[Hit]) -> list[Event]:
         """The gadgets' events, each hit's damage dealt after the event that caused it."""
         for hit in hits:
@@ -702,7 +745,8 @@ class RaceState:
         """Move the turn to the next car in the order; end the race if the rules say so."""
         rules = self.race.rules
         self._forget_moves()
-        events = self._fly_missiles(self.race.order[self.turn]) if self.missiles else []
+        events = self._fly_missiles(self.race.order[self.turn]) \
+            if self.missiles and not self.gadgets.steered else []
         if rules.finish_end == "first-across" and any(c.finish for c in self.cars):
             return events + self._finish_race(Termination.FIRST_ACROSS)
         if rules.stalled == "end" and self.stalled:
@@ -745,13 +789,16 @@ class RaceState:
                 if self.race.rules.blocked == "wait" and \
                         (moves.refusal == REFUSALS.index(Refusal.OCCUPIED)).any():
                     events += self._wait(index)
-                    events += self._advance_turn()
-                    continue
-                events.append(Event(EventKind.STUCK, index, f"{self._name(index)} has no legal "
-                                    "move", car.position))
-                self.last_round = self.round
-                events += self._crash(index, car.position + car.velocity,
-                                      f"{self._name(index)} crashes")
+                else:
+                    events.append(Event(EventKind.STUCK, index, f"{self._name(index)} has no "
+                                        "legal move", car.position))
+                    self.last_round = self.round
+                    events += self._crash(index, car.position + car.velocity,
+                                          f"{self._name(index)} crashes")
+            more, steering = self._car_done(index)
+            events += more
+            if steering:
+                return events  # the car's turn went by itself; its missiles' moves do not
             events += self._advance_turn()
         return events
 

@@ -9,21 +9,32 @@ by scattering their positions into a small hash table, so no batch is ever sorte
 The drivers' moves-to-go table and the distance-to-go field both search backwards from the
 finish. ``ReverseEdges`` sorts the edges once by destination (as packed 64-bit numbers, which
 numpy sorts far faster than it argsorts), so "every source with an edge into these states" is
-a pair of binary searches and a gather, with no Python loop over states.
+a pair of binary searches and a gather, with no Python loop over states; the edges without a
+flag (the careful driver's, that never crash) are a mask of the same sorted numbers.
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 EMPTY = np.uint64(np.iinfo(np.uint64).max)
+# Where a packed edge keeps its destination and its flag (its weight is in bits 32 to 35).
+_DESTINATION, _FLAG = 37, 36
+# Which of a 64-bit number's two 32-bit words holds its low bits.
+_LOW_WORD = 0 if sys.byteorder == "little" else 1
 
 
 def _hash(keys: np.ndarray, bits: int, salt: int = 0) -> np.ndarray:
     """A multiplicative hash of 64-bit keys to ``bits`` bits."""
-    mixed = (keys.astype(np.uint64) + np.uint64(salt * 0x632BE59BD9B4E019 & (2**64 - 1))) * _MIX
-    return (mixed >> np.uint64(64 - bits)).astype(np.int64)
+    mixed = keys.astype(np.uint64)  # a copy: worked on in place
+    if salt:
+        mixed += np.uint64(salt * 0x632BE59BD9B4E019 & (2**64 - 1))
+    mixed *= _MIX
+    mixed >>= np.uint64(64 - bits)
+    return mixed.view(np.int64)  # under 2**bits: the same numbers
 
 
 def first_of_each(keys: np.ndarray) -> np.ndarray:
@@ -109,11 +120,15 @@ class HashIndex:
 
     def find(self, keys: np.ndarray) -> np.ndarray:
         """The id of each key, -1 where it was never added."""
-        keys = keys.astype(np.uint64)
-        result = np.full(len(keys), -1, dtype=np.int32)
+        keys = keys.astype(np.uint64, copy=False)
         mask = (1 << self.bits) - 1
-        pending = np.arange(len(keys))
         h = _hash(keys, self.bits)
+        # The first probe for every key at once (most keys end there), then the few others.
+        there = self.keys[h]
+        hit = there == keys
+        result = np.where(hit, self.values[h], -1).astype(np.int32, copy=False)
+        pending = np.flatnonzero(~hit & (there != EMPTY))
+        h = (h[pending] + 1) & mask
         while len(pending):
             there = self.keys[h]
             hit = there == keys[pending]
@@ -156,36 +171,82 @@ class HashIndex:
         self._place(old_keys[used], old_values[used])
 
 
-class ReverseEdges:
-    """Edges sorted by destination, for finding the sources that lead into given states.
+def _within(values: np.ndarray, end: int) -> bool:
+    return int(values.min()) >= 0 and int(values.max()) < end
 
-    Edges with small weights and ids under 2**28 (every search this game makes) are sorted as
-    one packed 64-bit number each: destination, weight, source."""
+
+class ReverseEdges:
+    """Edges sorted by destination, for finding the sources that lead into given states, each
+    edge with an optional weight and an optional flag (a crash, say).
+
+    Edges with weights under 16 and destinations under 2**27 (every search this game makes)
+    are sorted as one packed 64-bit number each: destination, flag and weight in the high
+    word, source in the low one. The sources are then a view of the sorted numbers, and the
+    edges with or without the flag are taken by masking them, never sorting again."""
 
     def __init__(self, sources: np.ndarray, destinations: np.ndarray,
-                 weights: np.ndarray | None = None):
-        small = len(sources) == 0 or (max(int(sources.max()), int(destinations.max())) < 2**28
-                                      and (weights is None or (int(weights.min()) >= 0
-                                                               and int(weights.max()) < 16)))
-        if not small:
+                 weights: np.ndarray | None = None, flags: np.ndarray | None = None):
+        packable = len(sources) == 0 or (
+            _within(destinations, 2**27) and _within(sources, 2**32)
+            and (weights is None or _within(weights, 16)))
+        self._weighted = weights is not None
+        if not packable:
             order = np.argsort(destinations, kind="stable")
-            self.destinations = destinations[order]
+            self._sorted = destinations[order].astype(np.int64)
+            self._shift = 0
             self.sources = sources[order]
-            self.weights = weights[order] if weights is not None else None
+            self.weights = weights[order].astype(np.int64) if weights is not None else None
+            self._flags = flags[order].astype(bool) if flags is not None else None
             return
-        packed = (destinations.astype(np.uint64) << np.uint64(32)) | sources.astype(np.uint64)
+        # Written a 32-bit word at a time (no 64-bit copy of each part).
+        words = np.empty((len(sources), 2), dtype=np.uint32)
+        low = _LOW_WORD
+        high = words[:, 1 - low]
+        high[:] = destinations
+        high <<= np.uint32(_DESTINATION - 32)
+        if flags is not None:
+            high[flags] |= np.uint32(1 << (_FLAG - 32))
         if weights is not None:
-            packed |= weights.astype(np.uint64) << np.uint64(28)
+            high |= weights.astype(np.uint32)
+        words[:, low] = sources
+        packed = words.reshape(-1).view(np.uint64)
         packed.sort()
-        self.destinations = (packed >> np.uint64(32)).astype(np.int64)
-        low = packed & np.uint64(0xFFFFFFFF)
-        self.sources = (low & np.uint64(2**28 - 1)).astype(np.int64)
-        self.weights = (low >> np.uint64(28)).astype(np.int64) if weights is not None else None
+        self._unpack(packed)
+
+    def _unpack(self, packed: np.ndarray) -> None:
+        self._sorted = packed
+        self._shift = _DESTINATION
+        words = packed.view(np.uint32)
+        self.sources = words[_LOW_WORD::2]
+        self._high = words[1 - _LOW_WORD::2]
+        self.weights = (self._high & 15).astype(np.int64) if self._weighted else None
+        self._flags = None
+
+    def unflagged(self) -> ReverseEdges:
+        """The edges without the flag (already in order)."""
+        subset = ReverseEdges.__new__(ReverseEdges)
+        subset._weighted = self._weighted
+        if self._shift:
+            subset._unpack(self._sorted[(self._high & 16) == 0])
+            return subset
+        keep = ~self._flags if self._flags is not None else slice(None)
+        subset._sorted, subset._shift = self._sorted[keep], 0
+        subset.sources = self.sources[keep]
+        subset.weights = self.weights[keep] if self.weights is not None else None
+        subset._flags = None
+        return subset
+
+    def _starts(self, states: np.ndarray) -> np.ndarray:
+        """Position of the first edge into each state (or where it would be)."""
+        bound = states.astype(np.int64)
+        if self._shift:
+            bound = bound.astype(np.uint64) << np.uint64(self._shift)
+        return np.searchsorted(self._sorted, bound)
 
     def index_states(self, count: int) -> None:
         """Prepare for ``into`` over states 0..count-1 with one array of offsets (a lookup per
         state instead of two binary searches)."""
-        self._offsets = np.searchsorted(self.destinations, np.arange(count + 1))
+        self._offsets = self._starts(np.arange(count + 1))
 
     def into(self, states: np.ndarray) -> np.ndarray:
         """Positions (in the sorted edge arrays) of every edge ending in one of ``states``."""
@@ -193,8 +254,7 @@ class ReverseEdges:
         if offsets is not None:
             lo, hi = offsets[states], offsets[states + 1]
         else:
-            lo = np.searchsorted(self.destinations, states, "left")
-            hi = np.searchsorted(self.destinations, states, "right")
+            lo, hi = self._starts(states), self._starts(states + 1)
         counts = hi - lo
         total = int(counts.sum())
         if not total:

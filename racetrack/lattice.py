@@ -40,7 +40,11 @@ def bucket_cell(geometry: BaseGeometry) -> int:
 
 
 class SheetGrid:
-    """The sheet's lattice points as one flat array: ``cell = (y - y0) * width + (x - x0)``."""
+    """The sheet's lattice points as one flat array: ``cell = (y - y0) * width + (x - x0)``.
+
+    Arrays indexed by cell keep one more slot at the end for the points off the sheet (cell
+    -1), so a lookup needs no mask (a race asks about one car's few moves at a time, where
+    every numpy call counts)."""
 
     def __init__(self, sheet: tuple[int, int, int, int]):
         self.x0, self.y0, x1, y1 = sheet
@@ -49,7 +53,8 @@ class SheetGrid:
     def cells(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """The cell of each point; -1 off the sheet."""
         col, row = x - self.x0, y - self.y0
-        inside = (col >= 0) & (col < self.width) & (row >= 0) & (row < self.height)
+        # One unsigned comparison per axis tests both ends (a negative wraps to a huge value).
+        inside = (col.astype(np.uint64) < self.width) & (row.astype(np.uint64) < self.height)
         return np.where(inside, row * self.width + col, -1)
 
     def all_points(self) -> np.ndarray:
@@ -72,7 +77,7 @@ class LatticeRegion:
         self.closed = closed
         points = region.lattice_points(closed)
         self.points = points.astype(np.int64)
-        self.index = np.full(grid.width * grid.height, -1, dtype=np.int32)
+        self.index = np.full(grid.width * grid.height + 1, -1, dtype=np.int32)
         cells = grid.cells(self.points[:, 0], self.points[:, 1])
         self.points = self.points[cells >= 0]
         self.index[cells[cells >= 0]] = np.arange(len(self.points), dtype=np.int32)
@@ -84,18 +89,23 @@ class LatticeRegion:
             self.clearance = np.zeros(0)
         self.edges = EdgeSet(region.geometry, bucket_cell(region.geometry))
 
-    def point_index(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """The lattice point index of each point on the region; -1 elsewhere."""
-        cells = self.grid.cells(x, y)
-        return np.where(cells >= 0, self.index[np.maximum(cells, 0)], -1)
+    def point_index(self, x: np.ndarray, y: np.ndarray,
+                    cells: np.ndarray | None = None) -> np.ndarray:
+        """The lattice point index of each point on the region; -1 elsewhere (``cells``: the
+        points' sheet cells, where the caller has them already)."""
+        return self.index[self.grid.cells(x, y) if cells is None else cells]
 
     def contains(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return self.point_index(x, y) >= 0
 
     def segments_inside(self, px: np.ndarray, py: np.ndarray, qx: np.ndarray,
-                        qy: np.ndarray) -> np.ndarray:
-        """Whether each move (lattice points) lies on the region all along, ends included."""
-        i, j = self.point_index(px, py), self.point_index(qx, qy)
+                        qy: np.ndarray,
+                        cells: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+        """Whether each move (lattice points) lies on the region all along, ends included
+        (``cells``: the sheet cells of both ends, where the caller has them already)."""
+        if cells is None:
+            cells = (self.grid.cells(px, py), self.grid.cells(qx, qy))
+        i, j = self.index[cells[0]], self.index[cells[1]]
         result = (i >= 0) & (j >= 0)
         rows = np.flatnonzero(result)
         if not len(rows):
@@ -213,7 +223,7 @@ class ZoneLattice:
         inside = np.zeros(len(points), dtype=bool)
         for zone in self.zones:
             inside |= np.asarray(shapely.covers(zone, shapely.points(points.astype(float))))
-        self.member = inside
+        self.member = np.append(inside, False)  # cell -1 (off the sheet) lies in no zone
         self.edges = EdgeSet(self.zones, 4) if self.zones else None
         if self.zones:
             minx, miny, maxx, maxy = shapely.total_bounds(self.zones)
@@ -225,15 +235,19 @@ class ZoneLattice:
     def covers(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Whether each lattice point lies in a zone (or on its edge)."""
         cells = self.grid.cells(x, y)
-        return (cells >= 0) & self.member[np.maximum(cells, 0)]
+        return self.member[cells]
 
     def touches(self, px: np.ndarray, py: np.ndarray, qx: np.ndarray,
-                qy: np.ndarray) -> np.ndarray:
-        """Whether each move (a point, for a move of no length) touches a zone."""
+                qy: np.ndarray, cells: tuple[np.ndarray, np.ndarray] | None = None,
+                ) -> np.ndarray:
+        """Whether each move (a point, for a move of no length) touches a zone (``cells``:
+        the sheet cells of both ends, where the caller has them already)."""
         n = len(px)
         if not self.zones or not n:
             return np.zeros(n, dtype=bool)
-        hit = self.covers(px, py) | self.covers(qx, qy)
+        if cells is None:
+            cells = (self.grid.cells(px, py), self.grid.cells(qx, qy))
+        hit = self.member[cells[0]] | self.member[cells[1]]
         x0, y0, x1, y1 = self.bounds
         near = ~hit & (np.maximum(px, qx) >= x0) & (np.minimum(px, qx) <= x1) \
             & (np.maximum(py, qy) >= y0) & (np.minimum(py, qy) <= y1)

@@ -198,7 +198,9 @@ class Kit:
 
 @dataclass(frozen=True)
 class Missile:
-    """A missile in flight (James Bond mode): it moves on its owner's turn, speeding up."""
+    """A missile in flight (James Bond mode): it moves on its owner's turn, like a car (its
+    owner steers it, turbo allowed every turn) or, under ``gadgets.missile-flight: straight``,
+    straight on with a turbo boost."""
 
     owner: int
     position: Vec
@@ -264,28 +266,40 @@ class Action(StrEnum):
     OIL = "oil"          # spray a 3 x 3 oil slick behind the car after the move
 
 
+#: How a missile's move is marked in a move's text and in a replay's row.
+MISSILE_MARK = "steer"
+
+
 @dataclass(frozen=True)
 class Move:
     """A player's choice for a turn: the lattice point the car goes to, and perhaps an action
-    (``Move(Vec(5, 3), Action.MISSILE)``; as text ``"5,3+missile"``)."""
+    (``Move(Vec(5, 3), Action.MISSILE)``; as text ``"5,3+missile"``); or, with ``missile``,
+    the point the player's missile in flight goes to on the same turn (``"5,3+steer"``)."""
 
     target: Vec
     action: Action | None = None
+    missile: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "target", Vec(int(self.target[0]), int(self.target[1])))
         if self.action is not None:
             object.__setattr__(self, "action", Action(self.action))
+        if self.missile and self.action is not None:
+            raise ValueError("a missile's move carries no action")
 
     def __str__(self) -> str:
         text = f"{self.target.x},{self.target.y}"
+        if self.missile:
+            return f"{text}+{MISSILE_MARK}"
         return f"{text}+{self.action.value}" if self.action else text
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """A move from ``"x,y"`` or ``"x,y+action"`` (what ``str`` gives)."""
+        """A move from ``"x,y"``, ``"x,y+action"`` or ``"x,y+steer"`` (what ``str`` gives)."""
         point, _, action = text.partition("+")
         x, _, y = point.partition(",")
+        if action == MISSILE_MARK:
+            return cls(Vec(int(x), int(y)), missile=True)
         return cls(Vec(int(x), int(y)), Action(action) if action else None)
 
 
@@ -301,10 +315,11 @@ class Candidate:
     unchanged: bool = False  # the last move repeated exactly: the "no change" point
     note: Special = Special.NONE  # a special move: power braking, a launch, turbo, ...
     refusal: Refusal = Refusal.NONE  # why it is not legal (``reason`` words it)
+    missile: bool = False  # a point the car's missile may go to, not the car
 
     @property
     def move(self) -> Move:
-        return Move(self.target)
+        return Move(self.target, missile=self.missile)
 
 
 @dataclass(frozen=True)

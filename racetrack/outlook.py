@@ -64,6 +64,7 @@ class Outlook:
     no_way_on: bool = False          # no safe point next turn
     doomed: bool = False             # no way on to the finish that stays off the wall
     leave_rule: str = ""             # leaving the track: how the car must come back
+    missile: bool = False            # the point is the car's missile's, not the car's
 
     @property
     def target(self) -> Vec:
@@ -79,6 +80,8 @@ class Outlook:
         out"; "finishes: 2.5 past the line · wins"; "speed 5 · too fast for the bend: no safe
         point next turn")."""
         candidate = self.candidate
+        if self.missile:
+            return self._missile_words()
         if self.look is Look.ILLEGAL:
             return f"not allowed: {candidate.reason}"
         if self.look is Look.START:
@@ -122,6 +125,20 @@ class Outlook:
         return " · ".join([text, *after])
 
 
+    def _missile_words(self) -> str:
+        """The hover line of a missile's point: where it goes, or what it hits there."""
+        candidate = self.candidate
+        text = f"missile, speed {candidate.velocity.speed}"
+        if candidate.note:
+            text += f" ({candidate.note.value})"
+        if self.look is Look.WALL:
+            return "missile hits the wall: gone"
+        if self.look is Look.COLLIDE:
+            hit = f"missile explodes on {self.other}" if self.other else "missile vanishes"
+            return hit + (f": +{self.damage} damage" if self.damage else "")
+        return text
+
+
 def outlooks(state: RaceState, table: ValueTable | None = None) -> list[Outlook]:
     """The outlook of every candidate of the current car, in ``state.candidates()`` order.
 
@@ -141,6 +158,8 @@ def outlook(state: RaceState, candidate: Candidate,
         return Outlook(candidate, Look.ILLEGAL)
     if candidate.kind is MoveKind.PLACE:
         return Outlook(candidate, Look.START)
+    if candidate.missile:
+        return _missile_outlook(state, candidate)
     before = state.cars[index]
     trial = state.clone()
     trial.take_events()
@@ -185,6 +204,26 @@ def outlook(state: RaceState, candidate: Candidate,
     return Outlook(**{**result.__dict__, "no_way_on": no_way_on, "doomed": doomed})
 
 
+def _missile_outlook(state: RaceState, candidate: Candidate) -> Outlook:
+    """What moving the current missile to ``candidate``'s point does: flies on, hits the
+    wall, explodes on a car (whose, and the damage) or meets another missile."""
+    trial = state.clone()
+    trial.take_events()
+    events = trial.apply(candidate.move)
+    hits = [e for e in events if e.kind is EventKind.MISSILE_HIT]
+    struck = [e for e in events if e.kind is EventKind.MISSILE_GONE
+              and e.position == candidate.target]
+    if hits:
+        names = ", ".join(state.race.cars[e.car].name for e in hits if e.car is not None)
+        return Outlook(candidate, Look.COLLIDE, damage=max(e.amount for e in hits),
+                       other=names, missile=True)
+    if candidate.kind is MoveKind.CRASH:
+        return Outlook(candidate, Look.WALL, missile=True)
+    if struck:
+        return Outlook(candidate, Look.COLLIDE, missile=True)
+    return Outlook(candidate, Look.SPECIAL if candidate.note else Look.SAFE, missile=True)
+
+
 def quick(candidate: Candidate) -> Outlook:
     """A candidate's look from its kind alone, without playing it: what the window draws at
     once, until ``outlooks`` has told the whole story."""
@@ -192,7 +231,7 @@ def quick(candidate: Candidate) -> Outlook:
         return Outlook(candidate, Look.ILLEGAL)
     if candidate.kind is MoveKind.PLACE:
         return Outlook(candidate, Look.START)
-    return Outlook(candidate, _look(candidate, finished=False))
+    return Outlook(candidate, _look(candidate, finished=False), missile=candidate.missile)
 
 
 def _look(candidate: Candidate, finished: bool) -> Look:

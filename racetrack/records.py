@@ -247,7 +247,8 @@ def record_run(state: RaceState, par: int | None = None, path: Path | None = Non
     track = race_trial_track(race)
     key = TrialKey.of(track, race.rules)
     old = table.find(key)
-    moves = tuple(move.target for _, move in state.history)
+    # The car's points only: the ghost's line is the car's (a missile's moves are not).
+    moves = tuple(move.target for _, move in state.history if not move.missile)
     date = (today or datetime.date.today()).isoformat()
     runs = min(MAX_RUNS, (old.runs if old else 0) + 1)
     known_par = par if par is not None else (old.par if old else None)

@@ -3,9 +3,10 @@
 This is the race's file format; re-simulating and checking a recording is written once for
 both games in ``racetrack.recording``.
 
-The file is YAML (format ``racetrack-replay: 1``): the track embedded whole with a hash of its
-canonical text, the rule set with every option, the cars and their drivers, the seed, every move
-in order and the recorded result. Nothing random is left out, so re-simulating the moves
+The file is YAML (format ``racetrack-replay: 2``; version 1 files still load): the track
+embedded whole with a hash of its canonical text, the rule set with every option, the cars and
+their drivers, the seed, every move in order (a steered missile's moves too) and the recorded
+result. Nothing random is left out, so re-simulating the moves
 re-creates every state; a move that is not legal when re-simulated is reported by its number.
 """
 
@@ -21,7 +22,7 @@ from racetrack.errors import ReplayError, RulesError, TrackError
 from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader, describe_key
 from racetrack.game import MAX_CARS, Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import MAX_ITEMS, Action, CarSetup, CarStatus, Kit, Move
+from racetrack.model import MAX_ITEMS, MISSILE_MARK, Action, CarSetup, CarStatus, Kit, Move
 from racetrack.recording import Recording
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.ruleset import rules_from_document
@@ -38,7 +39,10 @@ from racetrack.track import (
 from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 FORMAT_KEY = "racetrack-replay"
-FORMAT_VERSION = 1
+#: Version 2 records a steered missile's moves (``[car, x, y, steer]``); version 1 files,
+#: written before missiles were steered, load and verify unchanged.
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
 MAX_REPLAY_BYTES = 16 * 1024 * 1024
 #: No race is longer: every car moves once a round, and every race stops after
 #: ``max-rounds`` rounds (plus the cars choosing their start points).
@@ -84,11 +88,17 @@ def replay_data(state: RaceState) -> dict[str, Any]:
         "rules": race.rules.to_data(),
         "seed": race.seed,
         "cars": [car_data(race, c) for c in race.cars],
-        "moves": [[car, move.target.x, move.target.y, *([move.action.value] if move.action
-                                                          else [])]
+        "moves": [[car, move.target.x, move.target.y, *_marks(move)]
                   for car, move in state.history],
         "result": result_data(state),
     }
+
+
+def _marks(move: Move) -> list[str]:
+    """A move's row beyond its car and point: its action, or the mark of a missile's move."""
+    if move.missile:
+        return [MISSILE_MARK]
+    return [move.action.value] if move.action else []
 
 
 def car_data(race: Race, car: CarSetup) -> dict[str, Any]:
@@ -140,7 +150,10 @@ class Replay(Recording[RaceState]):
         return result_data(state)
 
     def move_words(self, player: int, move: Move) -> str:
-        return f"{self.race.cars[player].name} to {tuple(move.target)}{_with(move)}"
+        name = self.race.cars[player].name
+        if move.missile:
+            return f"{name}'s missile to {tuple(move.target)}"
+        return f"{name} to {tuple(move.target)}{_with(move)}"
 
 
 def _with(move: Move) -> str:
@@ -157,9 +170,11 @@ def replay_from_document(doc: YamlDocument) -> Replay:
     root = Reader(doc, ReplayError).root
     if not isinstance(doc.data, dict):
         root.fail("a replay file must be a YAML mapping")
-    root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a replay of format version {FORMAT_VERSION} "
-                                            f"('{FORMAT_KEY}: {FORMAT_VERSION}' missing or "
-                                            "different)")
+    version = root[FORMAT_KEY].value if root[FORMAT_KEY].present else None
+    if type(version) is not int or version not in READ_VERSIONS:
+        root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a replay of format version 1 or "
+                                                f"{FORMAT_VERSION} ('{FORMAT_KEY}: "
+                                                f"{FORMAT_VERSION}' missing or different)")
     root.keys(_TOP_KEYS, what="a replay file")
     root.require("track")
     part = root["track"]
@@ -180,7 +195,7 @@ def replay_from_document(doc: YamlDocument) -> Replay:
         twice = next(name for name in names if names.count(name) > 1)
         root["cars"].fail(f"two cars are named {twice!r}: every car needs its own name")
     seed = root["seed"].whole(-MAX_SEED, MAX_SEED, default=0)
-    moves = _moves(root["moves"], len(setups))
+    moves = _moves(root["moves"], len(setups), steered=version >= 2)
     result = _result(root["result"])
     try:
         race = Race(track, rules, setups, seed)
@@ -222,13 +237,16 @@ def _car(field: Field) -> CarSetup:
                     team=field["team"].text(MAX_NAME, default="", empty=True))
 
 
-def _moves(field: Field, cars: int) -> list[tuple[int, Move]]:
-    """Every move, ``[car, x, y]`` or ``[car, x, y, action]``; checked in one quick pass (a
-    long race has a hundred thousand of them), the first bad one named by its number."""
+def _moves(field: Field, cars: int, steered: bool = True) -> list[tuple[int, Move]]:
+    """Every move, ``[car, x, y]``, ``[car, x, y, action]`` or (version 2) a missile's
+    ``[car, x, y, steer]``; checked in one quick pass (a long race has a hundred thousand of
+    them), the first bad one named by its number."""
     entries = field.value
     if not isinstance(entries, list) or len(entries) > MAX_MOVES:
         field.fail(f"'moves' must be a list of at most {MAX_MOVES} moves")
-    actions = {a.value: a for a in Action}
+    actions: dict[str, Action | None] = {a.value: a for a in Action}
+    if steered:
+        actions[MISSILE_MARK] = None
     moves = []
     for number, entry in enumerate(entries, start=1):
         if (type(entry) is list and 3 <= len(entry) <= 4 and type(entry[0]) is int
@@ -237,12 +255,13 @@ def _moves(field: Field, cars: int) -> list[tuple[int, Move]]:
                 and abs(entry[2]) <= MAX_MOVE_COORD):
             action = None
             if len(entry) == 4:
-                action = actions.get(entry[3]) if isinstance(entry[3], str) else None
-                if action is None:
+                if not isinstance(entry[3], str) or entry[3] not in actions:
                     field.reader.fail(("moves", number - 1, 3),
                                       f"move {number}: unknown action {describe_key(entry[3])}; "
                                       f"actions: {', '.join(actions)}")
-            moves.append((entry[0], Move(Vec(entry[1], entry[2]), action)))
+                action = actions[entry[3]]
+            moves.append((entry[0], Move(Vec(entry[1], entry[2]), action,
+                                         missile=len(entry) == 4 and action is None)))
         else:
             field.reader.fail(("moves", number - 1),
                               f"move {number} must be [car, x, y] in whole numbers (a car from "

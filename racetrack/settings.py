@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -175,11 +176,26 @@ def _player(item: Field) -> PlayerChoice:
                         item["team"].value if item["team"].value in TEAMS else "")
 
 
+#: Held while the settings file is written, or read to be changed: the window keeps its zoom
+#: and size on a thread of its own while its screens save what the player chose.
+_WRITING = threading.RLock()
+
+
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     data = asdict(settings)
     data["players"] = [asdict(p) for p in settings.players]
     data["window"] = list(settings.window) if settings.window else None
-    write_yaml(path or settings_path(), data, SETTINGS_LIMITS)
+    with _WRITING:
+        write_yaml(path or settings_path(), data, SETTINGS_LIMITS)
+
+
+def update_settings(path: Path | None = None, **change: Any) -> Settings:
+    """Change some settings in the file as it is now (read, changed and written as one, so
+    a save from elsewhere in between is kept); returns them."""
+    with _WRITING:
+        settings = replace(load_settings(path), **change)
+        save_settings(settings, path)
+    return settings
 
 
 PENCILS = ("red", "blue", "green", "orange", "purple", "black")

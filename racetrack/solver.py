@@ -100,6 +100,7 @@ class StateSpace:
             else transition.step
         # Reaching speed s along an axis takes at least s(s + a) / 2a squares of it (a: the
         # most a component changes in a turn), and a move is never longer than the paper.
+        self.accel = 0 if rules.movement_launch else accel  # 0: no bound on a turn's reach
         self.vmax_x = min(math.isqrt(2 * accel * extent_x) + accel, extent_x)
         self.vmax_y = min(math.isqrt(2 * accel * extent_y) + accel, extent_y)
         if rules.movement_launch:
@@ -200,6 +201,8 @@ class Search:
         self.goal_turns: int | None = None
         self._edge_src: list[np.ndarray] = []
         self._edge_dst: list[np.ndarray] = []
+        self._edge_later: list[np.ndarray] = []
+        self._goals: list[np.ndarray] = []
         self._edge_cost: list[np.ndarray] = []
         self._buckets: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
         self._pending_bytes = 0
@@ -212,6 +215,8 @@ class Search:
         self._buckets[0] = [(keys.astype(self.key_type), np.full(len(keys), -1, dtype=np.int32))]
         self.key_all = np.zeros(0, np.int64)
         self.parent_all = np.zeros(0, np.int32)
+        self._layers: list[int] = []
+        self.least_turns = least_turns(transition, sources, self.space.accel)
         if run:
             self.run(stop_at_goal)
 
@@ -244,10 +249,12 @@ class Search:
             self._pending_bytes -= sum(k.nbytes + p.nbytes for k, p in pending)
             keys = np.concatenate([k for k, _ in pending])
             parents = np.concatenate([p for _, p in pending])
-            fresh = ~self.index.seen(keys)
-            keys, parents = keys[fresh], parents[fresh]
+            # Each key once, then only those never seen (the same states and parents as the
+            # other way round, with fewer lookups in the index).
             first = first_of_each(keys)
             keys, parents = keys[first], parents[first]
+            fresh = ~self.index.seen(keys)
+            keys, parents = keys[fresh], parents[fresh]
             if not len(keys):
                 continue
             ids = np.arange(self.count, self.count + len(keys), dtype=np.int64)
@@ -256,8 +263,10 @@ class Search:
             self.parents.append(parents.astype(np.int32))
             self.count += len(keys)
             self._check_memory()
+            self._check_growth(turns, len(keys))
             cars = self.space.decode(keys)
             finished = cars.progress >= self.goal
+            self._goals.append(ids[finished])
             if finished.any() and self.first_goal is None:
                 self.first_goal = int(ids[np.flatnonzero(finished)[0]])
                 self.goal_turns = turns
@@ -272,10 +281,34 @@ class Search:
         per_state = np.dtype(self.key_type).itemsize + 4
         used = self.count * per_state + self.index.nbytes + self._pending_bytes
         if self.keep_edges:
-            used += sum(a.nbytes for a in self._edge_src + self._edge_dst + self._edge_cost)
+            used += sum(a.nbytes for a in
+                        self._edge_src + self._edge_dst + self._edge_later + self._edge_cost)
         if used > self.memory:
             raise SolverError(f"the search passed {self.count:,} states ({used >> 20} MB); the "
                               "track is too large to solve here")
+
+    def _check_growth(self, turns: int, layer: int) -> None:
+        """Refuse early a search whose frontier still grows when the finish is still far: every
+        turn until the finish can first be reached is assumed to find at least as many states
+        as this one did, and if those alone would outgrow the budget the search gives up now
+        (an absurd open sheet is refused after seconds, not after filling the budget)."""
+        self._layers.append(layer)
+        ahead = self.least_turns - turns
+        last = self._layers[-3:]
+        if ahead <= 0 or len(last) < 3 or not last[0] < last[1] < last[2]:
+            return
+        per_state = np.dtype(self.key_type).itemsize + 4
+        if isinstance(self.index, HashIndex):
+            per_state += 24  # twelve bytes a slot, at most half of the slots full
+        if self.keep_edges:
+            per_state += 8 * 5  # about eight edges a state, five bytes each
+        used = self.count * (np.dtype(self.key_type).itemsize + 4) + self.index.nbytes
+        if used + ahead * layer * per_state > self.memory:
+            raise SolverError(
+                f"the search found {self.count:,} states in {turns} turns, {layer:,} in the "
+                f"last, and the finish is at least {self.least_turns} turns away: it would "
+                f"pass the memory budget ({self.memory >> 20} MB); the track is too large to "
+                "solve here")
 
     def _push(self, turns: int, keys: np.ndarray, parents: np.ndarray) -> None:
         if len(keys):
@@ -301,11 +334,17 @@ class Search:
         cost = found.cost[keep]
         parents = ids[src[keep]]
         if self.keep_edges:
+            # A destination already numbered is kept by its id; the others (not numbered
+            # until their turn comes) by their key, looked up once the search is over.
+            dst = self.index.find(keys)  # type: ignore[union-attr]
+            fresh = dst < 0
             self._edge_src.append(parents.astype(np.int32))
-            self._edge_dst.append(keys.astype(self.key_type))
+            self._edge_dst.append(dst.astype(np.int32, copy=False))
+            self._edge_later.append(keys[fresh].astype(self.key_type, copy=False))
             # The cost in turns, and a flag for a crash (drivers may want to avoid them).
             self._edge_cost.append((cost + 16 * found.crashed[keep]).astype(np.int8))
-        fresh = ~self.index.seen(keys)
+        else:
+            fresh = ~self.index.seen(keys)
         for c in np.unique(cost[fresh]):
             mask = fresh & (cost == c)
             push(turns + int(c), keys[mask], parents[mask])
@@ -376,14 +415,24 @@ class Search:
     def edges(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every edge kept (``keep_edges``): source ids, destination ids, costs in turns, and
         whether the move is a crash."""
+        src, dst, code = self.edge_codes()
+        return (src.astype(np.int64), dst.astype(np.int64), (code & 15).astype(np.int64),
+                code >= 16)
+
+    def edge_codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``edges`` in narrow arrays: source ids, destination ids (both 32-bit), and each
+        edge's cost in turns plus 16 for a crash (8-bit)."""
         if not self._edge_src:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, empty, empty.astype(bool)
-        src = np.concatenate(self._edge_src).astype(np.int64)
-        dst_keys = np.concatenate(self._edge_dst).astype(np.int64)
-        cost = np.concatenate(self._edge_cost).astype(np.int64)
-        dst = self.index.find(dst_keys).astype(np.int64)  # type: ignore[union-attr]
-        return src, dst, cost & 15, cost >= 16
+            return (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32),
+                    np.zeros(0, dtype=np.int8))
+        dst = np.concatenate(self._edge_dst)
+        later = dst < 0
+        dst[later] = self.index.find(np.concatenate(self._edge_later))  # type: ignore[union-attr]
+        return np.concatenate(self._edge_src), dst, np.concatenate(self._edge_cost)
+
+    def goals(self) -> np.ndarray:
+        """The ids of every finishing state found."""
+        return np.concatenate(self._goals) if self._goals else np.zeros(0, dtype=np.int64)
 
     def route(self, state_id: int) -> Solution:
         """The route to a state: the points after each turn (a missed turn repeats the point),
@@ -429,25 +478,32 @@ class ValueTable:
     def __init__(self, search: Search):
         self.search = search
         count = search.count
-        progress = search.states(np.arange(count)).progress if count else np.zeros(0)
-        goals = np.flatnonzero(progress >= search.goal)
-        src, dst, cost, crashed = search.edges()
-        self.value = self._backwards(count, goals, src, dst, cost)
-        if crashed.any():
-            calm = ~crashed
-            self.careful = self._backwards(count, goals, src[calm], dst[calm], cost[calm])
-        else:
-            self.careful = self.value
+        goals = search.goals()
+        src, dst, code = search.edge_codes()
+        cost, crashed = code & 15, code >= 16
+        uniform = not len(cost) or int(cost.max()) == 1
+        # Sorted once, crashes flagged: the careful table's edges are the unflagged ones.
+        edges = ReverseEdges(src, dst, None if uniform else cost, crashed)
+        del src, dst, code, cost
+        self.value = self._backwards(count, goals, edges)
+        self.careful = self._backwards(count, goals, edges.unflagged()) if crashed.any() \
+            else self.value
 
     @staticmethod
-    def _backwards(count: int, goals: np.ndarray, src: np.ndarray, dst: np.ndarray,
-                   cost: np.ndarray) -> np.ndarray:
-        """Dial's search backwards from the finish, a bucket per number of turns."""
+    def _backwards(count: int, goals: np.ndarray, edges: ReverseEdges) -> np.ndarray:
+        """Dial's search backwards from the finish, a bucket per number of turns (every edge
+        one turn where ``edges`` carry no weights)."""
         value = np.full(count, UNSOLVED, dtype=np.int64)
         value[goals] = 0
-        uniform = not len(cost) or int(cost.max()) == 1
-        edges = ReverseEdges(src, dst, None if uniform else cost)
         edges.index_states(count)
+        slots = np.empty(count, dtype=np.int32)
+
+        def once(states: np.ndarray) -> np.ndarray:
+            """Each state once: of the positions scattered to a state's slot, one stays."""
+            order = np.arange(len(states), dtype=np.int32)
+            slots[states] = order
+            return states[slots[states] == order]
+
         buckets: dict[int, list[np.ndarray]] = {0: [goals]}
         while buckets:
             d = min(buckets)
@@ -457,8 +513,12 @@ class ValueTable:
                 continue
             incoming = edges.into(nodes)
             sources = edges.sources[incoming]
-            new = d + (np.ones(len(incoming), dtype=np.int64) if edges.weights is None
-                       else edges.weights[incoming])
+            if edges.weights is None:  # every edge one turn: no minimum to take
+                sources = once(sources[value[sources] > d + 1])
+                value[sources] = d + 1
+                buckets.setdefault(d + 1, []).append(sources)
+                continue
+            new = d + edges.weights[incoming]
             better = new < value[sources]
             sources, new = sources[better], new[better]
             if not len(sources):
@@ -466,9 +526,8 @@ class ValueTable:
             np.minimum.at(value, sources, new)
             # Each improved state once, in the bucket of its new value.
             won = value[sources] == new
-            sources, new = sources[won], new[won]
-            first = first_of_each(sources)
-            sources, new = sources[first], new[first]
+            sources = once(sources[won])
+            new = value[sources]
             for v in np.unique(new):
                 buckets.setdefault(int(v), []).append(sources[new == v])
         return np.minimum(value, UNSOLVED).astype(np.int32)
@@ -516,6 +575,29 @@ class ValueTable:
 
 
 # --------------------------------------------------------------------------------------------
+
+
+def least_turns(transition: Transition, sources: Cars, accel: int) -> int:
+    """A lower bound on the turns any source needs to finish: the straight distance to the
+    next line it must pass, against the farthest a car can go in that many turns (its speed
+    grows by at most ``accel`` along each axis a turn). 0 when nothing bounds a turn's reach."""
+    course = transition.course
+    if accel <= 0 or not len(sources) or (sources.progress >= course.goal).any():
+        return 0
+    lines = [course.lines[int(k)] for k in sources.progress]
+    a = np.array([line.a for line in lines], dtype=float)
+    r = np.array([line.b for line in lines], dtype=float) - a
+    p = np.column_stack([sources.x, sources.y]).astype(float)
+    length2 = np.einsum("ij,ij->i", r, r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(length2 > 0, np.einsum("ij,ij->i", p - a, r) / length2, 0.0)
+    distance = np.hypot(*(a + np.clip(t, 0, 1)[:, None] * r - p).T)
+    speed = np.hypot(sources.vx, sources.vy)
+    # In k turns a car covers at most k * speed + step * k (k + 1) / 2.
+    step = accel * math.sqrt(2)
+    k = np.ceil((-(speed + step / 2) + np.sqrt((speed + step / 2) ** 2 + 2 * step * distance))
+                / step)
+    return max(int(k.min()) - 1, 0)
 
 
 def lone_car(course: Course, rules: RuleSet, can_swim: bool = False, kit: Kit | None = None,

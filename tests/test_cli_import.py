@@ -10,8 +10,8 @@ import pytest
 from racetrack.cli import main
 from racetrack.draft import load_draft
 from racetrack.track import load_track
-from tests.test_imports_picture import oval
-from tests.test_imports_text import BARTO, KARO
+from tests.imports.test_picture import oval
+from tests.imports.test_textmap import BARTO, KARO
 
 
 @pytest.fixture

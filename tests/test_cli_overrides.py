@@ -17,9 +17,9 @@ def test_solve_with_the_24_neighbour_choice_is_faster(capsys):
 
 
 def test_race_names_the_overridden_rules(capsys):
-    assert main(["race", "riddler-opolis", "--rules", "baker", "--driver", "expert",
-                 "--set", "movement.choices=square-24", "--set", "laps=1", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["rules"] == "baker + square-24 + laps=1"
+    assert main(["race", "oval", "--rules", "baker", "--driver", "expert",
+                 "--set", "movement.choices=square", "--set", "laps=1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "baker + square + laps=1"
 
 
 @pytest.mark.parametrize("command", ["play", "race", "solve"])

@@ -169,6 +169,33 @@ def test_an_absurdly_large_track_is_refused_within_the_memory_budget():
         solve(Course(track), load_rules("gardner"), memory=48 << 20)
 
 
+def test_a_growing_search_far_from_the_finish_is_refused_before_it_fills_the_budget():
+    """An open sheet whose frontier grows every turn, with the finish still many turns away,
+    is refused from that growth, long before its states would fill the budget."""
+    track = make_track("""
+        outer: [[0, 0], [400, 0], [400, 400], [0, 400]]
+        start: {a: [2, 0], b: [2, 400], forward: [1, 0]}
+        finish: {a: [390, 0], b: [390, 400], forward: [1, 0]}
+    """)
+    with pytest.raises(SolverError, match="at least 2[0-9] turns away") as refused:
+        solve(Course(track), load_rules("gardner"), memory=64 << 20)
+    found = int(str(refused.value).split()[3].replace(",", ""))
+    assert found < (64 << 20) // 12 // 4
+
+
+def test_least_turns_is_a_lower_bound_on_every_solved_track():
+    from racetrack.solver import least_turns, standing_starts
+
+    rules = load_rules("gardner")
+    for name in ("riddler-opolis", "oval", "canyon"):
+        course = Course(load_track(find_track(name)))
+        transition = transition_for(course, rules)
+        for start in course.start_positions[:3]:
+            sources = standing_starts(transition, [start])
+            bound = least_turns(transition, sources, transition.step)
+            assert bound <= solve(course, rules, start).moves
+
+
 def test_cli_json_shape(capsys):
     assert main(["solve", "riddler-opolis", "--from", "0,-5", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -8,9 +8,10 @@ search that tests every move with its own shapely call, and against the small co
 reference in tools/ref_solver.c (built here with gcc; the same answer is required of all).
 big: a 400 x 240 ring (time and memory, beside the C reference), an 862 x 792 staircase with
 few reachable states, and the refusal of an absurd open square at the default memory budget.
-tables: the drivers' moves-to-go table for every bundled track (Gardner), and a 7,000-point
-open sheet.
-moves: a turn's candidates, and a computer driver's choice, on bundled tracks.
+tables: the drivers' moves-to-go table for every bundled track (Gardner), the grand prix's
+under Levi's rules (the whole sheet, for cars crawling off the track), and a 7,000-point open
+sheet (CPU time).
+moves: a turn's candidates, and a computer driver's choice, on bundled tracks (CPU time).
 help: ``racetrack --help`` as a fresh process.
 frames: the race screen's frame time through whole six-car races.
 editor: the editor's live checks and road tool on big drawings, and its frame time, still and
@@ -92,11 +93,20 @@ def timed(function, *args, **kwargs):
     return result, time.perf_counter() - start
 
 
-def measured(function, *args, **kwargs):
-    """The result, the seconds and the peak bytes allocated by Python and numpy."""
+def cpu_timed(function, *args, **kwargs):
+    """The result and the CPU seconds the call took (steady on a loaded machine, where the
+    wall clock of a call of a millisecond mostly measures waiting for a core)."""
+    start = time.thread_time()
+    result = function(*args, **kwargs)
+    return result, time.thread_time() - start
+
+
+def measured(function, *args, cpu: bool = False, **kwargs):
+    """The result, the seconds (of CPU with ``cpu``) and the peak bytes allocated by Python
+    and numpy."""
     tracemalloc.start()
     try:
-        result, took = timed(function, *args, **kwargs)
+        result, took = (cpu_timed if cpu else timed)(function, *args, **kwargs)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
@@ -182,23 +192,29 @@ def bench_big() -> None:
 
 
 def bench_tables() -> None:
+    """CPU time throughout (the wall clock of a shared machine mostly measures the others)."""
     rules = load_rules("gardner")
     worst = 0.0
     for path in bundled_track_paths():
         track = load_track(path)
         course = Course(track, laps=rules.laps)
-        table, took = timed(build_value_table, course, rules)
+        table, took = cpu_timed(build_value_table, course, rules)
         worst = max(worst, took)
-        print(f"table {path.stem}: {table.search.count:,} states, {took:.2f} s")
-    print(f"worst bundled table: {worst:.2f} s")
+        print(f"table {path.stem}: {table.search.count:,} states, {took:.2f} s of CPU")
+    print(f"worst bundled table: {worst:.2f} s of CPU")
+    levi = load_rules("levi")  # off the track a car crawls: its states cover the whole sheet
+    course = Course(load_track(find_track("grand-prix")), laps=levi.laps)
+    table, took, peak = measured(build_value_table, course, levi, cpu=True)
+    print(f"table grand-prix (Levi): {table.search.count:,} states, {took:.2f} s of CPU, "
+          f"{peak / 2**20:.0f} MB")
     sheet = parse_track("racetrack-track: 1\nname: Open sheet\n"
                         "outer: [[0, 0], [100, 0], [100, 69], [0, 69]]\n"
                         "start: {a: [2, 0], b: [2, 69], forward: [1, 0]}\n"
                         "finish: {a: [97, 0], b: [97, 69], forward: [1, 0]}\n", "sheet")
     course = Course(sheet)
-    table, took, peak = measured(build_value_table, course, rules)
+    table, took, peak = measured(build_value_table, course, rules, cpu=True)
     print(f"table on an open sheet of {len(course.surface.lattice_points()):,} points: "
-          f"{table.search.count:,} states, {took:.2f} s, {peak / 2**20:.0f} MB")
+          f"{table.search.count:,} states, {took:.2f} s of CPU, {peak / 2**20:.0f} MB")
 
 
 def bench_moves() -> None:
@@ -211,10 +227,10 @@ def bench_moves() -> None:
         state = race.start()
         turns, chooses = [], []
         while not state.is_over:
-            _, took = timed(generate_candidates, race.course, rules, race.cars, state.cars,
+            _, took = cpu_timed(generate_candidates, race.course, rules, race.cars, state.cars,
                             state.current_car)
             turns.append(took)
-            move, took = timed(drivers[state.current_car].choose, state)
+            move, took = cpu_timed(drivers[state.current_car].choose, state)
             chooses.append(took)
             state.apply(move)
         print(f"{name}: table {prepare:.2f} s; candidates {statistics.median(turns) * 1e3:.2f} ms"
@@ -279,6 +295,16 @@ def frame_times(track: str, overrides: dict) -> None:
         # The game waits for the next frame here (60 a second); a short wait gives the
         # other threads their turn, as the real frame clock does.
         time.sleep(0.002)
+    # The frame the race ends on (the results put up, the replay's save started) and the
+    # results' first frames, apart: the end must not pause the window.
+    last, last_work = times[-1], work[-1]
+    after, after_work = [], []
+    for _ in range(30):
+        start, own = time.perf_counter(), time.thread_time()
+        app.step(1 / 60)
+        after.append(time.perf_counter() - start)
+        after_work.append(time.thread_time() - own)
+        time.sleep(0.002)
     app.gui.kill_all()
     times.sort()
     work.sort()
@@ -290,7 +316,10 @@ def frame_times(track: str, overrides: dict) -> None:
           f"{over:.1%} over 16.7 ms; the frame's own work (its thread's CPU time) median "
           f"{statistics.median(work) * 1e3:.1f} ms, 95th percentile "
           f"{work[int(len(work) * 0.95)] * 1e3:.1f} ms, worst {work[-1] * 1e3:.1f} ms; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; the race's "
+          f"last frame {last * 1e3:.1f} ms ({last_work * 1e3:.1f} ms its own work), the "
+          f"results' first 30 frames worst {max(after) * 1e3:.1f} ms "
+          f"({max(after_work) * 1e3:.1f} ms own work)")
 
 
 def thread_frames(app, count: int) -> list[float]:

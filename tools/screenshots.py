@@ -1,9 +1,11 @@
 """README screenshots, drawn by the real scenes at 800 x 600, 1280 x 800 and 1920 x 1080: the
 menu, the New race screen, races showing every kind of candidate point (a finish under Baker's
-advanced rules, a crash hover and a collision under Baker's rules, leaving the track under
-Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph Trees, its
-menu and a saved game played back, the shop, a championship's standings, and the track editor
-(its road tool, its problem marks, and a picture of a track imported).
+advanced rules; safe, finishing, special, wall and refused points at once under those rules with
+power braking and launches; a crash hover and a collision under Baker's rules, leaving the track
+under Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph
+Trees, its menu and a saved game played back, the shop, a championship's standings, and the track
+editor (its road tool, its problem marks, its question before discarding, its list of
+templates, and a picture of a track imported).
 
     python tools/screenshots.py [OUT_FOLDER] [--size WxH] [--only NAME,...]
                                    (default: docs/screenshots, every size and screen)
@@ -20,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -40,6 +43,8 @@ from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
 from racetrack.ui.scenes.setup import SetupScene  # noqa: E402
 
 SIZES = ((800, 600), (1280, 800), (1920, 1080))
+#: The rules of the race that shows every kind of candidate point the rules allow at once.
+EVERY_KIND = Path(__file__).resolve().parent / "rules" / "every-kind.yaml"
 
 
 def frames(app: App, count: int, dt: float = 1 / 30) -> None:
@@ -112,6 +117,16 @@ def races(app: App, out: Path) -> None:
                       2: (Vec(13, 23), Vec(3, 0))}, Look.FINISH,
          progress=scene.race.course.goal - 1)
     save(app, out, "race-finish")
+    # Every kind of point these rules allow at once (see tools/rules/every-kind.yaml): safe,
+    # finishing, special (power braking, good brakes, turbo), into the wall, and one refused
+    # because a car stands there, hovered for its reason.
+    scene = race_at(app, "oval", str(EVERY_KIND), three, seed=5, moves=12)
+    ann = scene.state.cars[0]
+    scene.state.set_car(0, replace(ann, kit=replace(ann.kit, brakes=2, turbo=2)))
+    pose(app, scene, {0: (Vec(16, 21), Vec(4, 0)), 1: (Vec(20, 22), Vec(3, 0)),
+                      2: (Vec(13, 23), Vec(3, 0))}, Look.ILLEGAL,
+         progress=scene.race.course.goal - 1)
+    save(app, out, "race-kinds")
     # Baker's rules at speed 6 into the bend: every wall point puts the car out.
     scene = race_at(app, "oval", "baker", three, seed=5, moves=12)
     pose(app, scene, {0: (Vec(30, 22), Vec(6, 0))}, Look.WALL, damage=1)
@@ -138,7 +153,8 @@ def results(app: App, out: Path) -> None:
         if scene.thinking is not None:
             scene.thinking.result(timeout=60)
         frames(app, 1, 0.2)
-    frames(app, 2)
+    app.scenes[-1].saving.wait(60)  # the replay is written behind the results
+    frames(app, 3)
     save(app, out, "results")
 
 
@@ -190,6 +206,7 @@ def tutorial(app: App, out: Path) -> None:
     scene = app.routes.tutorial()
     scene.preparing.result()
     frames(app, 3)
+    save(app, out, "tutorial-welcome")  # the coach's first card, with its Next button
     scene.advance()
     frames(app, 3)
     save(app, out, "tutorial")
@@ -325,6 +342,19 @@ def editor(app: App, out: Path) -> None:
     pointer(scene, crossing)
     frames(app, 2)
     save(app, out, "editor-marks")
+
+    # Unsaved work: New asks first, and then offers the templates in a list.
+    from racetrack.editing import Choice
+
+    pointer(scene, (-100, -100))
+    state.request(Leave.NEW)
+    frames(app, 3)
+    save(app, out, "editor-question")
+    state.answer(Choice.DISCARD)
+    frames(app, 3)
+    save(app, out, "editor-templates")
+    state.choosing = None
+    frames(app, 1)
 
     # A picture of a track drawn in ink, opened in the editor: traced, its red stroke the
     # start line, the solver's par worked out.

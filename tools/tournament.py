@@ -10,9 +10,10 @@ some cars race in reverse, to meet the others head on. Prints a Markdown table f
 
 - stalls: races stopped because cars held each other up, or by the round limit with a car
   still racing (must be 0);
-- per level: crashes per race, the finishing turn against the car's own optimum from its grid
-  point (the table's value, alone on the track), wins against each lower level when both
-  finished, and the average place among the levels in the race.
+- per level: the cars that finished, crashes per car, the turns a finisher took against its own
+  optimum from its grid point (the table's value, alone on the track), how often a car finished
+  ahead of a car of the level just below it in races both finished, and its average place in
+  the race (0 first, 1 last).
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def report(results: list[dict], seconds: float) -> str:
             finished[level].append(car["finish"] is not None)
             if car["finish"] is not None and car["best"]:
                 ratios[level].append(car["moves"] / car["best"])
-            # The place among the different levels in the race, 0 (best) to 1 (worst).
+            # The place in the race, 0 (first) to 1 (last).
             others = len(cars) - 1
             places[level].append(car["place"] / others if others else 0.0)
         for a in cars:

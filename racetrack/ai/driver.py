@@ -5,7 +5,8 @@ drives an optimal race), and because it only considers the legal candidates it s
 other cars and never into a state from which the finish cannot be reached. The lower levels
 differ in skill, not in blunders: how far ahead they see when they rank their moves (the hard
 driver the whole table, the medium one a few moves, the easy one a single move), a speed they
-will not exceed while a slower move keeps a way out, and routes that never crash. None of them
+will not exceed while a slower move keeps a way out (far enough apart that each level beats the
+one below by more than a good grid point is worth), and routes that never crash. None of them
 ever picks a move with no way out when it has one with a way out, nor goes back on itself to
 throw moves away. The seed only chooses among equally good moves.
 
@@ -18,6 +19,7 @@ could shut. On a track too large for a table the drivers plan a few moves ahead
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from dataclasses import dataclass
 from enum import Enum
@@ -25,7 +27,7 @@ from typing import Protocol
 
 import numpy as np
 
-from racetrack.ai import LEVELS
+from racetrack.ai import LEVELS, missiles
 from racetrack.ai.lookahead import lookahead_scores
 from racetrack.ai.planner import DEPTH, UNSAFE, plan_scores
 from racetrack.ai.tables import table_damage_limit, value_table
@@ -46,11 +48,15 @@ from racetrack.solver import UNSOLVED, SolverError
 
 
 class Driver(Protocol):
-    """Anything that can choose a move for the current car of a race state."""
+    """Anything that can choose a move for the current car of a race state: the car's move,
+    or (where ``state.steering`` names a missile, steered on its owner's turn) the missile's.
+    ``choose`` answers for both; ``steer`` is the missile's part alone."""
 
     name: str
 
     def choose(self, state: RaceState) -> Move: ...
+
+    def steer(self, state: RaceState) -> Move: ...
 
 
 class Sight(Enum):
@@ -67,16 +73,20 @@ class Style:
     """How a level drives: a matter of skill, never of throwing moves away."""
 
     sight: Sight       # how it ranks the moves that keep a way to the finish
-    max_speed: int     # speed it will not exceed while a slower move keeps a way out
+    max_speed: float   # squares a turn, as the crow flies, it will not exceed while a slower
+                       # move keeps a way out (a diagonal dares less than a straight)
     careful: bool      # counts only routes that never crash, even where a crash is quicker
     margin: int        # turns it will give up to keep two ways on where a car could shut one
     anticipates: bool = False  # among equal moves, keeps off the line a car ahead will take
 
 
+#: Alone on the bundled tracks under Gardner's rules the levels take, on average, 1.00, 1.08,
+#: 1.19 and 1.32 times the optimum: caps between neighbouring levels far enough apart that a
+#: level beats the one below it by more than a good grid point is worth.
 STYLES = {
-    "easy": Style(Sight.GLANCE, max_speed=3, careful=True, margin=3),
-    "medium": Style(Sight.PLAN, max_speed=4, careful=True, margin=2),
-    "hard": Style(Sight.TABLE, max_speed=5, careful=True, margin=2),
+    "easy": Style(Sight.GLANCE, max_speed=3.0, careful=True, margin=3),
+    "medium": Style(Sight.PLAN, max_speed=3.7, careful=True, margin=2),
+    "hard": Style(Sight.TABLE, max_speed=4.5, careful=True, margin=2),
     "expert": Style(Sight.TABLE, max_speed=10**6, careful=False, margin=2, anticipates=True),
 }
 
@@ -99,7 +109,7 @@ class TableDriver:
         self.seed = seed
         self.random = random.Random(seed)
         self._idle = 0
-        self._last_best = UNSOLVED
+        self._record = UNSOLVED
 
     def prepare(self, state: RaceState, car: int) -> None:
         """Build the table now (it is cached), so the first move is as quick as the rest."""
@@ -107,8 +117,16 @@ class TableDriver:
         with contextlib.suppress(SolverError):  # too large a track: the lookahead drives
             value_table(race.course_of(car), race.rules, swims(race.cars[car], state.cars[car]))
 
+    def steer(self, state: RaceState) -> Move:
+        """The move of the missile whose move it is: chasing a rival
+        (``racetrack.ai.missiles``)."""
+        return missiles.steer_missile(state)
+
     def choose(self, state: RaceState) -> Move:
-        """The move to make, with a James Bond action when one looks worth it."""
+        """The move to make (the missile's, when one is to move), with a James Bond action
+        when one looks worth it."""
+        if state.steering is not None:
+            return self.steer(state)
         options = [c for c in state.candidates() if c.legal]
         move = self._choose_move(state, missile_points(state))
         actions = state.actions()
@@ -137,6 +155,8 @@ class TableDriver:
                     and not (team and race.cars[j].team == team))
 
         rivals = [j for j in range(len(state.cars)) if rival(j)]
+        if action is Action.MISSILE and race.rules.gadgets_missile_flight == "steered":
+            return missiles.worth_firing(state)
         if action is Action.MISSILE:
             boost = race.rules.gadgets_missile_boost
             first_velocity = missile_boost(me.velocity, boost)
@@ -177,17 +197,28 @@ class TableDriver:
         if not state.placing and sum(car.racing for car in state.cars) > 1:
             hopeful = self._in_traffic(state, options, values, hopeful)
         style = self.style
-        calm = [i for i in hopeful if options[i].velocity.speed <= style.max_speed]
+        calm = [i for i in hopeful
+                if math.hypot(options[i].velocity.x, options[i].velocity.y) <= style.max_speed]
         pool = calm or hopeful
         best = min(values[i] for i in pool)
         ties = [i for i in pool if values[i] == best]
         if best == 0:
             return options[self._best_finish(state, options, ties)].move
-        # Turns without the table's count going down; a level that sees less than the table
-        # goes by the table once they reach PATIENCE, so it never goes round in circles.
-        self._idle = self._idle + 1 if best >= self._last_best else 0
-        self._last_best = best
-        if style.sight is not Sight.TABLE and self._idle < PATIENCE:
+        # Turns since the table's count last reached a new low: a level that sees less than
+        # the table, or keeps under a speed, goes by the table once they reach PATIENCE, so it
+        # never goes round in circles (Pope's launch is faster than any cap: a capped car
+        # would stop, creep and stop again for ever).
+        if best < self._record:
+            self._idle, self._record = 0, best
+        else:
+            self._idle += 1
+        if self._idle >= PATIENCE and calm and min(values[i] for i in hopeful) < best:
+            pool = hopeful
+            best = min(values[i] for i in pool)
+            ties = [i for i in pool if values[i] == best]
+            if best == 0:
+                return options[self._best_finish(state, options, ties)].move
+        elif style.sight is not Sight.TABLE and self._idle < PATIENCE:
             # Its own view ranks the moves that waste at most one turn by the table (so the
             # count of turns to go never grows).
             near = [i for i in pool if values[i] <= best + 1]
@@ -313,8 +344,9 @@ class TableDriver:
 
     def _with_margin(self, state: RaceState, options: list[Candidate], values: list[int],
                      hopeful: list[int]) -> list[int]:
-        """Drop the options after which a single point is the car's only hopeful way on and
-        another car could take that point first, when others cost at most ``margin`` more."""
+        """Drop the options after which the car's hopeful ways on are so few that the cars
+        nearby could take every one of them first (a car each), when others cost at most
+        ``margin`` more."""
         index = state.current_car
         assert index is not None
         car = state.cars[index]
@@ -326,7 +358,7 @@ class TableDriver:
                  for ways in self._ways_on(state, [options[i] for i in hopeful])]
         safe = [i for i, points in zip(hopeful, exits, strict=True)
                 if values[i] == 0  # it finishes: nothing left to shut
-                or not (len(points) == 1 and any(points <= r for r in rivals))]
+                or not can_shut(points, rivals)]
         if not safe:
             return hopeful
         best = min(values[i] for i in hopeful)
@@ -383,9 +415,33 @@ class TableDriver:
         return [UNSOLVED if bad else int(t) for bad, t in zip(hopeless, total, strict=True)]
 
 
+def can_shut(exits: set[Vec], rivals: list[set[Vec]]) -> bool:
+    """Whether the rivals, each taking one of the points it can reach, could take every one
+    of ``exits`` (two cars can shut a car in as surely as one: a matching of exits to cars)."""
+    if not exits or len(exits) > len(rivals):
+        return False
+    claimed: dict[Vec, int] = {}
+
+    def claim(rival: int, seen: set[Vec]) -> bool:
+        for point in rivals[rival] & exits:
+            if point not in seen:
+                seen.add(point)
+                if point not in claimed or claim(claimed[point], seen):
+                    claimed[point] = rival
+                    return True
+        return False
+
+    for rival in range(len(rivals)):
+        claim(rival, set())
+    return len(claimed) == len(exits)
+
+
 def missile_points(state: RaceState) -> frozenset[Vec]:
     """Where missiles will be when they strike at the end of the current car's turn: its own
-    after their flight, everyone else's where they are now."""
+    after their flight, everyone else's where they are now (steered missiles: where each is
+    now, ``racetrack.ai.missiles``)."""
+    if state.race.rules.gadgets_missile_flight == "steered":
+        return missiles.missile_points(state)
     index = state.current_car
     points = set()
     for missile in state.missiles:

@@ -14,7 +14,7 @@ to a point there, which no simple polygon can hold; each such corner gets a diam
 that no move between lattice points of the sheet comes near it unless it goes through the
 corner itself (a lattice segment that misses a half-integer point misses it by at least
 1/(2 * length)), so the surface is one simple polygon and the cell rule still holds to the
-letter. ``tests/test_imports_cells.py`` checks that against a plain walk through the cells.
+letter. ``tests/imports/test_cells.py`` checks that against a plain walk through the cells.
 
 Road not joined to the start's (islands: digits drawn as a signature, decorations) is dropped,
 with a note; a finish or checkpoint left only on islands is an error or a note accordingly.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from racetrack.rules.optionfile import DEFAULT_SOURCE
 from racetrack.rules.options import OPTIONS
 from racetrack.rules.ruleset import RuleSet
 
@@ -18,15 +21,22 @@ def shown_value(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def describe_rules(rules: RuleSet) -> list[str]:
-    """The lines that document a rule set: its name and source, then each option's value,
+def describe_rules(rules: RuleSet, sources: Mapping[str, str] | None = None) -> list[str]:
+    """The lines that document a rule set: its name and source, then each option's value
+    (with where it came from, where ``sources`` says: ``rules.ruleset.option_sources``),
     what the option means, what that value means and the other values it could take."""
     lines = [f"{rules.name}: {one_line(rules.description)}"]
     if rules.source:
         lines.append(f"source: {one_line(rules.source)}")
+    if sources:
+        lines.append("each value is the option table's default, or set by the rule set named "
+                     "after it (this one, or a base it starts from)")
     for option in OPTIONS:
         shown = shown_value(rules.option(option.key))
-        lines += ["", f"{option.key}: {shown}", f"    {option.doc}"]
+        origin = (sources or {}).get(option.key)
+        where = "" if origin is None else "   (default)" if origin == DEFAULT_SOURCE \
+            else f"   (set by {origin})"
+        lines += ["", f"{option.key}: {shown}{where}", f"    {option.doc}"]
         if option.choices:
             lines.append(f"    {shown}: {option.choices.get(shown, '')}")
             others = [k for k in option.choices if k != shown]

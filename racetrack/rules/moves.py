@@ -27,7 +27,9 @@ from racetrack.rules.movement import (  # noqa: F401  (re-exported for callers)
 from racetrack.rules.ruleset import RuleSet
 from racetrack.rules.transition import (
     COLLISION,
+    COLUMNS,
     CRASH,
+    EXIT_CAP,
     KINDS,
     REFUSALS,
     SPECIAL_CODES,
@@ -58,11 +60,11 @@ def car_batch(car: CarState) -> Cars:
     """One car's state as a batch of one for the transition."""
     exit_units = 0 if car.exit_distance is None else int(round(car.exit_distance * 5))
     kit = car.kit
-    return Cars(x=[car.position.x], y=[car.position.y], vx=[car.velocity.x],
-                vy=[car.velocity.y], progress=[car.progress], pitted=[int(car.pitted)],
-                launch=[int(car.launch)], off=[int(car.off_track)],
-                exit=[min(exit_units, np.iinfo(np.int32).max)], damage=[car.damage],
-                brakes=[kit.brakes], turbo=[kit.turbo], boosters=[kit.boosters])
+    row = np.array([[car.position.x], [car.position.y], [car.velocity.x], [car.velocity.y],
+                    [car.progress], [int(car.pitted)], [int(car.launch)], [int(car.off_track)],
+                    [min(exit_units, EXIT_CAP)], [car.damage], [kit.brakes],
+                    [kit.turbo], [kit.boosters]], dtype=np.int32)
+    return Cars(**dict(zip(COLUMNS, row, strict=True)))
 
 
 def car_after(car: CarState, after: Cars, i: int = 0) -> CarState:
@@ -95,9 +97,12 @@ def race_moves(course: Course, rules: RuleSet, setups: Sequence[CarSetup],
               if j != index and c.racing and j not in passable]
     if not others or rules.cars == "shared":
         return moves
-    taken = np.full(len(moves), -1, dtype=np.int16)
-    for j, position in others:
-        taken[(moves.tx == position.x) & (moves.ty == position.y)] = j
+    ids = np.array([j for j, _ in others], dtype=np.int16)
+    where = np.array([(p.x, p.y) for _, p in others])
+    at = (moves.tx[:, None] == where[None, :, 0]) & (moves.ty[:, None] == where[None, :, 1])
+    # The last car listed at a point names it (cars never share a point unless shared).
+    last = len(others) - 1 - np.argmax(at[:, ::-1], axis=1)
+    taken = np.where(at.any(axis=1), ids[last], -1).astype(np.int16)
     blocking = (taken >= 0) & (moves.kind != CRASH)
     legal = moves.legal
     if rules.cars == "forbidden":
@@ -120,17 +125,22 @@ def to_candidates(moves: Moves, rules: RuleSet, setups: Sequence[CarSetup],
     """Judged moves (of one car) as the candidates players and drivers see."""
     assert moves.kind is not None and moves.legal is not None and moves.refusal is not None
     found = []
+    # Plain Python numbers first: reading numpy scalars one by one costs more than the rules.
+    legal_, refusal_, kind_, special_, unchanged_ = (
+        v.tolist() for v in (moves.legal, moves.refusal, moves.kind, moves.special,
+                             moves.unchanged))
+    tx, ty, wx, wy = (v.tolist() for v in (moves.tx, moves.ty, moves.wx, moves.wy))
+    other_ = [-1] * len(moves) if moves.other is None else moves.other.tolist()
     for i in range(len(moves)) if rows is None else rows:
-        legal = bool(moves.legal[i])
-        refusal = Refusal.NONE if legal else REFUSALS[moves.refusal[i]]
-        other = -1 if moves.other is None else int(moves.other[i])
+        legal = legal_[i]
+        refusal = Refusal.NONE if legal else REFUSALS[refusal_[i]]
+        other = other_[i]
         detail: object = setups[other].name if other >= 0 else \
             rules.movement_skid_speed if refusal is Refusal.SKID else ""
-        found.append(Candidate(target=Vec(int(moves.tx[i]), int(moves.ty[i])),
-                               velocity=Vec(int(moves.wx[i]), int(moves.wy[i])), legal=legal,
-                               kind=KINDS[moves.kind[i]], reason=refusal.text(detail),
-                               unchanged=bool(moves.unchanged[i]),
-                               note=SPECIAL_CODES[moves.special[i]], refusal=refusal))
+        found.append(Candidate(target=Vec(tx[i], ty[i]), velocity=Vec(wx[i], wy[i]),
+                               legal=legal, kind=KINDS[kind_[i]], reason=refusal.text(detail),
+                               unchanged=unchanged_[i], note=SPECIAL_CODES[special_[i]],
+                               refusal=refusal))
     return found
 
 

@@ -120,22 +120,34 @@ def read_option_file(doc: YamlDocument, table: OptionTable,
                       description or "", source or "", base)
 
 
+#: Where an option's value came from when no file in the chain sets it.
+DEFAULT_SOURCE = "default"
+
+
 def read_rules(doc: YamlDocument, table: OptionTable, path: Path | None,
-               chain: tuple[Path, ...], bundled: Path,
-               embedded: bool = False) -> tuple[OptionFile, dict[str, Any]]:
+               chain: tuple[Path, ...], bundled: Path, embedded: bool = False,
+               sources: dict[str, str] | None = None) -> tuple[OptionFile, dict[str, Any]]:
     """A rules file read and checked, and the value of every option: the file's own, else
     its base's (down the chain of bases, each read and checked alike), else the default.
 
     ``path`` is the file's (None for text), ``chain`` the files already on the way here
-    (to refuse a circle), ``bundled`` the folder of the bundled rule sets.
+    (to refuse a circle), ``bundled`` the folder of the bundled rule sets. ``sources``, if
+    given, is filled with where each option's value came from: the name of the file in the
+    chain that sets it (its ``name``, else its file's stem), or ``DEFAULT_SOURCE``.
     """
     read = read_option_file(doc, table, embedded)
     if read.base:
         base_file = base_path(read.base, doc, path, bundled, table)
         base_doc, base_chain = load_base(base_file, doc, table, chain)
-        options = read_rules(base_doc, table, base_file, base_chain, bundled)[1]
+        options = read_rules(base_doc, table, base_file, base_chain, bundled,
+                             sources=sources)[1]
     else:
         options = {o.key: o.default for o in table.options}
+        if sources is not None:
+            sources.update(dict.fromkeys(options, DEFAULT_SOURCE))
+    if sources is not None:
+        own = read.name or (path.stem if path is not None else "this file")
+        sources.update(dict.fromkeys(read.values, own))
     return read, {**options, **read.values}
 
 

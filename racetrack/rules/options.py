@@ -21,9 +21,10 @@ class Option:
     ``off``, ``exit``, ``damage``, ``kit``).
 
     ``since`` is the generation of saved files (replays, records, games) that list the option:
-    a file saved before it existed (``since`` 2) raced with its default, which is the engine's
-    fixed behaviour of that time, so such a file may lack it; a file lacking an older option
-    is refused (``racetrack.rules.optionfile.read_rules``)."""
+    a file saved before it existed (``since`` 2) raced with the engine's fixed behaviour of
+    that time, so such a file may lack it: it then takes ``before`` where the option's
+    default is not that behaviour (the default otherwise); a file lacking an older option is
+    refused (``racetrack.rules.ruleset.rules_from_document``)."""
 
     key: str
     default: Any
@@ -36,6 +37,12 @@ class Option:
     moves: bool = False
     state: str = ""
     since: int = 1
+    before: Any = None  # the value a saved file lacking it raced under, where not the default
+
+    @property
+    def legacy(self) -> Any:
+        """What a saved file that lacks this (newer) option raced under."""
+        return self.default if self.before is None else self.before
 
     @property
     def field_name(self) -> str:
@@ -319,6 +326,18 @@ OPTIONS: tuple[Option, ...] = (
            "How much faster a missile may go each turn with its turbo boost (Baker: \"it can "
            "use turbo-boost every turn\"; a turbo boost speeds up by two squares).", low=1,
            high=5, since=2),
+    Option("gadgets.missile-flight", "steered",
+           "How a missile in flight moves (Baker: \"It moves on your turn just like it was "
+           "another car - so it starts off moving the same speed as you are. It's advantage is "
+           "that it can use turbo-boost every turn until it hits something. (Not 'good brakes' "
+           "though - it's boost only makes it go faster!)\").",
+           {"steered": "its owner moves it on each of its turns, after the car, with the car's "
+                       "choices plus a turbo boost (gadgets.missile-boost) every turn; it "
+                       "explodes where it ends on a car, vanishes where it meets a missile and "
+                       "is gone once a move leaves the track (Baker)",
+            "straight": "it flies on by itself each of its owner's turns, straight, turbo "
+                        "boosted every turn (the engine's missiles before they were steered)"},
+           since=2, before="straight"),
     Option("gadgets.oil-size", 3,
            "The side, in squares, of the slick an oil sprayer lays (Baker: \"a 3x3 square oil "
            "slick right behind your car\").", low=1, high=9, since=2),

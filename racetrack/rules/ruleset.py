@@ -31,7 +31,8 @@ from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 logger = logging.getLogger(__name__)
 
 __all__ = ["RuleSet", "bundled_rules_folder", "bundled_variant_names", "load_rules",
-           "refuse_base", "rules_from_data", "rules_from_document", "rules_from_text"]
+           "option_sources", "refuse_base", "rules_from_data", "rules_from_document",
+           "rules_from_text"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class RuleSet:
     pickups_money: int
     gadgets_missile_damage: int
     gadgets_missile_boost: int
+    gadgets_missile_flight: str
     gadgets_oil_size: int
     gadgets_gun_damage: int
     teams_scoring: str
@@ -186,6 +188,16 @@ def load_rules(name_or_path: str | os.PathLike[str]) -> RuleSet:
     return _build(load_yaml(path, RulesError, RULES_LIMITS), path, (_resolved(path),))
 
 
+def option_sources(name_or_path: str | os.PathLike[str]) -> dict[str, str]:
+    """Where each option of a rule set (a bundled name or a file, as ``load_rules`` takes)
+    gets its value: the rule set in its chain of bases that sets it, or ``"default"``."""
+    path = _locate(str(name_or_path))
+    sources: dict[str, str] = {}
+    read_rules(load_yaml(path, RulesError, RULES_LIMITS), TABLE, path, (_resolved(path),),
+               bundled_rules_folder(), sources=sources)
+    return sources
+
+
 def rules_from_text(text: str, file: str = "<rules>") -> RuleSet:
     """A rule set from YAML text; a ``base`` must then be a bundled variant's name."""
     return _build(parse_yaml(text, file, RulesError, RULES_LIMITS), None, ())
@@ -201,21 +213,17 @@ def rules_from_document(doc: YamlDocument, from_variant: bool = False) -> RuleSe
 
     A file that lacks an option is refused with one line, rather than silently raced under
     the option table's default: the saved rules must be whole. Options newer than the file
-    (``Option.since`` 2) may be missing: the file raced with their default, which was then the
-    engine's fixed behaviour. Where ``from_variant`` (a hand-edited records file), missing
-    options are instead taken from the bundled variant the rules name, and the log says so."""
+    (``Option.since`` 2) may be missing: the file raced with the engine's fixed behaviour of
+    the time (``Option.legacy``: the default, or the old behaviour where the default has
+    changed it, as steered missiles did). Where ``from_variant`` (a hand-edited records
+    file), missing options are instead taken from the bundled variant the rules name, and the
+    log says so."""
     read = read_option_file(doc, TABLE, embedded=True)
     missing = [o.key for o in OPTIONS if o.since == 1 and o.key not in read.values]
     if missing and from_variant and read.name in bundled_variant_names():
         logger.warning("%s: the rules name %r but omit %s; taken from that variant", doc.file,
                        read.name, ", ".join(missing))
-        merged = load_rules(read.name).to_data()
-        for key, value in read.values.items():
-            section, _, sub = key.partition(".")
-            if sub:
-                merged.setdefault(section, {})[sub] = value
-            else:
-                merged[key] = value
+        merged = _with_options(load_rules(read.name).to_data(), read.values)
         merged.update({k: v for k, v in doc.data.items() if k in ("name", "description",
                                                                     "source")})
         doc = YamlDocument(merged, doc.file, doc.lines)
@@ -224,7 +232,24 @@ def rules_from_document(doc: YamlDocument, from_variant: bool = False) -> RuleSe
         raise RulesError(doc.problem((), f"the saved rules lack the option "
                                          f"{describe_key(missing[0])}{more}: a saved file "
                                          "lists every option its race was played under"))
+    elif not from_variant:  # a records table's keys stay those of today's rules
+        older = {o.key: o.legacy for o in OPTIONS
+                 if o.since > 1 and o.before is not None and o.key not in read.values}
+        if older:
+            doc = YamlDocument(_with_options(doc.data, older), doc.file, doc.lines)
     return _build(doc, None, (), embedded=True)
+
+
+def _with_options(data: dict, values: dict[str, Any]) -> dict:
+    """Rules data with options set (a section's mapping copied, not changed)."""
+    merged = dict(data)
+    for key, value in values.items():
+        section, _, sub = key.partition(".")
+        if sub:
+            merged[section] = {**(merged.get(section) or {}), sub: value}
+        else:
+            merged[key] = value
+    return merged
 
 
 def _locate(name: str) -> Path:

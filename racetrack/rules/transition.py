@@ -70,6 +70,10 @@ DRIVE, COLLISION, CRASH, LEAVE, OFF, RETURN = (KINDS.index(k) for k in (
     MoveKind.RETURN))
 
 
+#: How many lone cars' states a transition remembers the candidates of (``candidates``).
+RECENT = 256
+
+
 class Out:
     """Why a move puts the car out of the race (codes in ``Successors.out``)."""
 
@@ -209,9 +213,10 @@ class MoveMemo:
     def size(land: LatticeRegion, vmax_x: int, vmax_y: int) -> int:
         return len(land.points) * (2 * vmax_x + 1) * (2 * vmax_y + 1)
 
-    def slots(self, px, py, wx, wy) -> np.ndarray:
-        """Each move's byte, or -1 where it has none (from off the track, or too fast)."""
-        index = self.land.point_index(px, py).astype(np.int64)
+    def slots(self, px, py, wx, wy, index: np.ndarray | None = None) -> np.ndarray:
+        """Each move's byte, or -1 where it has none (from off the track, or too fast).
+        ``index``: the points' lattice indices, where the caller has them already."""
+        index = (self.land.point_index(px, py) if index is None else index).astype(np.int64)
         ok = (index >= 0) & (np.abs(wx) <= self.vmax_x) & (np.abs(wy) <= self.vmax_y)
         return np.where(ok, index * self.span + (wx + self.vmax_x) * self.span_y
                         + (wy + self.vmax_y), -1)
@@ -261,6 +266,9 @@ class Transition:
         self.start_keys = np.sort(np.array([self.grid.cells(np.array([p.x]), np.array([p.y]))[0]
                                             for p in starts], dtype=np.int64))
         line = course.track.start
+        self._recent: dict[tuple, Moves] = {}
+        self._view_cache: dict[tuple[int, int], np.ndarray] = {}  # Pope's launches
+        self._view_pairs = 0
         self.ahead = (0, 0) if line is None or self.first_move != "ahead" else \
             (float(line.forward[0]), float(line.forward[1]))
 
@@ -287,15 +295,20 @@ class Transition:
 
     # -- the moves each state may consider ----------------------------------------------------
 
-    def move_flags(self, px, py, tx, ty, memo: MoveMemo | None = None) -> np.ndarray:
+    def move_flags(self, px, py, tx, ty, memo: MoveMemo | None = None,
+                   cells: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
         """``MoveMemo`` flags of each move p→t: whether it stays on the track and lands on it,
-        and which kinds of zone it touches (a move of no length: which the point lies in)."""
+        and which kinds of zone it touches (a move of no length: which the point lies in).
+        ``cells``: the sheet cells of p and t, where the caller has them already."""
         n = len(px)
+        if cells is None:
+            cells = (self.grid.cells(px, py), self.grid.cells(tx, ty))
         flags = np.zeros(n, dtype=np.uint8)
-        todo = np.arange(n)
         slot = None
+        p, c = (px, py, tx, ty), cells
+        todo: np.ndarray | None = None  # None: every move
         if memo is not None:
-            slot = memo.slots(px, py, tx - px, ty - py)
+            slot = memo.slots(px, py, tx - px, ty - py, self.land.index[cells[0]])
             have = np.flatnonzero(slot >= 0)
             known = memo.flags[slot[have]]
             done = have[(known & MoveMemo.KNOWN) > 0]
@@ -303,19 +316,24 @@ class Transition:
             seen = np.zeros(n, dtype=bool)
             seen[done] = True
             todo = np.flatnonzero(~seen)
-        if len(todo):
-            p = (px[todo], py[todo], tx[todo], ty[todo])
-            found = np.full(len(todo), MoveMemo.KNOWN, dtype=np.uint8)
-            on = self.land.contains(p[2], p[3])
+            p, c = tuple(v[todo] for v in p), (cells[0][todo], cells[1][todo])
+        if len(p[0]):
+            found = np.full(len(p[0]), MoveMemo.KNOWN, dtype=np.uint8)
+            on = self.land.index[c[1]] >= 0
             ask = np.flatnonzero(on)
-            on[ask] = self.drive.segments_inside(*(v[ask] for v in p))
+            if len(ask):
+                on[ask] = self.drive.segments_inside(*(v[ask] for v in p),
+                                                     cells=(c[0][ask], c[1][ask]))
             found |= on.astype(np.uint8) * MoveMemo.ON
             for zones, bit in ((self.oil, MoveMemo.OIL), (self.jump, MoveMemo.JUMP),
                                (self.upgrade, MoveMemo.UP), (self.downgrade, MoveMemo.DOWN)):
                 if zones:
-                    found |= zones.touches(*p).astype(np.uint8) * bit
-            flags[todo] = found
-            if slot is not None:
+                    found |= zones.touches(*p, cells=c).astype(np.uint8) * bit
+            if todo is None:
+                flags = found
+            else:
+                flags[todo] = found
+                assert slot is not None
                 keep = slot[todo] >= 0
                 memo.flags[slot[todo][keep]] = found[keep]
         return flags
@@ -402,15 +420,48 @@ class Transition:
 
     def _launches(self, cars: Cars, rows: np.ndarray):
         """Pope's fast acceleration: from a full stop, to any point of the track the car can
-        reach in one straight move on it, however far."""
+        reach in one straight move on it, however far.
+
+        What a point sees depends on the point alone, and a search meets the same stopping
+        points again and again (with other progress, other kit): each point's view is worked
+        out once per transition (``_views``) and reused."""
+        points = self.land.points
+        starts = np.column_stack([cars.x[rows], cars.y[rows]])
+        unique, inverse = np.unique(starts, axis=0, return_inverse=True)
+        views = self._views(unique)
+        seen = [views[i] for i in inverse.reshape(-1).tolist()]
+        row = np.repeat(rows, [len(view) for view in seen])
+        target = np.concatenate(seen) if seen else np.zeros(0, dtype=np.int64)
+        tx, ty = points[target, 0], points[target, 1]
+        return (row, tx - cars.x[row], ty - cars.y[row], SPECIAL_CODES.index(Special.LAUNCH))
+
+    #: How many (point, visible point) pairs the launch views may keep in all.
+    VIEW_BUDGET = 20_000_000
+
+    def _views(self, starts: np.ndarray) -> list[np.ndarray]:
+        """For each start point, the indexes of the land points a straight move reaches on
+        the track, tested in one batched call for the points not seen before."""
+        cache = self._view_cache
         points = self.land.points
         n = len(points)
-        row = np.repeat(rows, n)
-        tx = np.tile(points[:, 0], len(rows))
-        ty = np.tile(points[:, 1], len(rows))
-        visible = self.drive.segments_inside(cars.x[row], cars.y[row], tx, ty)
-        row, tx, ty = row[visible], tx[visible], ty[visible]
-        return (row, tx - cars.x[row], ty - cars.y[row], SPECIAL_CODES.index(Special.LAUNCH))
+        keys = [(int(x), int(y)) for x, y in starts.tolist()]
+        missing = [i for i, key in enumerate(keys) if key not in cache]
+        found: dict[tuple[int, int], np.ndarray] = {}
+        if missing:
+            m = len(missing)
+            sx = np.repeat(starts[missing, 0], n)
+            sy = np.repeat(starts[missing, 1], n)
+            visible = self.drive.segments_inside(sx, sy, np.tile(points[:, 0], m),
+                                                 np.tile(points[:, 1], m)).reshape(m, n)
+            kept = self._view_pairs
+            for j, i in enumerate(missing):
+                view = np.flatnonzero(visible[j])
+                found[keys[i]] = view
+                if kept + len(view) <= self.VIEW_BUDGET:
+                    cache[keys[i]] = view
+                    kept += len(view)
+            self._view_pairs = kept
+        return [cache.get(key, found.get(key)) for key in keys]
 
     def _specials(self, cars: Cars, rows: np.ndarray):
         """The kit's special moves (good brakes, turbo, rocket boosters) for states that may
@@ -461,14 +512,15 @@ class Transition:
         kind = np.full(n, DRIVE, dtype=np.int8)
         refusal = np.zeros(n, dtype=np.int8)
         legal = np.ones(n, dtype=bool)
-        flags = self.move_flags(px, py, tx, ty, memo)
+        cells = (self.grid.cells(px, py), self.grid.cells(tx, ty))
+        flags = self.move_flags(px, py, tx, ty, memo, cells)
 
         def forbid(mask: np.ndarray, why: Refusal) -> None:
             refusal[mask & legal] = REFUSALS.index(why)
             legal[mask] = False
 
-        lands = self.land.contains(tx, ty)
-        on_sheet = self.grid.cells(tx, ty) >= 0
+        lands = self.land.index[cells[1]] >= 0
+        on_sheet = cells[1] >= 0
         if off.any():
             kind[off] = np.where(lands[off], RETURN, OFF)
             forbid(off & ~lands & ~on_sheet, Refusal.OFF_PAPER)
@@ -556,7 +608,24 @@ class Transition:
 
     def candidates(self, cars: Cars, oil: Sequence[BaseGeometry] = (),
                    explain: bool = True, memo: MoveMemo | None = None) -> Moves:
-        """``choices`` judged: every move each state may consider, with the rules' verdict."""
+        """``choices`` judged: every move each state may consider, with the rules' verdict.
+
+        A lone car's answer is remembered for the states asked about lately: a race asks
+        about the same car several times a turn (its legal moves, the move played, the
+        driver's choice, the screen), and a batch of one pays numpy's cost per call, not per
+        move. Each caller gets its own copy to change."""
+        if len(cars) == 1 and not oil and memo is None:
+            key = (*cars.row(0).values(), explain)
+            found = self._recent.get(key)
+            if found is None:
+                if len(self._recent) >= RECENT:
+                    self._recent.clear()
+                found = self._recent[key] = self._candidates(cars, oil, explain, memo)
+            return found.take(np.arange(len(found)))
+        return self._candidates(cars, oil, explain, memo)
+
+    def _candidates(self, cars: Cars, oil: Sequence[BaseGeometry], explain: bool,
+                    memo: MoveMemo | None) -> Moves:
         on_oil = self.unchanged_touches_oil(cars, oil, memo) if (self.oil or oil) else None
         return self.judge(cars, self.choices(cars, oil, on_oil), oil, explain, on_oil, memo)
 

@@ -272,22 +272,25 @@ class TreesState:
         return events
 
     def _next_turn(self, player: int) -> list[str]:
+        """Whose turn it is next, or the game's end.
+
+        Players are asked whether they can move lazily, in turn order from the next one:
+        judging a player's moves is the costly part of a turn, and usually the next player can
+        move, so one player is judged, not all (the judgement is cached for its turn).
+        """
         count = len(self.game.players)
-        movable = [p for p in range(count) if self.can_move(p)]
-        if not movable:
+        order = [(player + step) % count for step in range(1, count + 1)]
+        following = next((p for p in order if self.can_move(p)), None)
+        if following is None:
             return self._end(Termination.NO_MOVES)
-        if set(movable) <= self.agreed:
+        if following in self.agreed and not any(
+                self.can_move(p) for p in order if p not in self.agreed):
             return self._end(Termination.AGREED)
         if len(self.history) >= self.rules.turn_limit:
             return self._end(Termination.TURN_LIMIT)
-        events = []
-        for step in range(1, count + 1):
-            candidate = (player + step) % count
-            if candidate in movable:
-                self.current = candidate
-                break
-            events.append(f"{self.game.players[candidate].name} cannot move")
-        return events
+        self.current = following
+        return [f"{self.game.players[p].name} cannot move"
+                for p in order[:order.index(following)]]
 
     def _end(self, termination: Termination) -> list[str]:
         self.outcome = Outcome.from_scores(termination, self.scores())

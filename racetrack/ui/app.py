@@ -28,6 +28,7 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Gui, Page
 from racetrack.ui.input import Intent, Key, Quit, Resize
 from racetrack.ui.routes import Routes
+from racetrack.ui.saving import SettingsWriter
 from racetrack.ui.sound import Sounds
 
 log = logging.getLogger(__name__)
@@ -108,6 +109,7 @@ class App:
         theme.configure(self.ui_scale(), self.settings.colour_blind)
         self.gui = Gui(self.size, theme.LOOKS.scale)
         self.sound = Sounds(self.settings.volume, self.settings.muted)
+        self.settings_writer = SettingsWriter()
         self.routes = Routes(self)  # the one place that knows the scenes
 
     # -- the window -----------------------------------------------------------------------
@@ -195,10 +197,10 @@ class App:
             save_settings(settings)
 
     def remember(self, **change) -> None:
-        """Keep a window choice in the settings file (read fresh: a scene may have saved)."""
-        self.settings = replace(load_settings(), **change)
-        with contextlib.suppress(OSError):
-            save_settings(self.settings)
+        """Keep a window choice (the zoom, the size, fullscreen) in the settings file, written
+        behind the frame; the file's other settings are kept as a screen last saved them."""
+        self.settings = replace(self.settings, **change)
+        self.settings_writer.change(**change)
 
     # -- the scene stack ------------------------------------------------------------------
 
@@ -249,6 +251,7 @@ class App:
                 flush()
         if not self.fixed and not self.fullscreen and self.settings.window != self.size:
             self.remember(window=self.size)
+        self.settings_writer.wait()
 
     # -- a frame --------------------------------------------------------------------------
 
@@ -342,4 +345,5 @@ class App:
             self.clock.tick(FPS)
         self.gui.kill_all()
         self.sound.close()
+        self.settings_writer.close()
         pygame.quit()

@@ -83,7 +83,8 @@ class Gui:
               pygame_gui.UI_TEXT_ENTRY_FINISHED, pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED,
               pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_HORIZONTAL_SLIDER_MOVED,
               pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED,
-              pygame_gui.UI_WINDOW_CLOSE)
+              pygame_gui.UI_WINDOW_CLOSE, pygame_gui.UI_SELECTION_LIST_NEW_SELECTION,
+              pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION)
 
     def __init__(self, size: tuple[int, int], scale: float = 1.0):
         self.scale = scale
@@ -264,6 +265,8 @@ class SelectAllEntry(UITextEntryLine):
     a default name at once."""
 
     _selecting = False  # just focused: the click that did it still selects all
+    #: A character not to type if it comes first: the key that opened the field.
+    ignore_text: str | None = None
 
     def focus(self) -> None:
         super().focus()
@@ -271,6 +274,12 @@ class SelectAllEntry(UITextEntryLine):
         self._selecting = True
 
     def process_event(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.TEXTINPUT and self.ignore_text is not None:
+            ignored, self.ignore_text = self.ignore_text, None
+            if event.text.lower() == ignored.lower():
+                return True
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            self.ignore_text = None
         used = super().process_event(event)
         if self._selecting and event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP,
                                               pygame.MOUSEMOTION):
@@ -300,6 +309,12 @@ class Entry(Control):
     @text.setter
     def text(self, value: str) -> None:
         self.element.set_text(value)
+
+    @property
+    def selected(self) -> bool:
+        """Whether all of its text is selected (typing replaces it)."""
+        low, high = sorted(self.element.select_range)
+        return bool(self.text) and (low, high) == (0, len(self.text))
 
     def activate(self) -> None:
         self.element.focus()

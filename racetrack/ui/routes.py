@@ -12,8 +12,10 @@ where the command line uses it too.
 from __future__ import annotations
 
 import contextlib
+import copy
 import random
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,7 @@ from racetrack.takeover import take_over
 from racetrack.track import Track, load_track
 from racetrack.trees import TreesGame, TreesState
 from racetrack.trees.record import GAMES
+from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsScene
 from racetrack.ui.scenes.editor import EditorScene
 from racetrack.ui.scenes.help import HelpScene
@@ -53,8 +56,8 @@ from racetrack.ui.scenes.trial import TrialResultsScene
 from racetrack.ui.scenes.tutorial import TutorialScene, tutorial_race
 from racetrack.ui.scenes.unfinished import UnfinishedScene
 
-#: What follows a race: ``results(final state, saved replay)`` makes the results' scene.
-Results = Callable[[RaceState, "Path | None"], Any]
+#: What follows a race: ``results(final state, the replay's saving)`` makes the results' scene.
+Results = Callable[[RaceState, Saving], Any]
 
 
 class Routes:
@@ -155,7 +158,7 @@ class Routes:
         seed = random.randrange(1_000_000)
         Race(track, rules, cars, seed=seed)  # refuses too many cars for the start line
 
-        def results(final: RaceState, saved: Path | None) -> ResultsScene:
+        def results(final: RaceState, saved: Saving) -> ResultsScene:
             return ResultsScene(self.app, final, None, saved, proceed=("Back to editor", back))
 
         def race_with(kitted: list[CarSetup], replace: bool) -> RaceScene:
@@ -200,10 +203,11 @@ class Routes:
 
         progress = progress or archive.new_progress_path(state)
 
-        def over(final: RaceState) -> None:
-            saved = None
-            with contextlib.suppress(OSError, FileProblemError):
-                saved = archive.save_finished(final, progress=progress)
+        def over(final: RaceState, autosaves: Executor | None = None) -> None:
+            """The results at once; the replay is written behind them, after the race's
+            last autosaves (``autosaves``), and the results say so when it is on disk."""
+            saved = Saving(lambda: archive.save_finished(final, progress=progress),
+                           after=autosaves)
             if results is not None:
                 self.app.replace(results(final, saved))
             elif is_time_trial(race):
@@ -249,18 +253,13 @@ class Routes:
         race = tutorial_race()
         return self.race(race, race.start(), replace=False, scene_type=TutorialScene)
 
-    def _trial_results(self, final: RaceState, rematch, saved: Path | None):
-        """Record a finished time trial (a failure to write costs only the record) and show
-        it."""
-        result, problem = None, ""
+    def _trial_results(self, final: RaceState, rematch, saved: Saving):
+        """Show a finished time trial, its run recorded behind the frame (a failure to write
+        costs only the record, said in one line)."""
+        recording = None
         if run_turns(final) is not None:
-            try:
-                result = record_run(final)
-            except OSError as exc:
-                problem = f"Could not save the record: {exc.strerror or exc}"
-            except FileProblemError as exc:  # the table has grown past what the game reads
-                problem = f"Could not save the record: {exc.problems[0].message}"
-        return TrialResultsScene(self.app, final, rematch, saved, result, problem)
+            recording = Saving(lambda: record_run(final), failure="Could not save the record")
+        return TrialResultsScene(self.app, final, rematch, saved, recording)
 
     # -- championships ----------------------------------------------------------------------
 
@@ -297,16 +296,15 @@ class Routes:
     def _championship_results(self, series: Championship, path: Path | None) -> Results:
         """What follows a championship's race: the race scored and the series saved, its
         ranking, and a button on to the standings."""
-        def results(final: RaceState, saved: Path | None) -> ResultsScene:
+        def results(final: RaceState, saved: Saving) -> ResultsScene:
             series.record(final)
-            problem = ""
-            try:
-                series.save(path)
-            except OSError as exc:
-                problem = f"Could not save the championship: {exc.strerror or exc}"
+            # Written behind the frame, from a copy: the standings go on changing.
+            kept = copy.deepcopy(series)
+            saving = Saving(lambda: kept.save(path),
+                            failure="Could not save the championship")
 
             def standings() -> None:
-                self.app.replace(StandingsScene(self.app, series, path, problem))
+                self.app.replace(StandingsScene(self.app, series, path, saving=saving))
 
             return ResultsScene(self.app, final, None, saved, proceed=("Standings", standings))
 
@@ -325,9 +323,10 @@ class Routes:
             with contextlib.suppress(OSError, ValueError):  # a failed save must not stop play
                 GAMES.record_progress(current, progress)
 
-        def over(final: TreesState) -> None:
-            with contextlib.suppress(OSError, ValueError):
-                GAMES.save_finished(final, progress=progress)
+        def over(final: TreesState) -> Saving:
+            """The finished game written behind the frame (the scene says when)."""
+            return Saving(lambda: GAMES.save_finished(final, progress=progress),
+                          failure="Could not save the game")
 
         scene = TreesScene(self.app, game, computers, state, record=record, on_over=over)
         return self._show(scene, replace)

@@ -165,6 +165,12 @@ def ui_font(size: int, bold: bool = False) -> pygame.font.Font:
     return _face("ui", round(size * LOOKS.scale), bold)
 
 
+def gui_font(points: int, bold: bool = False) -> pygame.font.Font:
+    """The face pygame_gui draws a widget's words in, at the size its JSON theme gives
+    (grown with the UI scale): to fit words to a button before making it."""
+    return _face("ui", round(points * LOOKS.scale / SIZE_RATIO["ui"]), bold)
+
+
 def hand(size: int, bold: bool = False) -> pygame.font.Font:
     """The handwriting on the paper (Comic Neue): labels, numbers, names."""
     return _face("hand", size, bold)

@@ -8,8 +8,8 @@ import pytest
 from racetrack.draft import Draft, load_draft, save_draft
 from racetrack.editing.files import open_drawing, templates, your_tracks
 from racetrack.errors import FileProblemError
-from tests.test_imports_picture import oval
-from tests.test_imports_text import KARO
+from tests.imports.test_picture import oval
+from tests.imports.test_textmap import KARO
 
 
 def test_two_tracks_of_the_same_name_are_told_apart(tmp_path):

@@ -12,7 +12,7 @@ from racetrack.editing.state import Asking, autosave_path
 from racetrack.rules import load_rules
 from racetrack.settings import tracks_dir
 from racetrack.track import Zone, bundled_track_paths, load_track
-from tests.test_imports_text import KARO
+from tests.imports.test_textmap import KARO
 
 
 @pytest.fixture(autouse=True)

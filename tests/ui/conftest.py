@@ -7,6 +7,10 @@ import os
 import pygame
 import pytest
 
+from racetrack.settings import PlayerChoice
+from racetrack.track import find_track
+from racetrack.ui.scenes.menu import MenuScene
+
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
@@ -47,7 +51,9 @@ def pick(app, control, value, frames=2):
     listing = control.element.current_state.options_selection_list
     assert listing is not None, "the list did not open"
     item = next(i for i in listing.item_list if i["text"] == value)
-    if item["button_element"] is None:  # scrolled out of the open list: scroll to it
+    shown = listing.item_list_container.rect
+    if item["button_element"] is None or not shown.collidepoint(
+            item["button_element"].rect.center):  # scrolled out of the open list: scroll to it
         listing.scroll_bar.set_scroll_from_start_percentage(
             listing.item_list.index(item) / len(listing.item_list))
         run(app, frames)
@@ -57,3 +63,21 @@ def pick(app, control, value, frames=2):
 def button(scene, text):
     """A scene's button by its words (the start of them)."""
     return next(w for w in scene.form.widgets if getattr(w, "text", "").startswith(text))
+
+
+def baker_race(app, seed=5, intro=False):
+    app.push(MenuScene(app))
+    players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "easy"))
+    scene = app.routes.start_race(find_track("oval"), "baker", players, seed=seed,
+                             animation_seconds=0.0, replace=False)
+    if not intro:
+        scene._start_following()
+    scene.preparing.result()
+    return scene
+
+
+def settle_outlooks(app, scene):
+    run(app, 1)
+    scene.finish_outlooks()
+    run(app, 1)
+    return scene.current_outlooks()

@@ -186,7 +186,8 @@ def draw_candidates(surface: pygame.Surface, state: RaceState, camera: Camera,
         return
     colours = theme.palette()
     colour = colours.pencil(state.race.cars[index].colour)
-    origin = camera.to_screen(*state.cars[index].position)
+    missile = state.steering  # the player moves its missile: the lines start there
+    origin = camera.to_screen(*(missile or state.cars[index]).position)
     radius = max(5.0, camera.scale * 0.24)
     placing = state.placing
     found = [item if isinstance(item, Outlook) else quick(item) for item in candidates]

@@ -27,7 +27,7 @@ from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.gadgets import draw_collectable
 from racetrack.ui.render.lines import dashed_line
 from racetrack.ui.render.sheet import draw_drawing
-from racetrack.ui.widgets import tip
+from racetrack.ui.render.words import tip
 
 PROBLEM = (210, 40, 40)
 WARNING = (226, 140, 20)

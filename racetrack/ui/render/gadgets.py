@@ -51,6 +51,8 @@ def draw_paper_items(surface: pygame.Surface, state: RaceState, camera: Camera) 
         head = camera.to_screen(*missile.position)
         tail = camera.to_screen(missile.position.x - missile.velocity.x * 0.25,
                                 missile.position.y - missile.velocity.y * 0.25)
+        if missile == state.steering:  # the one its player moves now
+            pygame.draw.circle(surface, theme.HIGHLIGHT, head, max(8, round(camera.scale / 2.5)))
         pygame.draw.line(surface, colour, tail, head, max(3, round(camera.scale / 6)))
         pygame.draw.circle(surface, colours.ink, head, max(3, round(camera.scale / 8)))
 

@@ -79,7 +79,7 @@ def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool,
     """The bar across the top: the current car's name, the turn and its numbers."""
     width = surface.get_width()
     key = (width, tuple(state.cars), state.current_car, state.round, state.placing,
-           state.is_over, thinking, note)
+           state.steering, state.is_over, thinking, note)
     card = (cards or Cards()).get("bar", key, lambda: _bar(width, state, thinking, note))
     surface.blit(card, (0, 0))
 
@@ -106,8 +106,12 @@ def _bar(width: int, state: RaceState, thinking: bool, note: str) -> pygame.Surf
     who = setup.name + ("" if setup.is_human else f" ({setup.driver})")
     label = theme.ui_font(30, bold=True).render(who, True, theme.TEXT)
     surface.blit(label, (x, theme.px(6)))
+    missile = state.steering
     if state.placing:
         bits = ["choose a start point on the line"]
+    elif missile is not None:
+        bits = [f"turn {state.round}", f"move your missile: speed {missile.velocity.speed}, "
+                "turbo every turn"]
     else:
         bits = [f"turn {state.round}", *car_numbers(state, index)]
     if setup.reverse:
@@ -281,9 +285,14 @@ def _wrapped(message: str, width: int) -> pygame.Surface:
 
 
 def draw_toasts(surface: pygame.Surface, toasts: list[Toast]) -> None:
-    """Short messages, newest at the bottom, fading out."""
+    """Short messages, newest at the bottom, fading out; a message said again while it
+    still shows is drawn once (the newest), not stacked."""
     y = surface.get_height() - 16
-    for toast in reversed(toasts[-5:]):
+    shown: list[Toast] = []
+    for toast in reversed(toasts):
+        if len(shown) < 5 and all(other.text != toast.text for other in shown):
+            shown.append(toast)
+    for toast in shown:
         alpha = 255 if toast.age < toast.life - 0.6 else int(255 * max(0.0, toast.life -
                                                                         toast.age) / 0.6)
         width = surface.get_width() - 48

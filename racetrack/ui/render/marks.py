@@ -165,9 +165,9 @@ def _legend(looks: set[Look], colour: Colour, warning: bool, ring: bool) -> pyga
     for number, (text, what) in enumerate(rows):
         y = box.y + theme.px(5) + line * number + line // 2
         at = (box.x + icon // 2 + theme.px(2), y)
-        if what == "warning":
-            draw(surface, Look.SAFE, at, r, colour, warning=False)
-            triangle(surface, (at[0] + r * 1.3, at[1] - r * 1.3), max(6.0, r * 1.1))
+        if what == "warning":  # the dot and its sign side by side, inside the icon's room
+            draw(surface, Look.SAFE, (at[0] - r * 0.9, at[1] + r * 0.3), r * 0.8, colour)
+            triangle(surface, (at[0] + r * 0.9, at[1] - r * 0.2), r * 1.0)
         elif what == "ring":
             pygame.draw.circle(surface, theme.palette().ink, at, r * 1.9, 2)
         else:
@@ -188,3 +188,15 @@ def card(surface: pygame.Surface, box: pygame.Rect, alpha: int = 232) -> None:
     shade.fill((*theme.PANEL, alpha))
     surface.blit(shade, box)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=5)
+
+
+def chosen_card(size: tuple[int, int], chosen: bool) -> pygame.Surface:
+    """A list entry's card (a track, a saved race): pale, or highlighted when chosen; the
+    caller draws its picture and words on it."""
+    picture = pygame.Surface(size, pygame.SRCALPHA)
+    frame = picture.get_rect().inflate(-2, -2)
+    pygame.draw.rect(picture, theme.HIGHLIGHT if chosen else theme.PANEL, frame,
+                     border_radius=8)
+    pygame.draw.rect(picture, theme.TEXT if chosen else theme.PANEL_EDGE, frame, 2,
+                     border_radius=8)
+    return picture

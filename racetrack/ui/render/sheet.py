@@ -399,3 +399,14 @@ def thumbnail(track: Track, size: tuple[int, int] = THUMB) -> pygame.Surface:
     picture = pygame.Surface((round((x1 - x0) * scale) + 1, round((y1 - y0) * scale) + 1))
     draw_drawing(picture, track, scale, (x0, y0))
     return picture
+
+
+def paper_background(surface: pygame.Surface, spacing: int = 24) -> None:
+    """Plain graph paper filling the window (menus sit on it)."""
+    colours = theme.palette()
+    surface.fill(colours.paper)
+    width, height = surface.get_size()
+    for x in range(0, width, spacing):
+        pygame.draw.line(surface, colours.grid, (x, 0), (x, height))
+    for y in range(0, height, spacing):
+        pygame.draw.line(surface, colours.grid, (0, y), (width, y))

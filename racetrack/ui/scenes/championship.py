@@ -19,9 +19,10 @@ from racetrack.settings import save_settings
 from racetrack.track import bundled_track_paths, find_track, load_track
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
+from racetrack.ui.render.words import shorten, wrap_pixels
+from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.form import FormScene, heading
 from racetrack.ui.scenes.setup import SetupScene
-from racetrack.ui.widgets import shorten, wrap_pixels
 
 MIN_RACES, MAX_RACES = 2, 6
 ERROR = theme.ERROR
@@ -143,13 +144,25 @@ class StandingsScene(FormScene):
     caption = "Championship standings"
 
     def __init__(self, app, series: Championship, path: Path | None = None,
-                 problem: str = ""):
+                 problem: str = "", saving: Saving | None = None):
         super().__init__(app)
         self.series = series
         self.path = path
-        self.problem = problem  # the save failed: said in one line
+        self._problem = problem  # the next race could not start: said in one line
+        self.saving = saving  # the standings being written after the race
         self.next_name = "" if series.is_over else _track_name(series.next_track)
         self.table = pygame.Rect(0, 0, 0, 0)
+
+    @property
+    def problem(self) -> str:
+        """What went wrong, in one line: the next race, or the save after the last one."""
+        if self._problem:
+            return self._problem
+        return self.saving.problem if self.saving is not None and self.saving.done else ""
+
+    @problem.setter
+    def problem(self, value: str) -> None:
+        self._problem = value
 
     def layout(self, page: Page, width: int, height: int) -> None:
         actions = [("Back to menu", self.to_menu, "big")]

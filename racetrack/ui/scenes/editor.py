@@ -3,8 +3,9 @@
 The editing itself (tools, gestures, undo, checks, files, questions) lives in
 ``racetrack.editing`` and is tested without a window; this scene converts the pointer to lattice
 coordinates through the camera, pans and zooms, shows the state's questions, prompts and track
-lists as dialogs, and starts test races under the rules chosen in the panel, with the way back
-to the same drawing afterwards.
+lists as pygame_gui dialogs on its page (a question with a button per answer, a line to type, a
+list to pick from, a file dialog for a track kept elsewhere), and starts test races under the
+rules chosen in the panel, with the way back to the same drawing afterwards.
 """
 
 from __future__ import annotations
@@ -21,21 +22,27 @@ from racetrack.editing.state import QUIET_BEFORE_ANALYSIS, Asking
 from racetrack.editing.state import autosave_path as autosave_path
 from racetrack.editing.tools import KEY_HELP, TOOL_HELP
 from racetrack.errors import FileProblemError
+from racetrack.imports import MAP_SUFFIXES
 from racetrack.rules import bundled_variant_names, load_rules
 from racetrack.rules.overrides import apply_overrides
-from racetrack.settings import load_settings, save_settings
+from racetrack.settings import load_settings, save_settings, tracks_dir
 from racetrack.ui import theme
+from racetrack.ui.dialogs import Picker, Prompt, Question
+from racetrack.ui.gui import Entry
 from racetrack.ui.input import Click, Intent, Key, KeyUp, Motion, Release, Text, Wheel
 from racetrack.ui.render import hud
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.editor_view import EditorCanvas
 from racetrack.ui.render.sheet import arrow_length
+from racetrack.ui.render.words import wrap
 from racetrack.ui.scenes.editor_panel import Actions, EditorPanel, panel_width, status_lines
-from racetrack.ui.widgets import Button, Form, ListBox, TextField, wrap
 
 GRAB = 9  # pixels within which a point or an edge is grabbed
-PROMPTS = {Asking.NAME: "The track's name", Asking.DESCRIPTION: "A line about the track",
-           Asking.SAVE_AS: "Save as (a file in your tracks folder)"}
+PROMPTS = {Asking.NAME: ("Name", "The track's name:"),
+           Asking.DESCRIPTION: ("Description", "A line about the track:"),
+           Asking.SAVE_AS: ("Save as", "A name for the file in your tracks folder:")}
+#: How each answer to a question looks: the one that loses work in red.
+ANSWER_STYLES = {Choice.SAVE: "primary", Choice.DISCARD: "danger", Choice.REPLACE: "danger"}
 
 
 class EditorScene:
@@ -61,18 +68,19 @@ class EditorScene:
             open=lambda: self.state.request(Leave.OPEN),
             new=lambda: self.state.request(Leave.NEW), test_drive=self.test_drive,
             race=self.race, menu=lambda: self.state.request(Leave.MENU),
-            rules=self.choose_rules, help=self.toggle_help), self.variants)
-        self.panel.rules.set(rules_name)
+            rules=self.choose_rules, help=self.toggle_help), self.variants, rules_name)
         self.mouse: tuple[int, int] | None = None
         self.shift = False
         self.space = False
         self.panning = False
         self.help = False
         self.swallow: str | None = None  # the key that opened a text field types nothing
-        self.field: TextField | None = None
-        self.dialog: Form | None = None
-        self.chooser: tuple[ListBox, list[TrackEntry], Button] | None = None
-        self._size: tuple[int, int] | None = None
+        self.dialog: Question | None = None  # the state's question, as a window
+        self.prompt: Prompt | None = None  # the text the state waits for
+        self.chooser: Picker | None = None  # the track list after Open or New
+        self.entries: list[TrackEntry] = []  # the chooser's rows
+        self._shown_for: dict[str, object] = {}  # what each open dialog was made for
+        self._laid_out: tuple | None = None
         self._shade: pygame.Surface | None = None
         self._layout()
         self.fit()
@@ -88,6 +96,11 @@ class EditorScene:
     def path(self) -> Path | None:
         return self.state.path
 
+    @property
+    def field(self) -> Entry | None:
+        """The text field of the open prompt."""
+        return self.prompt.field if self.prompt is not None else None
+
     @path.setter
     def path(self, value: Path | None) -> None:
         self.state.path = value
@@ -95,16 +108,21 @@ class EditorScene:
     # -- layout ----------------------------------------------------------------------------
 
     def _layout(self) -> None:
+        """Fit the paper, the panel and any open dialog to the window (and the widgets, made
+        afresh after a change of UI scale)."""
         width, height = self.app.size
-        self._size = (width, height)
+        self._laid_out = self.app.layout_key
         self.camera.width, self.camera.height = width - panel_width(width), height
         self.camera.offset_x, self.camera.offset_y = 0, 0
-        self.panel.layout(self.state, self.app.size)
+        self.panel.layout(self.state, self.app.page(self), self.app.layout_key)
         self._shade = None
-        if self.chooser is not None:
-            self._open_chooser(self.state.choosing)
-        if self.dialog is not None:
-            self._question()
+        self._close_dialogs()
+        self._after()
+
+    @property
+    def canvas_rect(self) -> pygame.Rect:
+        """The paper beside the panel, where dialogs open."""
+        return pygame.Rect(0, 0, self.camera.width, self.app.size[1])
 
     def fit(self) -> None:
         """Show the whole drawing (Home)."""
@@ -162,7 +180,6 @@ class EditorScene:
             if self.on_canvas(intent.pos):
                 self.camera.zoom(1.15 ** intent.steps, intent.pos)
         elif isinstance(intent, Motion):
-            self.panel.handle(intent)
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if self.panning:
                 self.camera.pan(*intent.rel)
@@ -173,8 +190,8 @@ class EditorScene:
         elif isinstance(intent, Click):
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if not self.on_canvas(intent.pos):
-                self.panel.handle(intent)
-            elif intent.button == 2 or (intent.button == 1 and self.space):
+                return  # the panel's own words: its buttons are pygame_gui's
+            if intent.button == 2 or (intent.button == 1 and self.space):
                 self.panning = True
             else:
                 state.press(self.world(intent.pos), intent.button, self.shift, self.shift)
@@ -221,31 +238,23 @@ class EditorScene:
                 self.state.answer(question.choices[0])
             elif intent.name in letters:
                 self.state.answer(letters[intent.name])
-            return
-        if self.dialog is not None:
-            self.dialog.handle(intent)
 
     def _handle_prompt(self, intent: Intent) -> None:
-        if self.field is None:
+        """Keys the text field left: Esc cancels, Enter (the field not focused) confirms."""
+        if not isinstance(intent, Key) or self.field is None:
             return
-        if isinstance(intent, Key) and intent.name == "enter":
+        if intent.name == "enter":
             self.state.answer_prompt(self.field.text)
-        elif isinstance(intent, Key) and intent.name == "escape":
+        elif intent.name == "escape":
             self.state.answer_prompt(None)
-        else:
-            self.field.handle(intent, True)
 
     def _handle_chooser(self, intent: Intent) -> None:
-        if self.chooser is None:
+        if not isinstance(intent, Key) or self.chooser is None:
             return
-        listing, _, cancel = self.chooser
-        if isinstance(intent, Key) and intent.name == "escape":
+        if intent.name == "escape":
             self.state.choosing = None
-            return
-        if not listing.handle(intent, True):
-            cancel.handle(intent, False)
-            if isinstance(intent, Motion):
-                cancel.hovered = cancel.rect.collidepoint(intent.pos)
+        else:
+            self.chooser.key(intent.name)
 
     def _after(self) -> None:
         """Show what the state now asks for, and leave when it says so."""
@@ -253,21 +262,18 @@ class EditorScene:
         for note in state.notes:
             self.toasts.append(hud.Toast(note))
         state.notes.clear()
-        if state.question is None:
-            self.dialog = None
-        elif self.dialog is None:
-            self._question()
-        if state.prompt is None:
-            self.field = None
-        elif self.field is None:
-            width = self.camera.width
-            self.field = TextField(pygame.Rect(width // 2 - min(260, width // 2 - 20), 110,
-                                               min(520, width - 40), 44),
-                                   text=state.prompt.text, max_length=80, selected=True)
-        if state.choosing is None:
-            self.chooser = None
-        elif self.chooser is None:
-            self._open_chooser(state.choosing)
+        if self._shown_for.get("question") is not state.question:
+            self._close("dialog", "question")
+            if state.question is not None:
+                self._question()
+        if self._shown_for.get("prompt") is not state.prompt:
+            self._close("prompt", "prompt")
+            if state.prompt is not None:
+                self._prompt()
+        if self._shown_for.get("choosing") is not state.choosing:
+            self._close("chooser", "choosing")
+            if state.choosing is not None:
+                self._open_chooser(state.choosing)
         if state.leaving is Leave.MENU:
             state.leaving = None
             self.leave()
@@ -299,44 +305,93 @@ class EditorScene:
 
     # -- dialogs ---------------------------------------------------------------------------
 
+    def _close(self, attribute: str, what: str) -> None:
+        dialog = getattr(self, attribute)
+        if dialog is not None:
+            dialog.close()
+        setattr(self, attribute, None)
+        self._shown_for.pop(what, None)
+
+    def _close_dialogs(self) -> None:
+        """Close every dialog (``_after`` opens again what the state still asks)."""
+        for attribute, what in (("dialog", "question"), ("prompt", "prompt"),
+                                ("chooser", "choosing")):
+            self._close(attribute, what)
+
+    def _answered(self, answer) -> None:
+        """A dialog's button or its close button: the state takes the answer, and the
+        window shows what follows."""
+        answer()
+        self._after()
+
     def _question(self) -> None:
         question = self.state.question
-        width = self.camera.width
-        count = len(question.choices)
-        button_width = min(150, (width - 80) // count - 10)
-        left = width // 2 - (count * (button_width + 10) - 10) // 2
-        buttons = [Button(pygame.Rect(left + i * (button_width + 10), 230, button_width, 44),
-                          text=choice.value, action=lambda c=choice: self.state.answer(c),
-                          size=24)
-                   for i, choice in enumerate(question.choices)]
-        self.dialog = Form(buttons)
+        self._shown_for["question"] = question
+        choices = question.choices
 
-    def _open_chooser(self, what: Leave | None) -> None:
-        entries = your_tracks() if what is Leave.OPEN else templates()
-        if not entries:
+        def answer(number: int | None) -> None:
+            choice = Choice.CANCEL if number is None else choices[number]
+            self._answered(lambda: self.state.answer(choice))
+
+        self.dialog = Question(self.app.page(self), "Replace?" if Choice.REPLACE in choices
+                               else "Unsaved changes", question.text,
+                               [choice.value for choice in choices], answer,
+                               [ANSWER_STYLES.get(choice) for choice in choices],
+                               area=self.canvas_rect)
+
+    def _prompt(self) -> None:
+        prompt = self.state.prompt
+        self._shown_for["prompt"] = prompt
+        title, label = PROMPTS[prompt.asking]
+        self.prompt = Prompt(self.app.page(self), title,
+                             f"{label} Enter confirms, Esc cancels.", prompt.text, 80,
+                             lambda text: self._answered(lambda: self.state.answer_prompt(text)),
+                             area=self.canvas_rect, ignore=self.swallow)
+
+    def _open_chooser(self, what: Leave) -> None:
+        self._shown_for["choosing"] = what
+        self.entries = your_tracks() if what is Leave.OPEN else templates()
+        if not self.entries and what is not Leave.OPEN:
             self.state.choosing = None
-            self.toasts.append(hud.Toast("No saved tracks yet (Ctrl+N starts from a template)"))
-            self.chooser = None
+            self._shown_for.pop("choosing")
+            self.toasts.append(hud.Toast("No templates found"))
             return
-        width, height = self.camera.width, self.app.size[1]
-        rect = pygame.Rect(30, 120, width - 60, max(120, height - 200))
-        listing = ListBox(rect, labels=[e.name for e in entries],
-                          details=[e.detail for e in entries], on_pick=self._picked,
-                          size=24 if width < 700 else 26)
-        cancel = Button(pygame.Rect(30, rect.bottom + 12, 140, 40), text="Cancel",
-                        action=lambda: setattr(self.state, "choosing", None), size=24)
-        self.chooser = (listing, entries, cancel)
+        title = "Open a track" if what is Leave.OPEN else "New track from a template"
+        hint = ("Click one, or use the arrow keys and Enter; Esc cancels." if self.entries
+                else "No saved tracks yet: open a file from elsewhere, or start a new one "
+                     "(Ctrl+N).")
+        rows = [f"{entry.name}   ({entry.detail})" if entry.detail else entry.name
+                for entry in self.entries]
+        extra = [("Other file…", self._other_file)] if what is Leave.OPEN else []
+        self.chooser = Picker(self.app.page(self), title, hint, rows, self._picked,
+                               lambda: self._answered(self._cancel_choosing), extra,
+                               area=self.canvas_rect)
+
+    def _cancel_choosing(self) -> None:
+        self.state.choosing = None
+
+    def _other_file(self) -> None:
+        """A track file or a map from anywhere, through the file dialog."""
+        self.app.page(self).choose_file(
+            "Open a track or a map", tracks_dir(), {".yaml", ".yml", *MAP_SUFFIXES},
+            lambda path: self._answered(lambda: self._open_file(path)))
+
+    def _open_file(self, path: Path) -> None:
+        if self.state.open(path):
+            self.fit()
 
     def _picked(self, index: int) -> None:
-        if self.chooser is None:
+        if self.chooser is None or not 0 <= index < len(self.entries):
             return
-        entry = self.chooser[1][index]
+        entry = self.entries[index]
         what = self.state.choosing
         if what is Leave.OPEN and entry.path is not None:
-            self.state.open(entry.path)
+            done = self.state.open(entry.path)
         else:
-            self.state.new_from(entry.path)
-        self.fit()
+            done = self.state.new_from(entry.path)
+        if done:
+            self.fit()
+        self._after()
 
     def toggle_help(self) -> None:
         self.help = not self.help
@@ -388,11 +443,12 @@ class EditorScene:
         for toast in self.toasts:
             toast.age += dt
         self.toasts = [t for t in self.toasts if t.age < t.life]
-        if self.app.size != self._size:
+        if self.app.layout_key != self._laid_out or self.app.page(self) is not self.panel.page:
             self._layout()
         self.state.reach_is(GRAB / self.camera.scale, arrow_length(self.camera.scale))
         self.state.update(dt)
-        self.panel.layout(self.state, self.app.size)
+        self.panel.layout(self.state, self.app.page(self), self.app.layout_key)
+        self._after()  # what the panel's buttons asked for (they call the state directly)
 
     def draw(self, surface: pygame.Surface) -> None:
         state = self.state
@@ -401,34 +457,14 @@ class EditorScene:
         job = state.analyst.job
         solving = job is not None and not job.done()
         self.panel.draw(surface, state, status_lines(state, solving))
-        if state.question is not None and self.dialog is not None:
-            self._shaded(surface)
-            lines = wrap(state.question.text, max(20, self.camera.width // 15))
-            for i, line in enumerate(lines):
-                text = theme.font(30, i == 0).render(line, True, theme.TEXT)
-                surface.blit(text, text.get_rect(midtop=(self.camera.width // 2,
-                                                         130 + i * 30)))
-            self.dialog.draw(surface)
-        elif state.prompt is not None and self.field is not None:
-            self._shaded(surface)
-            label = f"{PROMPTS[state.prompt.asking]} (Enter to confirm, Esc to cancel):"
-            text = theme.font(26).render(label, True, theme.TEXT)
-            surface.blit(text, text.get_rect(midbottom=(self.field.rect.centerx,
-                                                         self.field.rect.y - 8)))
-            self.field.draw(surface, True)
-        elif self.chooser is not None:
-            self._shaded(surface)
-            listing, _, cancel = self.chooser
-            heading = "Open a track" if state.choosing is Leave.OPEN else \
-                "New track from a template"
-            surface.blit(theme.font(36, True).render(heading, True, theme.TEXT), (30, 40))
-            surface.blit(theme.font(22).render("Click one (or use the arrow keys and Enter); "
-                                               "Esc cancels", True, theme.MUTED), (30, 84))
-            listing.draw(surface, True)
-            cancel.draw(surface, cancel.hovered)
+        if self.dialog or self.prompt or self.chooser:
+            self._shaded(surface)  # the dialog's window is drawn over it by pygame_gui
         if self.help:
             self._help(surface)
-        hud.draw_toasts(surface, self.toasts)
+        # Over the drawing, clear of the panel's buttons and the pointer's coordinates.
+        room = self.canvas_rect
+        room.h -= theme.px(26)
+        hud.draw_toasts(surface.subsurface(room), self.toasts)
 
     def _shaded(self, surface: pygame.Surface) -> None:
         """A pale veil over the paper, made once per window size."""

@@ -1,8 +1,10 @@
 """The editor's side panel: the drawing's name and file, a button per tool, the tool's options,
 the rules to test with, laps, what is wrong and what the solver says, and the actions.
 
-Everything here is also a key (the buttons name theirs); the panel only lays widgets out, says
-what the state holds, and calls back into the scene.
+The buttons and lists are pygame_gui's, on the editor's page, themed like every other screen,
+each with its key in a tooltip; every one is also a key, and the keys go to the drawing, so the
+panel's controls never take the keyboard focus. The panel lays them out, writes what the state
+holds beside them, and calls back into the scene.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from racetrack.editing.road import MAX_WIDTH, MIN_WIDTH
 from racetrack.editing.tools import TOOL_HELP
 from racetrack.track import COLLECTABLE_KINDS, ZONE_KINDS
 from racetrack.ui import theme
-from racetrack.ui.widgets import Button, Cycler, Form, wrap
+from racetrack.ui.gui import Button, Choice, Page
+from racetrack.ui.render.words import shorten, wrap_pixels
 
 TOOL_LABELS = {Tool.SELECT: "Select", Tool.ROAD: "Road", Tool.OUTLINE: "Outline",
                Tool.HOLE: "Hole", Tool.ZONE: "Zone", Tool.START: "Start",
@@ -29,10 +32,18 @@ TOOL_LABELS = {Tool.SELECT: "Select", Tool.ROAD: "Road", Tool.OUTLINE: "Outline"
 PROBLEM = (180, 40, 40)
 WARNING = (176, 100, 10)
 WIDTHS = [f"{w:g}" for w in range(int(MIN_WIDTH), int(MAX_WIDTH) + 1)]
+LAPS = [f"{n} lap{'s' if n > 1 else ''}" for n in range(1, 100)]
+#: The actions along the foot: words, what they do (an ``Actions`` field), their keys.
+ACTIONS = (("Save", "save", "Ctrl+S; Ctrl+Shift+S saves as"),
+           ("Open", "open", "open a track or a map (Ctrl+O)"),
+           ("New", "new", "start again from a template (Ctrl+N)"),
+           ("Test drive", "test_drive", "show the optimal line and the par (T)"),
+           ("Race", "race", "race on it now (R)"),
+           ("Menu", "menu", "back to the menu, asking first if unsaved (Esc)"))
 
 
 def panel_width(window_width: int) -> int:
-    return max(260, min(340, round(window_width * 0.28)))
+    return max(280, min(theme.px(340), round(window_width * 0.28)))
 
 
 @dataclass
@@ -51,119 +62,150 @@ class Actions:
 
 
 class EditorPanel:
-    def __init__(self, actions: Actions, variants: list[str]):
+    def __init__(self, actions: Actions, variants: list[str], rules: str = "gardner"):
         self.actions = actions
         self.variants = variants
+        self.rules_name = rules if rules in variants else variants[0]
         self.rect = pygame.Rect(0, 0, 0, 0)
-        self.form = Form()
+        self.page: Page | None = None
         self.tool_buttons: dict[Tool, Button] = {}
-        self.rules = Cycler(pygame.Rect(0, 0, 10, 10), choices=variants,
-                            on_change=actions.rules, size=21,
-                            tooltip="the rules for test drives and races")
-        self.laps = Cycler(pygame.Rect(0, 0, 10, 10),
-                           choices=[f"{n} lap{'s' if n > 1 else ''}" for n in range(1, 100)],
-                           size=21)
-        self.option: Cycler | None = None
-        self.text_top = 0
-        self.text_bottom = 0
+        self.buttons: dict[str, Button] = {}
+        self.rules: Choice | None = None
+        self.laps: Choice | None = None
+        self.option: Choice | None = None
+        self.option_label = ""
+        self.hint_top = self.text_top = self.text_bottom = 0
         self._shape: tuple | None = None
 
     # -- layout ----------------------------------------------------------------------------
 
-    def layout(self, state: EditorState, window: tuple[int, int]) -> None:
-        """Lay the widgets out again when the window, the tool or the selection changed."""
-        width, height = window
-        shape = (window, state.tool, _option_kind(state))
-        if shape == self._shape:
+    def layout(self, state: EditorState, page: Page, layout_key: tuple) -> None:
+        """Lay the controls out again when the window, the widgets, the tool or the
+        selection changed; otherwise show what the state holds now."""
+        window = page.app.size
+        shape = (layout_key, id(page), state.tool, _option_kind(state))
+        if shape == self._shape and page is self.page:
             self._refresh(state)
             return
-        self._shape = shape
+        self._shape, self.page = shape, page
+        page.clear()
+        width, height = window
         self.rect = pygame.Rect(width - panel_width(width), 0, panel_width(width), height)
-        x, inner = self.rect.x + 12, self.rect.w - 24
-        y = 70
+        gap = theme.px(6)
+        x, inner = self.rect.x + theme.px(12), self.rect.w - theme.px(24)
+        y = theme.px(14) + theme.ui_font(28, True).get_linesize() \
+            + theme.ui_font(19).get_linesize() + theme.px(6)
+        half, row = (inner - gap) // 2, theme.px(30)
         self.tool_buttons = {}
-        half = (inner - 6) // 2
         for i, tool in enumerate(Tool):
-            rect = pygame.Rect(x + (i % 2) * (half + 6), y + (i // 2) * 31, half, 27)
-            self.tool_buttons[tool] = Button(rect, text=f"{TOOL_LABELS[tool]}  {tool.key.upper()}",
-                                             action=lambda t=tool: self.actions.tool(t), size=20)
-        y += (len(Tool) + 1) // 2 * 31 + 4
-        hint_lines = len(wrap(TOOL_HELP[state.tool], max(20, inner // 8)))
+            rect = (x + (i % 2) * (half + gap), y + (i // 2) * (row + theme.px(4)), half, row)
+            self.tool_buttons[tool] = page.button(
+                rect, f"{TOOL_LABELS[tool]}  {tool.key.upper()}",
+                lambda t=tool: self.actions.tool(t),
+                tooltip=f"{TOOL_HELP[tool]} ({tool.key.upper()})",
+                style="small", focusable=False)
+        y += (len(Tool) + 1) // 2 * (row + theme.px(4)) + theme.px(2)
         self.hint_top = y
-        y += hint_lines * 17 + 6
-        widgets: list = list(self.tool_buttons.values())
-        self.option = _option_widget(state, pygame.Rect(x, y, inner, 30))
-        if self.option is not None:
-            widgets.append(self.option)
-            y += 34
-        laps_width = max(90, inner * 2 // 5)
-        self.rules.rect = pygame.Rect(x, y, inner - laps_width - 6, 30)
-        self.laps.rect = pygame.Rect(self.rules.rect.right + 6, y, laps_width, 30)
-        self.laps.on_change = lambda value: state.commit(state.draft.with_changes(
-            laps=int(value.split()[0])))
-        widgets += [self.rules, self.laps]
-        y += 34
-        self.text_top = y + 4
-        buttons = [("Save", self.actions.save), ("Open", self.actions.open),
-                   ("New", self.actions.new), ("Test drive", self.actions.test_drive),
-                   ("Race", self.actions.race), ("Menu", self.actions.menu)]
-        third = (inner - 12) // 3
-        top = height - 2 * 40 - 8
-        for i, (text, action) in enumerate(buttons):
-            rect = pygame.Rect(x + (i % 3) * (third + 6), top + (i // 3) * 40, third, 34)
-            widgets.append(Button(rect, text=text, action=action, size=21))
-        self.text_bottom = top - 24
-        self.form = Form(widgets)
+        y += len(self.hint_lines(state)) * theme.ui_font(19).get_linesize() + theme.px(6)
+        self.option, self.option_label = None, ""
+        made = _option_choices(state)
+        if made is not None:
+            self.option_label, choices, on_change = made
+            label_width = theme.ui_font(20).size(self.option_label)[0] + gap
+            self.option = page.choice((x + label_width, y, inner - label_width, row), choices,
+                                      _option_value(state) or choices[0], on_change,
+                                      height_limit=max(theme.px(120), height - y - row * 2))
+            self.option_top = y
+            y += row + gap
+        laps_width = max(theme.px(90), inner * 2 // 5)
+        limit = max(theme.px(120), height - y - row * 2)
+        self.rules = page.choice((x, y, inner - laps_width - gap, row), self.variants,
+                                 self.rules_name, self._rules_chosen, height_limit=limit,
+                                 tooltip="the rules for test drives and races")
+        self.laps = page.choice((x + inner - laps_width, y, laps_width, row), LAPS,
+                                LAPS[max(0, min(len(LAPS), state.draft.laps) - 1)],
+                                lambda value: state.commit(state.draft.with_changes(
+                                    laps=int(value.split()[0]))), height_limit=limit)
+        y += row + gap
+        self.text_top = y + theme.px(4)
+        third, tall = (inner - 2 * gap) // 3, theme.px(36)
+        top = height - 2 * (tall + gap) - theme.px(4)
+        self.buttons = {}
+        for i, (word, field, tip) in enumerate(ACTIONS):
+            rect = (x + (i % 3) * (third + gap), top + (i // 3) * (tall + gap), third, tall)
+            self.buttons[word] = page.button(rect, word, getattr(self.actions, field),
+                                             tooltip=tip, focusable=False)
+        self.text_bottom = top - theme.ui_font(19).get_linesize() - theme.px(6)
         self._refresh(state)
 
-    def _refresh(self, state: EditorState) -> None:
-        self.laps.index = state.draft.laps - 1
-        if self.option is not None:
-            _set_option(self.option, state)
+    def hint_lines(self, state: EditorState) -> list[str]:
+        return wrap_pixels(TOOL_HELP[state.tool], theme.ui_font(19), self.rect.w - theme.px(24))
 
-    def handle(self, intent) -> bool:
-        return self.form.handle(intent)
+    def _rules_chosen(self, name: str) -> None:
+        self.rules_name = name
+        self.actions.rules(name)
+
+    def set_rules(self, name: str) -> None:
+        """Show ``name`` as the chosen rules (no callback)."""
+        if name in self.variants:
+            self.rules_name = name
+            if self.rules is not None:
+                self.rules.set(name)
+
+    def _refresh(self, state: EditorState) -> None:
+        if self.laps is not None and not self.laps.expanded:
+            self.laps.set(LAPS[max(1, min(len(LAPS), state.draft.laps)) - 1])
+        if self.option is not None and not self.option.expanded:
+            value = _option_value(state)
+            if value is not None:
+                self.option.set(value)
+        for tool, button in self.tool_buttons.items():
+            chosen = tool is state.tool
+            if chosen != button.element.is_selected:
+                button.element.select() if chosen else button.element.unselect()
 
     # -- drawing ---------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface, state: EditorState, status: list[tuple[str, tuple]]
              ) -> None:
+        """The panel's paper and words (its controls are drawn over it by pygame_gui)."""
         panel = self.rect
         pygame.draw.rect(surface, theme.PANEL, panel)
         pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.bottomleft, 2)
-        x, inner = panel.x + 12, panel.w - 24
-        name = _fit(state.draft.name, theme.font(30, True), inner)
-        surface.blit(theme.font(30, True).render(name, True, theme.TEXT), (x, 10))
+        x, inner = panel.x + theme.px(12), panel.w - theme.px(24)
+        title = theme.ui_font(28, True)
+        surface.blit(title.render(shorten(state.draft.name, title, inner), True, theme.TEXT),
+                     (x, theme.px(10)))
         where = state.path.name if state.path is not None else "not saved yet"
         if state.dirty:
             where += "  ·  unsaved changes"
-        surface.blit(theme.font(19).render(_fit(where, theme.font(19), inner), True,
-                                           theme.MUTED), (x, 38))
-        for widget in self.form.widgets:  # lit when pointed at: keys go to the drawing
-            widget.draw(surface, widget.hovered)
-        active = self.tool_buttons.get(state.tool)
-        if active is not None:
-            pygame.draw.rect(surface, theme.HIGHLIGHT, active.rect, border_radius=8)
-            pygame.draw.rect(surface, theme.TEXT, active.rect, 2, border_radius=8)
-            label = theme.font(20, True).render(active.text, True, theme.TEXT)
-            surface.blit(label, label.get_rect(center=active.rect.center))
+        small = theme.ui_font(19)
+        surface.blit(small.render(shorten(where, small, inner), True, theme.MUTED),
+                     (x, theme.px(12) + title.get_linesize()))
         y = self.hint_top
-        for piece in wrap(TOOL_HELP[state.tool], max(20, inner // 8)):
-            surface.blit(theme.font(18).render(piece, True, theme.MUTED), (x, y))
-            y += 17
-        y = self.text_top
+        for piece in self.hint_lines(state):
+            surface.blit(small.render(piece, True, theme.MUTED), (x, y))
+            y += small.get_linesize()
+        if self.option is not None:
+            label = theme.ui_font(20).render(self.option_label, True, theme.TEXT)
+            surface.blit(label, label.get_rect(midleft=(x, self.option.rect.centery)))
+        self._draw_status(surface, status, x, inner)
+        hint = small.render("F1: every key", True, theme.MUTED)
+        surface.blit(hint, (x, self.text_bottom + theme.px(4)))
+
+    def _draw_status(self, surface: pygame.Surface, status: list[tuple[str, tuple]], x: int,
+                     inner: int) -> None:
+        y, line = self.text_top, theme.ui_font(20).get_linesize()
         pieces = [(piece, colour, i == 0) for text, colour in status
-                  for i, piece in enumerate(wrap(text, max(20, inner // 8)))]
-        room = max(1, (self.text_bottom - y) // 18)
+                  for i, piece in enumerate(wrap_pixels(text, theme.ui_font(20, True), inner))]
+        room = max(1, (self.text_bottom - y) // line)
         if len(pieces) > room:
             pieces = pieces[:room - 1] + [("… and more: point at the marks", theme.MUTED, True)]
         for piece, colour, first in pieces:
-            y += 3 if first else 0
-            surface.blit(theme.font(19, colour != theme.MUTED).render(piece, True, colour),
-                         (x, y))
-            y += 18
-        hint = theme.font(18).render("F1: every key", True, theme.MUTED)
-        surface.blit(hint, (x, self.text_bottom + 4))
+            y += theme.px(3) if first else 0
+            font = theme.ui_font(20, colour != theme.MUTED)
+            surface.blit(font.render(piece, True, colour), (x, y))
+            y += line
 
 
 def status_lines(state: EditorState, solving: bool) -> list[tuple[str, tuple]]:
@@ -207,43 +249,33 @@ def _option_kind(state: EditorState) -> str:
     return ""
 
 
-def _option_widget(state: EditorState, rect: pygame.Rect) -> Cycler | None:
+def _option_choices(state: EditorState) -> tuple[str, list[str], Callable[[str], None]] | None:
+    """The tool's option: its label, its choices and what choosing one does."""
     kind = _option_kind(state)
     if kind in ("zone", "selected zone"):
-        return Cycler(rect, label="Kind (K)", choices=ZONE_KINDS, size=22,
-                      on_change=state.choose_zone_kind)
+        return "Kind (K)", list(ZONE_KINDS), state.choose_zone_kind
     if kind in ("collectable", "selected collectable"):
-        return Cycler(rect, label="Item (K)", choices=COLLECTABLE_KINDS, size=22,
-                      on_change=state.choose_collectable_kind)
+        return "Item (K)", list(COLLECTABLE_KINDS), state.choose_collectable_kind
     if kind == "area":
-        return Cycler(rect, label="Area (K)", choices=AREA_KINDS, size=22,
-                      on_change=state.choose_area_kind)
+        return "Area (K)", list(AREA_KINDS), state.choose_area_kind
     if kind == "road":
-        return Cycler(rect, label="Width ([ ])", choices=WIDTHS, size=22,
-                      on_change=lambda value: state.widen(float(value) - state.road_width))
+        return "Width ([ ])", WIDTHS, lambda value: state.widen(float(value) - state.road_width)
     return None
 
 
-def _set_option(option: Cycler, state: EditorState) -> None:
+def _option_value(state: EditorState) -> str | None:
+    """What the tool's option shows now (the selection's kind, or the next one drawn)."""
     kind = _option_kind(state)
     if kind == "zone":
-        option.set(state.zone_kind)
-    elif kind == "selected zone":
-        option.set(state.draft.zones[min(state.selection).index].kind)
-    elif kind == "collectable":
-        option.set(state.collectable_kind)
-    elif kind == "selected collectable":
-        option.set(state.draft.collectables[min(state.selection).index].kind)
-    elif kind == "area":
-        option.set(state.area_kind)
-    elif kind == "road":
-        option.set(f"{state.road_width:g}")
-
-
-def _fit(text: str, font: pygame.font.Font, width: int) -> str:
-    """The text, shortened with an ellipsis to fit the width."""
-    if font.size(text)[0] <= width:
-        return text
-    while text and font.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text + "…"
+        return state.zone_kind
+    if kind == "selected zone":
+        return state.draft.zones[min(state.selection).index].kind
+    if kind == "collectable":
+        return state.collectable_kind
+    if kind == "selected collectable":
+        return state.draft.collectables[min(state.selection).index].kind
+    if kind == "area":
+        return state.area_kind
+    if kind == "road":
+        return f"{state.road_width:g}"
+    return None

@@ -11,7 +11,7 @@ from racetrack.errors import FileProblemError
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Intent, Key
-from racetrack.ui.widgets import paper_background
+from racetrack.ui.render.sheet import paper_background
 
 
 class FormScene:

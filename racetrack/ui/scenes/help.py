@@ -189,7 +189,9 @@ class HelpScene(FormScene):
         caption = theme.ui_font(18).render(words[self.rules.movement_choices], True,
                                            theme.MUTED)
         surface.blit(caption, (paper.x + theme.px(6), paper.y + theme.px(4)))
-        marks.draw_legend(surface, set(marks.WORDS), pencil,
-                          (box.x + box.w, paper.bottom + theme.px(12)), warning=True)
+        legend = marks.draw_legend(surface, set(marks.WORDS), pencil,
+                                   (box.x + box.w, paper.bottom + theme.px(12)), warning=True)
         key = theme.ui_font(18).render("Every mark a point can carry:", True, theme.MUTED)
-        surface.blit(key, (box.x, paper.bottom + theme.px(16)))
+        # Beside the legend it names, not across the column from it.
+        place = key.get_rect(topright=(legend.x - theme.px(10), legend.y + theme.px(6)))
+        surface.blit(key, place if place.x >= box.x else (box.x, legend.y + theme.px(6)))

@@ -15,8 +15,8 @@ from racetrack.championship import default_path as championship_path
 from racetrack.settings import load_settings
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
+from racetrack.ui.render.words import shorten
 from racetrack.ui.scenes.form import FormScene
-from racetrack.ui.widgets import shorten
 
 
 class MenuScene(FormScene):

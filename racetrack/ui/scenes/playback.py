@@ -23,7 +23,7 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel
 from racetrack.ui.render import cars as draw_cars
-from racetrack.ui.render import hud
+from racetrack.ui.render import gadgets, hud
 from racetrack.ui.render import trees as draw_trees
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache
@@ -75,6 +75,7 @@ class RaceBoard:
     def draw(self, surface: pygame.Surface, state: RaceState, camera: Camera) -> None:
         surface.fill(theme.palette().paper)
         self.sheet.draw(surface, camera)
+        gadgets.draw_paper_items(surface, state, camera)  # oil sprayed, missiles in flight
         draw_cars.draw_trails(surface, state, camera, cache=self.trails)
         draw_cars.draw_velocities(surface, state, camera)
         draw_cars.draw_cars(surface, state, camera)

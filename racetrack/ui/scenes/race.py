@@ -29,15 +29,14 @@ from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Event, EventKind, Move
 from racetrack.outlook import Outlook
-from racetrack.settings import load_settings
 from racetrack.ui import theme
+from racetrack.ui.gui import Button
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
 from racetrack.ui.lookout import Lookout
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render import gadgets, hud, marks
 from racetrack.ui.render.camera import MAX_SCALE, Camera
 from racetrack.ui.render.sheet import SheetCache
-from racetrack.ui.widgets import Button
 
 #: Numpad keys laid out like the grid around the point the unchanged move leads to (y down).
 NUMPAD = {"numpad7": (-1, -1), "numpad8": (0, -1), "numpad9": (1, -1),
@@ -99,7 +98,9 @@ class RaceScene:
         self.race = race
         self.drivers = drivers
         self.animation_seconds = animation_seconds
-        self.on_over = on_over  # called with the final state when the race is over
+        # Called when the race is over with the final state and the autosaves' executor
+        # (its queued writes land before the finished race is saved).
+        self.on_over = on_over
         self.state = state or race.start()
         self.camera = Camera()
         self.sheet = SheetCache(race.course)
@@ -109,7 +110,8 @@ class RaceScene:
         self.camera.fit(race.track.bounds)
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
         self.camera.followed = False
-        remembered = load_settings().zoom
+        # The app's own memory: the file is written behind the frame, maybe not yet.
+        remembered = app.settings.zoom
         self.follow_scale = remembered  # None: a comfortable zoom for the window
         self.zoomed = False  # the player chose a zoom in this race (kept for the next)
         self.intro = INTRO_SECONDS if intro else 0.0
@@ -130,6 +132,9 @@ class RaceScene:
         self.dragged = False
         self.over_for = 0.0
         self.armed: Action | None = None  # fired or sprayed with the next move
+        self._actions_key: tuple | None = None  # what the action buttons were made for
+        self._actions_page = None
+        self._buttons: list[tuple[Action, Button]] = []
         self._show(self.state.take_events(), sound=False)
         self._save()
         if not intro:
@@ -280,21 +285,29 @@ class RaceScene:
             self.toasts.append(hud.Toast(f"No {action.value} to use now"))
 
     def action_buttons(self) -> list[tuple[Action, Button]]:
-        """Buttons for what the human car may do this turn besides moving (bottom left), in
-        the order of ``state.actions()``; none on a computer car's turn."""
-        if not self.human_turn or self.state.placing:
-            return []
-        width, height = theme.px(ACTION_BUTTON[0]), theme.px(ACTION_BUTTON[1])
-        y = self.app.size[1] - theme.px(14) - height
-        buttons = []
-        for number, action in enumerate(self.state.actions()):
-            word = ACTION_WORDS[action][self.armed is action]
-            key = gadgets.ACTION_KEYS[action].upper()
-            rect = pygame.Rect(theme.px(14), y - number * (height + theme.px(8)), width, height)
-            buttons.append((action, Button(rect, text=f"{word}  [{key}]", size=24,
-                                           action=lambda action=action: self.arm(action),
-                                           hovered=rect.collidepoint(self.mouse))))
-        return buttons
+        """Buttons for what the human car may do this turn besides moving (bottom left, on
+        the scene's pygame_gui page, with the key in a tooltip), in the order of
+        ``state.actions()``; none on a computer car's turn. Made again only when the
+        actions, the armed one or the window change."""
+        actions = [] if not self.human_turn or self.state.placing else self.state.actions()
+        key = (tuple(actions), self.armed, self.app.layout_key)
+        page = self.app.page(self)
+        if key != self._actions_key or page is not self._actions_page:
+            self._actions_key, self._actions_page = key, page
+            page.clear()
+            width, height = theme.px(ACTION_BUTTON[0]), theme.px(ACTION_BUTTON[1])
+            y = self.app.size[1] - theme.px(14) - height
+            self._buttons = []
+            for number, action in enumerate(actions):
+                word = ACTION_WORDS[action][self.armed is action]
+                letter = gadgets.ACTION_KEYS[action].upper()
+                rect = (theme.px(14), y - number * (height + theme.px(8)), width, height)
+                tip = (f"{action.value}: goes with your next move ({letter}); again to "
+                       "disarm" if self.armed is not action else f"disarm ({letter})")
+                self._buttons.append((action, page.button(
+                    rect, f"{word}  [{letter}]", lambda action=action: self.arm(action),
+                    tooltip=tip, focusable=False)))
+        return list(self._buttons)
 
     # -- the scene ------------------------------------------------------------------------
 
@@ -311,10 +324,7 @@ class RaceScene:
             self._key(intent)
         elif isinstance(intent, Wheel):
             self._zoom(1.15 ** intent.steps, intent.pos)
-        elif isinstance(intent, Click):
-            for _, button in self.action_buttons():
-                if button.handle(intent, False):
-                    return
+        elif isinstance(intent, Click):  # the action buttons' clicks go to their page
             self.press, self.dragged = intent.pos, False
         elif isinstance(intent, Motion):
             self.mouse = intent.pos
@@ -344,7 +354,9 @@ class RaceScene:
         elif name in NUMPAD and self.human_turn:
             index = self.state.current_car
             car = self.state.cars[index]
-            base = car.position if car.off_track and self.race.rules.leaving_track == "crawl" \
+            missile = self.state.steering
+            base = missile.position + missile.velocity if missile is not None else \
+                car.position if car.off_track and self.race.rules.leaving_track == "crawl" \
                 else car.position + car.velocity
             target = base + NUMPAD[name]
             candidate = self.state.candidate_for(Move(target))
@@ -364,6 +376,7 @@ class RaceScene:
             self.camera.followed = True
 
     def update(self, dt: float) -> None:
+        self.action_buttons()
         for toast in self.toasts:
             toast.age += dt
         self.toasts = [t for t in self.toasts if t.age < t.life]
@@ -385,8 +398,9 @@ class RaceScene:
             self.over_for += dt
             if self.over_for > 1.2 and self.on_over is not None:
                 callback, self.on_over = self.on_over, None
-                self._leave()
-                callback(self.state)
+                self._leave(wait=False)
+                # The finished race is written after the autosaves still queued.
+                callback(self.state, self.saver)
             return
         if self.human_turn:
             self.lookout.work(self.state)
@@ -415,8 +429,10 @@ class RaceScene:
         if self.glide is not None:
             x, y = self.glide.where()
         else:
-            car = self.state.cars[index]
-            # Look ahead to where the unchanged move leads, so the candidates are in view.
+            # Look ahead to where the unchanged move leads, so the candidates are in view
+            # (the missile's, when the player moves its missile).
+            missile = self.state.steering
+            car = missile if missile is not None else self.state.cars[index]
             x = car.position.x + car.velocity.x * 0.5
             y = car.position.y + car.velocity.y * 0.5
         self.camera.follow(x, y, ease=min(1.0, dt * 4))
@@ -451,20 +467,22 @@ class RaceScene:
             hud.draw_banner(surface, self.intro_lines(), alpha=min(1.0, self.intro / 0.4))
 
     def _draw_actions(self, surface: pygame.Surface) -> None:
-        """The action buttons, the armed one outlined in the car's pencil."""
-        colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour) \
-            if self.state.current_car is not None else theme.TEXT
-        for action, button in self.action_buttons():
-            armed = action is self.armed
-            button.draw(surface, armed)
-            if armed:
-                pygame.draw.rect(surface, colour, button.rect.inflate(6, 6), 3, border_radius=10)
+        """The armed action's button outlined in the car's pencil (the buttons themselves
+        are pygame_gui's, drawn over the scene)."""
+        if self.armed is None or self.state.current_car is None:
+            return
+        colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour)
+        for action, button in self._buttons:
+            if action is self.armed:
+                pygame.draw.rect(surface, colour, button.rect.inflate(8, 8), 3,
+                                 border_radius=10)
 
-    def _leave(self) -> None:
-        """Stop the threads, let the last autosave land, and keep the zoom for next time."""
+    def _leave(self, wait: bool = True) -> None:
+        """Stop the threads, let the last autosave land (``wait``: now, else behind the
+        frame, before the finished race is written), and keep the zoom for next time."""
         self.workers.shutdown(wait=False, cancel_futures=True)
         self.lookout.close()
-        self.saver.shutdown(wait=True)  # the last autosave lands before the result
+        self.saver.shutdown(wait=wait)
         if self.zoomed:
             self.app.remember(zoom=round(self.follow_scale or self.camera.scale, 2))
             self.zoomed = False

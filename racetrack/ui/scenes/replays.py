@@ -18,9 +18,10 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Entry, Page
 from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.listing import Listing
+from racetrack.ui.render.marks import chosen_card
 from racetrack.ui.render.sheet import thumbnail
+from racetrack.ui.render.words import shorten
 from racetrack.ui.scenes.form import FormScene, heading, read_file
-from racetrack.ui.widgets import chosen_card, shorten
 
 ROW = 96
 

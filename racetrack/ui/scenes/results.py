@@ -18,26 +18,34 @@ from racetrack.ui.gui import Page
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache
+from racetrack.ui.render.words import shorten
+from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.form import FormScene
-from racetrack.ui.widgets import shorten
 
 
 class ResultsScene(FormScene):
     caption = "Results"
 
-    def __init__(self, app, state: RaceState, rematch, saved: Path | None = None,
+    def __init__(self, app, state: RaceState, rematch, saved: Saving | Path | None = None,
                  proceed: tuple[str, Callable[[], None]] | None = None):
         super().__init__(app)
         self.state = state
         self.rematch = rematch  # callable: start the same race again
         self.proceed = proceed  # instead of the rematch: a label and what it does (a series)
-        self.saved = saved
-        self.saved_to: str = f"Replay saved as {saved.name}" if saved else \
-            "The replay could not be saved automatically"
+        # The replay being written behind the screen (a path: written already; None: the
+        # automatic save failed).
+        self.saving = saved if isinstance(saved, Saving) else Saving.finished(
+            saved, "" if saved else "The replay could not be saved automatically")
+        self.saved: Path | None = None
+        self.saved_to = "Saving the replay…"
+        self._saving_shown = False
+        self._take_saving()
         self.sheet = SheetCache(state.race.course)
         self.camera = Camera(followed=False)
         self.trails = draw_cars.TrailCache()
         self.view = pygame.Rect(0, 0, 0, 0)
+        self._picture: tuple[tuple, pygame.Surface] | None = None  # (what it shows, it)
+        self._drawing: tuple[tuple, pygame.Surface] | None = None  # half drawn
         self.ranking = pygame.Rect(0, 0, 0, 0)
         self.header = 0
 
@@ -46,8 +54,8 @@ class ResultsScene(FormScene):
     def actions(self) -> list[tuple[str, Callable[[], None], str | None]]:
         found: list[tuple[str, Callable[[], None], str | None]] = []
         found.append((*(self.proceed or ("Rematch", self.rematch)), "primary"))
-        if self.saved is not None:
-            found.append(("Watch replay", self.watch, None))
+        if self.saved is not None or not self.saving.done:
+            found.append(("Watch replay", self.watch, None))  # usable once saved
         else:
             found.append(("Save replay", self.save, None))
         found.append(("Back to menu", self.to_menu, None))
@@ -61,7 +69,8 @@ class ResultsScene(FormScene):
         x = width // 2 - total // 2
         y = height - theme.px(66)
         for text, action, style in actions:
-            page.button((x, y, *button), text, action, style=style or "big")
+            page.button((x, y, *button), text, action, style=style or "big",
+                        enabled=action != self.watch or self.saved is not None)
             x += button[0] + theme.px(16)
         self.header = self.header_height()
         self.place_sheet(width, height)
@@ -94,16 +103,33 @@ class ResultsScene(FormScene):
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
 
     def save(self) -> None:
-        """Save the replay (the automatic save failed) and say where it is."""
-        try:
-            if self.saved is None or not self.saved.exists():
-                self.saved = archive.save_finished(self.state)
-            self.saved_to = f"Replay saved to {self.saved}"
-        except OSError as exc:
-            self.saved_to = f"Could not save: {exc.strerror or exc}"
-        except ValueError as exc:  # too large to be read back: refused
-            self.saved_to = f"Could not save: {exc}"
+        """Save the replay (the automatic save failed), behind the screen, and say where."""
+        self.saving = Saving(lambda: archive.save_finished(self.state))
+        self.saved_to = "Saving the replay…"
+        self._saving_shown = False
+
+    def _take_saving(self) -> None:
+        """Once the replay is on disk (or could not be written), say so and offer it."""
+        if self._saving_shown or not self.saving.done:
+            return
+        self._saving_shown = True
+        self.saved = self.saving.path
+        if self.saved is not None:
+            self.saved_to = f"Replay saved as {self.saved.name}"
+        else:
+            self.saved_to = self.saving.problem or "The replay could not be saved"
         self.relayout()
+
+    def update(self, dt: float) -> None:
+        self._take_saving()
+        laid_out = self._laid_out
+        super().update(dt)
+        if self._laid_out == laid_out:  # not on the frame that laid the screen out
+            self._draw_picture()
+
+    def flush(self) -> None:
+        """The window is closing: let the replay reach the disk."""
+        self.saving.wait(timeout=10)
 
     def watch(self) -> None:
         try:
@@ -152,19 +178,45 @@ class ResultsScene(FormScene):
     def note(self) -> str:
         return self.saved_to
 
-    def draw_sheet(self, surface: pygame.Surface) -> None:
-        """The finished race on its paper, every trail and car."""
+    def _draw_picture(self) -> None:
+        """The finished race on its paper, every trail and car, drawn into a picture of its
+        own (the race is over: nothing on it moves) and again only when the layout or what
+        is shown over it changes. It is drawn in two steps on two frames after the one
+        that laid the screen out (the sheet, then the trails and cars), so no frame at the
+        end of a race carries the whole of it."""
         if self.view.w <= 0 or self.view.h <= 0:
             return
-        clip = surface.get_clip()
-        surface.set_clip(self.view)
-        surface.fill(theme.palette().paper, self.view)
-        self.sheet.draw(surface, self.camera)
-        self.draw_under_trails(surface)
-        draw_cars.draw_trails(surface, self.state, self.camera, cache=self.trails)
-        draw_cars.draw_cars(surface, self.state, self.camera)
-        surface.set_clip(clip)
+        key = (tuple(self.view), self.camera.scale, self.picture_key())
+        if self._picture is not None and self._picture[0] == key:
+            return
+        if self._drawing is None or self._drawing[0] != key:
+            picture = pygame.Surface(self.view.size).convert()
+            self.camera.offset_x, self.camera.offset_y = 0, 0
+            picture.fill(theme.palette().paper)
+            self.sheet.draw(picture, self.camera)
+            self._drawing = (key, picture)
+        else:
+            picture = self._drawing[1]
+            self.camera.offset_x, self.camera.offset_y = 0, 0
+            self.draw_under_trails(picture)
+            draw_cars.draw_trails(picture, self.state, self.camera, cache=self.trails)
+            draw_cars.draw_cars(picture, self.state, self.camera)
+            self._picture, self._drawing = (key, picture), None
+        self.camera.offset_x, self.camera.offset_y = self.view.x, self.view.y
+
+    def draw_sheet(self, surface: pygame.Surface) -> None:
+        """The finished race's picture (plain paper for the frame or two it is drawn in)."""
+        if self.view.w <= 0 or self.view.h <= 0:
+            return
+        if self._picture is not None and self._picture[1].get_size() == self.view.size:
+            surface.blit(self._picture[1], self.view)
+        else:
+            surface.fill(theme.palette().paper, self.view)
         pygame.draw.rect(surface, theme.PANEL_EDGE, self.view, 2)
+
+    def picture_key(self) -> tuple:
+        """What the finished sheet's picture shows besides the race (the trial's ghosts)."""
+        return ()
 
     def draw_under_trails(self, surface: pygame.Surface) -> None:
         """Lines under the trails (the time trial's ghosts)."""

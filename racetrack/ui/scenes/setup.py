@@ -39,9 +39,10 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key
 from racetrack.ui.par import ParWorker
+from racetrack.ui.render.marks import chosen_card
 from racetrack.ui.render.sheet import THUMB, thumbnail
+from racetrack.ui.render.words import shorten, wrap_pixels
 from racetrack.ui.scenes.form import FormScene, heading, read_file
-from racetrack.ui.widgets import chosen_card, shorten, wrap_pixels
 
 __all__ = ["SetupScene", "thumbnail", "wrap_pixels"]  # the helpers, where they were
 

@@ -22,8 +22,8 @@ from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel
 from racetrack.ui.render import hud
 from racetrack.ui.render import trees as draw
 from racetrack.ui.render.camera import Camera
+from racetrack.ui.render.words import tip
 from racetrack.ui.scenes.form import FormScene
-from racetrack.ui.widgets import tip
 
 log = logging.getLogger(__name__)
 CONTROLS_HEIGHT = 64
@@ -58,6 +58,8 @@ class TreesScene(FormScene):
         self.thinking: Future | None = None
         self.pause = 0.0
         self.reported_over = False
+        self.saving = None  # the finished game being written (a Saving)
+        self.saving_said = False  # the toast about it shown
 
     # -- layout and helpers -------------------------------------------------------------------
 
@@ -208,7 +210,13 @@ class TreesScene(FormScene):
             if not self.reported_over:
                 self.reported_over = True
                 if self.on_over:
-                    self.on_over(self.state)
+                    self.saving = self.on_over(self.state)
+            elif self.saving is not None and self.saving.done and not self.saving_said:
+                self.saving_said = True  # said once, when on disk
+                saving = self.saving
+                self.toasts.append(hud.Toast(saving.problem if saving.problem or
+                                             saving.path is None else
+                                             f"Game saved as {saving.path.name}"))
             return
         if self.human_turn:
             if self.source is None:
@@ -250,7 +258,7 @@ class TreesScene(FormScene):
                             theme.px(CONTROLS_HEIGHT))
         pygame.draw.rect(surface, theme.PANEL, panel)
         pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.topright, 2)
-        hud.draw_toasts(surface, self.toasts)
+        hud.draw_toasts(surface.subsurface((0, 0, width, panel.y)), self.toasts)  # above
         if self.hover is not None:
             refused = next((c for c in self.candidates()
                             if c.target == self.hover and not c.legal), None)

@@ -16,8 +16,8 @@ from racetrack.trees.record import GAMES
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.listing import Listing
+from racetrack.ui.render.words import shorten, wrap_pixels
 from racetrack.ui.scenes.form import FormScene, heading
-from racetrack.ui.widgets import shorten, wrap_pixels
 
 SIDES = {2: ("bottom", "top"), 4: ("bottom", "left", "top", "right")}
 
@@ -96,12 +96,12 @@ class TreesMenuScene(FormScene):
             return
         box = page.scroller((x, top, box_width, height - top - theme.px(90)),
                             (box_width - theme.px(24), len(rows) * row))
-        font = theme.ui_font(20)
+        font = theme.gui_font(19)  # the buttons' own words, cut to fit with an ellipsis
         inside = box_width - theme.px(24) - theme.px(58)
         for number, (words, open_, delete, tip) in enumerate(rows):
             y = number * row
             page.button((0, y, inside, row - theme.px(8)), shorten(words, font,
-                                                                   inside - theme.px(16)),
+                                                                   inside - theme.px(24)),
                         open_, tooltip=tip, container=box)
             page.button((inside + theme.px(8), y, theme.px(46), row - theme.px(8)), "×", delete,
                         tooltip="Delete it (after a question)", container=box, style="danger")
@@ -187,11 +187,11 @@ class TreesMenuScene(FormScene):
         sub = theme.ui_font(22).render("Levi's territory game: grow tracks that never cross, "
                                        "fence off the paper", True, theme.MUTED)
         surface.blit(sub, sub.get_rect(midtop=(width // 2, theme.px(84))))
-        label = theme.ui_font(22)
+        label = theme.ui_font(26)
         tall = theme.px(40)
         rendered = label.render("Rules", True, theme.TEXT)
         surface.blit(rendered, rendered.get_rect(midleft=(left, self.rules_y + tall // 2)))
-        small = theme.ui_font(18)
+        small = theme.ui_font(22)
         for i, line in enumerate(wrap_pixels(self.rules[self.chosen].description, small,
                                              self.column)[:3]):
             surface.blit(small.render(line, True, theme.MUTED),

@@ -2,12 +2,13 @@
 
 "Show ghost" lays the solver's optimal line (pale, dashed) and the best run's line over the run
 just driven, so the player can see where the turns were lost. The par is worked out off the
-frame; once known it is remembered with the record.
+frame; once known it is remembered with the record. The run is recorded off the frame too
+(``recording``, a ``Saving`` whose value is the run's result): the headline says "New best!"
+once the records file has taken it, and the par is noted after that, never before.
 """
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 
 import pygame
@@ -25,6 +26,7 @@ from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.par import ParWorker
 from racetrack.ui.render.ghost import OPTIMAL, draw_ghost
+from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.results import ResultsScene
 
 
@@ -32,23 +34,19 @@ class TrialResultsScene(ResultsScene):
     """Results of a one-car race driven by a person."""
 
     def __init__(self, app, state: RaceState, rematch, saved: Path | None = None,
-                 result: RunResult | None = None, problem: str = ""):
+                 recording: Saving | None = None):
         race = state.race
-        self.result = result  # None: the run did not finish (or could not be recorded)
-        track = race_trial_track(race)
-        self.key = TrialKey.of(track, race.rules)
-        table, unreadable = read_records()
-        self.record = table.find(self.key)
-        if not problem and unreadable:
-            problem = f"The records file is damaged: {unreadable}"
-        if not problem and result is not None and result.kept_aside is not None:
-            problem = f"The damaged records file was kept as {result.kept_aside.name}"
-        self.problem = problem  # one line about the records file, if anything went wrong
+        self.result: RunResult | None = None  # the run as recorded (None: not finished, or
+        # not recorded yet, or it could not be)
+        self.recording = recording  # None: nothing to record (the run did not finish)
+        self.noting: Saving | None = None  # the par, noted once known and recorded
+        self.problem = ""  # one line about the records file, if anything went wrong
         self.ghost_shown = False
-        self.best_path = (run_path(track, race.rules, self.record.moves)
-                          if self.record is not None else [])
+        self.recorded = recording is None  # the record has landed (or there is none)
+        self.key = TrialKey.of(race_trial_track(race), race.rules)
+        self._read_records(race)
         self.worker = ParWorker()
-        self.par_job = self.worker.ask(track, race.rules, self.key)
+        self.par_job = self.worker.ask(race_trial_track(race), race.rules, self.key)
         self.par_noted = False
         super().__init__(app, state, rematch, saved)
         self.ghost_button = None
@@ -89,15 +87,33 @@ class TrialResultsScene(ResultsScene):
         self.worker.close()
         super().to_menu()
 
+    def _read_records(self, race) -> None:
+        """The best run here (and its line, for the ghost), as the records file has it now."""
+        table, unreadable = read_records()
+        self.record = table.find(self.key)
+        if not self.problem and unreadable:
+            self.problem = f"The records file is damaged: {unreadable}"
+        self.best_path = (run_path(race_trial_track(race), race.rules, self.record.moves)
+                          if self.record is not None else [])
+
     def update(self, dt: float) -> None:
         super().update(dt)
-        if self.par_noted or not self.par_job.done():
+        if not self.recorded and self.recording.done:
+            self.recorded = True
+            self.result = self.recording.value
+            self.problem = self.recording.problem
+            if self.result is not None and self.result.kept_aside is not None:
+                self.problem = f"The damaged records file was kept as " \
+                               f"{self.result.kept_aside.name}"
+            self._read_records(self.state.race)
+        if self.par_noted or not self.par_job.done() or not self.recorded:
             return
         self.par_noted = True
         turns = self.par_job.result().turns
         if self.record is not None and turns is not None and self.record.par != turns:
-            with contextlib.suppress(OSError):
-                note_par(race_trial_track(self.state.race), self.state.race.rules, turns)
+            track, rules = race_trial_track(self.state.race), self.state.race.rules
+            self.noting = Saving(lambda: note_par(track, rules, turns),
+                                 failure="Could not note the par")
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -152,6 +168,9 @@ class TrialResultsScene(ResultsScene):
 
     def draw_ranking(self, surface: pygame.Surface) -> None:
         """One car: the headline says it all."""
+
+    def picture_key(self) -> tuple:
+        return (self.ghost_shown, self.ghost_shown and self.par_job.done())
 
     def draw_under_trails(self, surface: pygame.Surface) -> None:
         if not self.ghost_shown:

@@ -2,13 +2,13 @@
 with a coach who walks the player through the first turns (moving off, the ring, pointing
 before clicking, braking for the bend) and then lets them race on.
 
-Each step waits for the player to do what it asks (or for Next); the race itself is an
-ordinary race, recorded and ranked like any other.
+Each step waits for the player to do what it asks (or for Next, a pygame_gui button on the
+race's page like its action buttons, or Enter); the race itself is an ordinary race, recorded
+and ranked like any other.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -20,10 +20,11 @@ from racetrack.rules import load_rules
 from racetrack.settings import load_settings
 from racetrack.track import find_track, load_track
 from racetrack.ui import theme
-from racetrack.ui.input import Click, Intent, Key, Release
+from racetrack.ui.gui import Button
+from racetrack.ui.input import Intent, Key
 from racetrack.ui.render import hud, marks
+from racetrack.ui.render.words import wrap
 from racetrack.ui.scenes.race import RaceScene
-from racetrack.ui.widgets import Button, wrap
 
 TRACK, RULES, SEED = "oval", "baker", 7
 
@@ -75,6 +76,8 @@ class TutorialScene(RaceScene):
         self.camera.scale = min(self.sheet.max_scale, max(self.camera.scale,
                                                           self.camera.height / 18))
         self.step = 0
+        self.next_button: Button | None = None
+        self._next_key: tuple | None = None
 
     @property
     def coaching(self) -> Step | None:
@@ -82,8 +85,10 @@ class TutorialScene(RaceScene):
 
     def advance(self) -> None:
         self.step += 1
-        if self.step >= len(STEPS) - 1:
-            _done()
+        if self.step >= len(STEPS) - 1 and not self.app.settings.tutorial_done:
+            # The player has been walked through: the menu stops offering the tutorial
+            # first (written behind the frame).
+            self.app.remember(tutorial_done=True)
 
     def card(self) -> tuple[pygame.Rect, list[str], pygame.Rect | None]:
         """The coach's card (top left, under the bar), its lines and its Next button."""
@@ -103,19 +108,30 @@ class TutorialScene(RaceScene):
             next_rect.bottomright = (box.right - pad, box.bottom - pad // 2)
         return box, lines, next_rect
 
+    def action_buttons(self) -> list:
+        """The race's buttons, and the card's Next on the same page while the step waits for
+        it (made again when the step, the window or the race's buttons change)."""
+        buttons = super().action_buttons()
+        key = (self._actions_key, id(self._actions_page), self.step)
+        if key != self._next_key:
+            self._next_key = key
+            if self.next_button is not None and self.next_button.element.alive():
+                self.next_button.element.kill()
+            self.next_button = None
+            step = self.coaching
+            if step is not None and step.done is None:
+                _, _, rect = self.card()
+                self.next_button = self._actions_page.button(
+                    rect, "Next", self.advance, tooltip="on to the next step (Enter)",
+                    style="primary", focusable=False)
+        return buttons
+
     def handle(self, intent: Intent) -> None:
         step = self.coaching
-        if step is not None and step.done is None:
-            _, _, next_rect = self.card()
-            if isinstance(intent, Click | Release) and next_rect is not None \
-                    and next_rect.collidepoint(intent.pos):
-                if isinstance(intent, Release):
-                    self.app.sound.play("click")
-                    self.advance()
-                return
-            if isinstance(intent, Key) and intent.name == "enter":
-                self.advance()
-                return
+        if step is not None and step.done is None and isinstance(intent, Key) \
+                and intent.name == "enter":
+            self.advance()
+            return
         super().handle(intent)
 
     def update(self, dt: float) -> None:
@@ -129,7 +145,7 @@ class TutorialScene(RaceScene):
         super().draw(surface)
         if self.coaching is None:
             return
-        box, lines, next_rect = self.card()
+        box, lines, _ = self.card()
         marks.card(surface, box, 245)
         pygame.draw.rect(surface, theme.palette().pencil("blue"), box, 2, border_radius=6)
         pad = theme.px(14)
@@ -141,21 +157,6 @@ class TutorialScene(RaceScene):
             rendered = font.render(text, True, theme.TEXT)
             surface.blit(rendered, (box.x + pad, box.y + pad + theme.px(20)
                                     + number * font.get_linesize()))
-        if next_rect is not None:
-            Button(next_rect, text="Next", size=theme.px(26),
-                   hovered=next_rect.collidepoint(self.mouse)).draw(surface, True)
-
-
-def _done() -> None:
-    """The player has been walked through: the menu stops offering the tutorial first."""
-    from racetrack.settings import save_settings
-
-    settings = load_settings()
-    if not settings.tutorial_done:
-        with contextlib.suppress(OSError):
-            from dataclasses import replace
-
-            save_settings(replace(settings, tutorial_done=True))
 
 
 def tutorial_race() -> Race:

@@ -1,0 +1,53 @@
+"""Words fitted to the room they have: cut with an ellipsis, wrapped at spaces, or set on a
+small card beside what they explain."""
+
+from __future__ import annotations
+
+import pygame
+
+from racetrack.ui import theme
+
+
+def shorten(text: str, font: pygame.font.Font, width: int) -> str:
+    """The text, cut with an ellipsis where it would run past ``width`` pixels."""
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Split text into lines of at most about ``width`` characters, at spaces."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + len(word) + 1 > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
+
+
+def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Split text into lines that fit ``width`` pixels in ``font``, at spaces."""
+    lines, line = [], ""
+    for word in text.split():
+        candidate = f"{line} {word}".strip()
+        if line and font.size(candidate)[0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    return [*lines, line] if line else lines
+
+
+
+def tip(surface: pygame.Surface, text: str, at: tuple[int, int]) -> None:
+    """A small label on a pale card (hover explanations)."""
+    rendered = theme.font(22).render(text, True, theme.TEXT)
+    box = rendered.get_rect(midleft=at).inflate(14, 10)
+    box.clamp_ip(surface.get_clip())  # inside the area being drawn (the editor's paper)
+    pygame.draw.rect(surface, (255, 250, 220), box, border_radius=5)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=5)
+    surface.blit(rendered, rendered.get_rect(center=box.center))

@@ -1,0 +1,81 @@
+"""The drivers' moves-to-go tables: every edge the search keeps, and every value, against a
+plain re-expansion of each state and a plain Dijkstra over the edges."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from racetrack import solver
+from racetrack.ai.tables import build_value_table
+from racetrack.course import Course
+from racetrack.graphs import HashIndex
+from racetrack.rules import load_rules
+from racetrack.solver import UNSOLVED, ValueTable
+from tests.conftest import make_track
+
+# A 12 x 9 ring with a pit, oil and a checkpoint, small enough to relax every edge until
+# nothing changes.
+RING = """
+    outer: [[0, 0], [12, 0], [12, 9], [0, 9]]
+    holes: [[[3, 3], [9, 3], [9, 6], [3, 6]]]
+    start: {a: [5, 0], b: [5, 3], forward: [1, 0]}
+    checkpoints: [{a: [7, 6], b: [7, 9], forward: [-1, 0]}]
+    zones: [{kind: oil, polygon: [[10, 2], [12, 2], [12, 5], [10, 5]]},
+            {kind: pit, polygon: [[1, 6], [3, 6], [3, 8], [1, 8]]}]
+"""
+
+
+def plain_edges(table: ValueTable) -> np.ndarray:
+    """Every edge out of every state, found by asking the rules about each state again and
+    looking each successor up in the index: rows of source, destination, cost, crash."""
+    search = table.search
+    cars = search.states(np.arange(search.count))
+    racing = np.flatnonzero(cars.progress < search.goal)
+    src, found = search.transition.successors(cars.take(racing), search.damage_limit)
+    keep = found.out == 0
+    if not search.leave_track and found.left is not None:
+        keep &= ~found.left
+    keep = np.flatnonzero(keep)
+    dst = search.index.find(search.space.encode(found.cars.take(keep)))
+    assert (dst >= 0).all()
+    return np.column_stack([racing[src[keep]], dst, found.cost[keep],
+                            found.crashed[keep]]).astype(np.int64)
+
+
+def plain_values(count: int, goals: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Turns to go by relaxing every edge at once until nothing changes (Bellman-Ford)."""
+    src, dst, cost = edges[:, 0], edges[:, 1], edges[:, 2]
+    value = np.full(count, UNSOLVED, dtype=np.int64)
+    value[goals] = 0
+    while True:
+        before = value.copy()
+        np.minimum.at(value, src, np.minimum(value[dst] + cost, UNSOLVED))
+        if np.array_equal(before, value):
+            return value
+
+
+def sorted_rows(rows: np.ndarray) -> np.ndarray:
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+@pytest.mark.parametrize("index", ["dense", "hash"])
+@pytest.mark.parametrize("variant", ["gardner", "baker", "levi", "simulation", "pope",
+                                     "gardner-addenda"])
+def test_every_edge_and_value_is_what_a_plain_search_finds(monkeypatch, variant, index):
+    if index == "hash":  # the same tables whichever structure numbers the states
+        monkeypatch.setattr(solver, "DenseIndex", lambda space: HashIndex())
+    rules = load_rules(variant)
+    table = build_value_table(Course(make_track(RING), laps=rules.laps), rules)
+    assert isinstance(table.search.index, HashIndex) == (index == "hash")
+    src, dst, cost, crashed = table.search.edges()
+    kept = np.column_stack([src, dst, cost, crashed]).astype(np.int64)
+    plain = plain_edges(table)
+    assert np.array_equal(sorted_rows(kept), sorted_rows(plain))
+
+    count = table.search.count
+    goals = np.flatnonzero(table.search.states(np.arange(count)).progress >= table.search.goal)
+    assert np.array_equal(table.value, plain_values(count, goals, plain))
+    calm = plain[plain[:, 3] == 0]
+    assert np.array_equal(table.careful, plain_values(count, goals, calm))
+    assert len(goals) and (table.value[goals] == 0).all() and (table.value > 0).any()
