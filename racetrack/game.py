@@ -590,10 +590,12 @@ class RaceState:
         if damage:
             events.append(Event(EventKind.DAMAGED, index, f"{self._name(index)} takes "
                                 f"{damage} damage", p, damage))
-        if crashed.out[0] == Out.CRASHED:
-            self.cars[index] = replace(new, off_track=car.off_track,
+        if crashed.out[0] in (Out.CRASHED, Out.STRANDED):
+            self.cars[index] = replace(new, position=p, off_track=car.off_track,
                                        exit_distance=car.exit_distance)
-            return events + self._knock_out(index, "crashed")
+            why = "crashed" if crashed.out[0] == Out.CRASHED \
+                else "stranded off the track, with no way back behind where it left"
+            return events + self._knock_out(index, why)
         new = replace(new, missed_turns=rules.crash_miss_turns)
         self.cars[index] = new
         self.trails[index].append(new.position)

@@ -133,7 +133,8 @@ OPTIONS: tuple[Option, ...] = (
                        "(see crash.*)",
             "crash": "a car may hit the wall: it crashes where it leaves the track (see crash.*)",
             "detour": "a car may drive off the track and must come back onto it at a point "
-                      "farther from the finish than the point where it left (Nystrom)",
+                      "farther from the finish than the point where it left (Nystrom); a "
+                      "car on a detour with no legal move left is out",
             "crawl": "a car may end a move off the track; it then moves one square at a time, "
                      "in any direction, until it is back on (Levi's rule 5)"},
            moves=True, state="off"),

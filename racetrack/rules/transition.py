@@ -80,6 +80,7 @@ class Out:
     NO = 0
     CRASHED = 1  # the crash rules put a crashed car out
     DAMAGE = 2   # more damage than the car can take
+    STRANDED = 3  # on a detour with no legal move: it can no longer come back behind its exit
 
 
 class Cars:
@@ -730,7 +731,16 @@ class Transition:
               ) -> Successors:
         """Each car leaves the track on its move to (tx, ty): the damage its speed does, then it
         is out, or put on the lattice point nearest to where it left (not one in ``exclude``)
-        to start again from rest, missing the turns the rules say."""
+        to start again from rest, missing the turns the rules say.
+
+        A car on a detour (``leaving-track: detour``) that has no legal move is out
+        (``Out.STRANDED``): Nystrom's rule replaces the crash ("If you left the race-track, you
+        had to make a circle and enter the race track at a point before the point you left
+        it"), and a car that can no longer do that (every move runs off the paper, or onto the
+        track ahead of where it left) has no place on the track the rule would give it. Being
+        out, never put back somewhere, also means a car that left farther on is never worse off
+        than one that left farther back, so the solver may keep only the farthest on of the
+        detours that reach the same point at the same speed (``Search``)."""
         rules = self.rules
         damage = cars.damage.copy()
         if rules.crash_damage == "speed":
@@ -744,6 +754,20 @@ class Transition:
                          turbo=cars.turbo, boosters=cars.boosters)
             return Successors(after, np.ones(len(cars), dtype=np.int32), out,
                               np.ones(len(cars), dtype=bool))
+        stranded = (cars.off > 0) if self.leaving == "detour" else np.zeros(len(cars), bool)
+        if stranded.any():  # out where they are (see above); the others are put back
+            put_back = np.flatnonzero(~stranded)
+            found = self.crash(cars.take(put_back), tx[put_back], ty[put_back], damage_limit,
+                               exclude, memo) if len(put_back) else None
+            after = Cars(**{name: getattr(cars, name).copy() for name in COLUMNS})
+            after.vx[:], after.vy[:], after.damage[:] = 0, 0, damage
+            cost = np.full(len(cars), 1 + rules.crash_miss_turns, dtype=np.int32)
+            out[stranded] = Out.STRANDED
+            if found is not None:
+                for name in COLUMNS:
+                    getattr(after, name)[put_back] = getattr(found.cars, name)
+                cost[put_back], out[put_back] = found.cost, found.out
+            return Successors(after, cost, out, np.ones(len(cars), dtype=bool))
         if memo is not None and not exclude:
             keys = memo.keys(cars.x, cars.y, tx, ty)
             found = memo.find(keys)
@@ -756,13 +780,8 @@ class Transition:
                 memo.add(keys[new], spot[new])
         else:
             spot = self.restart_points(cars, tx, ty, exclude)
-        detouring = np.flatnonzero(cars.off > 0) if self.leaving == "detour" else ()
-        if len(detouring):
-            spot[detouring] = self.detour_restart_points(cars.take(detouring), exclude)
         progress = self.course.progress_after(cars.progress, cars.x, cars.y, spot[:, 0],
                                               spot[:, 1], reach_points=False)
-        if len(detouring):  # put back behind where it left: nothing passed on the way there
-            progress[detouring] = np.minimum(progress[detouring], cars.progress[detouring])
         if self.pits:
             progress = np.where(cars.pitted == 0, np.minimum(progress, self.goal - 1), progress)
         if damage_limit is not None:  # a car put back beyond the finish has finished first
@@ -786,43 +805,6 @@ class Transition:
         ex = cars.x + t * (tx - cars.x)
         ey = cars.y + t * (ty - cars.y)
         return self.land.nearest_points(ex, ey, cars.x, cars.y, exclude)
-
-    def detour_restart_points(self, cars: Cars,
-                              exclude: Sequence[tuple[int, int]] = ()) -> np.ndarray:
-        """Where cars on a detour (off the track, ``leaving-track: detour``) are put back
-        after a crash: the track's lattice point nearest to the car among those behind the
-        point where it left (Nystrom: "enter the race track at a point before the point you
-        left it"), so a crash in the infield never puts a car on the track farther round.
-        Ties go to the smallest (y, x); with no such point, the nearest point of all."""
-        points = self.land.points
-        result = np.zeros((len(cars), 2), dtype=np.int64)
-        banned = np.zeros(len(points), dtype=bool)
-        for x, y in exclude:
-            banned |= (points[:, 0] == x) & (points[:, 1] == y)
-        for k in range(len(cars)):
-            units = self._units_at_points(int(cars.progress[k]))
-            ok = (units > cars.exit[k]) & ~banned
-            if not ok.any():
-                ok = ~banned
-            d2 = (points[:, 0] - cars.x[k]) ** 2 + (points[:, 1] - cars.y[k]) ** 2
-            order = np.lexsort((points[:, 0], points[:, 1], d2, ~ok))
-            result[k] = points[order[0]]
-        return result
-
-    def _units_at_points(self, progress: int) -> np.ndarray:
-        """``exit_units`` of every lattice point of the track at one progress (kept)."""
-        key = ("detour units", progress)
-        found = self._detour_units.get(key)
-        if found is None:
-            points = self.land.points
-            found = self.exit_units(points[:, 0], points[:, 1],
-                                    np.full(len(points), progress, dtype=np.int64))
-            self._detour_units[key] = found
-        return found
-
-    @cached_property
-    def _detour_units(self) -> dict[tuple[str, int], np.ndarray]:
-        return {}
 
     def stuck(self, cars: Cars, damage_limit: int | None = None,
               memo: CrashSpots | None = None) -> Successors:
