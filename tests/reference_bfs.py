@@ -39,17 +39,13 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
     surface = track.polygon()
     shapely.prepare(surface)
     inside = surface.covers if touching_allowed else surface.contains_properly
-    drawn = [line.geometry() for line in course.lines]
-    facts: dict[tuple, tuple[bool, bool]] = {}
+    facts: dict[tuple, bool] = {}
     advanced: dict[tuple, int] = {}
 
     def segment(p, q):
-        """On the track, and across a line: one pair of plain shapely calls per segment (many
-        states draw the same one)."""
+        """On the track: one plain shapely call per segment (many states draw the same one)."""
         if (p, q) not in facts:
-            piece = shapely.LineString([p, q]) if p != q else shapely.Point(q)
-            ok = inside(piece)
-            facts[p, q] = (ok, ok and any(piece.intersects(line) for line in drawn))
+            facts[p, q] = inside(shapely.LineString([p, q]) if p != q else shapely.Point(q))
         return facts[p, q]
 
     starts = [tuple(start)] if start else [tuple(p) for p in course.start_positions]
@@ -67,15 +63,14 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
                         not first_move_allowed(first_move, track, v):
                     continue
                 q = (x + v[0], y + v[1])
-                ok, crosses = segment((x, y), q)
-                if not ok:
+                if not segment((x, y), q):
                     continue
-                new_progress = progress
-                if crosses:
-                    key = (progress, (x, y), q)
-                    if key not in advanced:
-                        advanced[key] = course.advance_one(progress, (x, y), q)
-                    new_progress = advanced[key]
+                # Every move asks the course: a line counts as passed (or un-passed) also where
+                # it is continued round its end, which the drawn line alone does not show.
+                key = (progress, (x, y), q)
+                if key not in advanced:
+                    advanced[key] = course.advance_one(progress, (x, y), q)
+                new_progress = advanced[key]
                 if new_progress == course.goal:
                     return depth
                 state = (q, v, new_progress)
