@@ -188,8 +188,11 @@ def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
     return None
 
 
-def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int = 200) -> int | None:
-    """Fewest turns to the finish for a lone car, searched over the game's own race states.
+def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int = 200,
+                         car=None) -> int | None:
+    """Fewest turns to the finish for a lone car, searched over the game's own race states:
+    from a standing start (on ``start``, with ``kit``), or from ``car``'s state (a
+    ``CarState``: moving, off the track on a detour, crawling...).
 
     Every legal move is applied to a copy of the race (``RaceState.clone`` and ``apply``), so a
     crash, the point the car is put back on and the turns it misses are the game's to decide;
@@ -198,12 +201,12 @@ def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int =
     """
     from dataclasses import replace
 
-    from racetrack.game import Race
+    from racetrack.game import Race, RaceState
     from racetrack.model import CarSetup, Move
     from racetrack.position import car_position
 
     race = Race(track, rules.replace(start_grid="spread"), [CarSetup("Solo")])
-    root = race.start()
+    root = race.start() if car is None else RaceState(race, [car], placed=True)
     if start is not None:
         root.place(0, start)
     if kit is not None:
