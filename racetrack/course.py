@@ -48,6 +48,19 @@ _courses_lock = threading.Lock()
 SCALAR_ROWS = 16
 
 
+def _opposite_on_line(line: Line, start: Line) -> bool:
+    """Whether ``line`` lies on the start line's straight line with its arrow the other way
+    (a rule-6 checkpoint)."""
+    (ax, ay), (bx, by) = start.a, start.b
+    dx, dy = bx - ax, by - ay
+    if line.a == line.b or (dx == 0 and dy == 0):
+        return False
+    scale = abs(dx) + abs(dy)
+    on = all(abs(dx * (y - ay) - dy * (x - ax)) <= 1e-9 * scale * (1 + abs(x - ax) + abs(y - ay))
+             for x, y in (line.a, line.b))
+    return on and line.forward[0] * start.forward[0] + line.forward[1] * start.forward[1] < 0
+
+
 def sheet_of(track: Track) -> tuple[int, int, int, int]:
     """The paper a track is drawn on: its outline's bounds widened by ``SHEET_MARGIN``, as
     whole lattice coordinates (x0, y0, x1, y1)."""
@@ -109,6 +122,14 @@ class Course:
         self._b[self.is_point] = (1.0, 0.0)
         self._forward[self.is_point] = (0.0, 1.0)
         self._point = np.array([line.a for line in self.lines], dtype=float)
+        # Which side a point on a line counts as: its forward side ("a move that ends on the
+        # line has reached it"), but one side for every line on the start line's straight line.
+        # Rule 6's checkpoints there point the other way, and a car moving along that straight
+        # line would otherwise be past the checkpoint and past the start at once: it could
+        # pass a checkpoint, ride the line back to the finish and step over it.
+        self._tie = np.array([-1 if _opposite_on_line(line, track.start) else 1
+                              for line in self.lines], dtype=np.int8)
+        self._side = self._forward * self._tie[:, None]
         # Each drawn line's continuations (two at most), for going round its ends.
         reaches = continuations(drawn, surface, sheet_of(track))
         self._reach = np.zeros((len(self.lines), 2, 2, 2), dtype=float)
@@ -197,21 +218,22 @@ class Course:
             # Only moves that changed their progress last time can change it again.
             now, pa, qa = prog[active], p[active], q[active]
             ahead = np.minimum(now, last)
-            forwards = line_crossings(self._a[ahead], self._b[ahead], self._forward[ahead], pa,
-                                      qa)
+            forwards = self._tie[ahead] * line_crossings(self._a[ahead], self._b[ahead],
+                                                         self._side[ahead], pa, qa)
             reached = (qa == self._point[ahead]).all(axis=1) & reach_points
             forwards = np.where(self.is_point[ahead], reached, forwards > 0)
             ahead_id = self.line_ids[ahead]
             go = (now < self.goal) & forwards & ~used[active, ahead_id]
             behind = np.maximum(now - 1, 0)
-            backwards = line_crossings(self._a[behind], self._b[behind], self._forward[behind],
-                                       pa, qa)
+            tie = self._tie[behind]
+            backwards = tie * line_crossings(self._a[behind], self._b[behind],
+                                             self._side[behind], pa, qa)
             for j in range(2):  # going back round either end of the line un-passes it too
                 ok = self._reach_ok[behind, j]
                 if ok.any():
                     reach = self._reach[behind, j]
-                    round_end = line_crossings(reach[:, 0], reach[:, 1], self._forward[behind],
-                                               pa, qa)
+                    round_end = tie * line_crossings(reach[:, 0], reach[:, 1],
+                                                     self._side[behind], pa, qa)
                     backwards = np.where(ok & (round_end < 0), -1, backwards)
             behind_id = self.line_ids[behind]
             back = (now > 0) & (backwards < 0) & ~self.is_point[behind] \
@@ -239,9 +261,10 @@ class Course:
 
     @cached_property
     def _scalar_lines(self) -> list[tuple]:
-        """Per listed line, as plain tuples: its ends, arrow, point, whether it is a point,
-        its drawn identity and its continuations round its ends."""
-        return [(tuple(self._a[k]), tuple(self._b[k]), tuple(self._forward[k]),
+        """Per listed line, as plain tuples: its ends, the side a point on it counts as and
+        the sign that turns crossings of that side into crossings of its arrow, its point,
+        whether it is a point, its drawn identity and its continuations round its ends."""
+        return [(tuple(self._a[k]), tuple(self._b[k]), tuple(self._side[k]), int(self._tie[k]),
                  tuple(self._point[k]), bool(self.is_point[k]), int(self.line_ids[k]),
                  tuple((tuple(self._reach[k, j, 0]), tuple(self._reach[k, j, 1]))
                        for j in range(2) if self._reach_ok[k, j]))
@@ -260,17 +283,17 @@ class Course:
         goal, last = self.goal, self.goal - 1
         used: set[int] = set()
         for _ in range(2 * goal + 1):
-            a, b, forward, point, is_point, ahead_id, _ = lines[min(progress, last)]
+            a, b, side, tie, point, is_point, ahead_id, _ = lines[min(progress, last)]
             if is_point:
                 forwards = reach_points and q == point
             else:
-                forwards = line_crossing(a, b, forward, p, q) > 0
+                forwards = tie * line_crossing(a, b, side, p, q) > 0
             go = progress < goal and forwards and ahead_id not in used
-            a, b, forward, _, is_point, behind_id, reaches = lines[max(progress - 1, 0)]
+            a, b, side, tie, _, is_point, behind_id, reaches = lines[max(progress - 1, 0)]
             back = False
             if progress > 0 and not is_point and behind_id not in used and not go:
-                back = line_crossing(a, b, forward, p, q) < 0 or any(
-                    line_crossing(ra, rb, forward, p, q) < 0 for ra, rb in reaches)
+                back = tie * line_crossing(a, b, side, p, q) < 0 or any(
+                    tie * line_crossing(ra, rb, side, p, q) < 0 for ra, rb in reaches)
             if go:
                 used.add(ahead_id)
                 progress += 1

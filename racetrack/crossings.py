@@ -13,8 +13,8 @@ a car could go round the end of a line instead of over it. Two things here close
 - ``continuations``: a line, for going round its end, reaches on along its straight line over
   everything that is not track (and over the track left between its end and a wall, where a
   line stops short) until it meets the track again or the edge of the paper. Where it meets
-  another drawn line of the same straight line (a rule-6 checkpoint), the ground between the
-  two is shared out at its middle. Progress counts a move over a line's continuation as
+  another drawn line of the same straight line (a rule-6 checkpoint), each reaches over the
+  whole ground between the two. Progress counts a move over a line's continuation as
   crossing the line *backwards* only (``racetrack.course``): going round a line's end never
   passes it, and going back round it un-passes it.
 
@@ -109,8 +109,8 @@ def _collinear(line: Line, other: Line) -> bool:
 def continuations(lines: Sequence[Line], surface: Polygon, sheet: Sheet) -> list[list[Segment]]:
     """For each line (of some length), the stretches its straight line reaches on beyond its
     two ends for going round them: over the track up to its wall where the line stops short,
-    then over what is not track up to the track again or the edge of the sheet; halfway only,
-    where the track met again carries another of ``lines`` on the same straight line."""
+    then over what is not track up to the track again (just short of it, also where another
+    of ``lines`` is drawn over it) or the edge of the sheet."""
     result: list[list[Segment]] = []
     for line in lines:
         if line.a == line.b:
@@ -119,39 +119,25 @@ def continuations(lines: Sequence[Line], surface: Polygon, sheet: Sheet) -> list
         _, length = _unit(line)
         lo, hi = _along(line, sheet)
         stretches = track_stretches(line, surface, sheet)
-        # Where the other drawn lines of the same straight line lie, as parameters.
-        (ux, uy), _ = _unit(line)
-        others = []
-        for other in lines:
-            if other is line or other == line or other.a == other.b or not _collinear(line,
-                                                                                    other):
-                continue
-            ts = [(x - line.a[0]) * ux + (y - line.a[1]) * uy for x, y in (other.a, other.b)]
-            others.append((min(ts), max(ts)))
         segments = []
-        own = [s for s in stretches if s[0] <= length + TINY and s[1] >= -TINY]
         for end, sign in ((length, 1), (0.0, -1)):
             t = end
             # Over the track left between the line's end and the wall.
             for a, b in stretches:
                 if a - TINY <= t <= b + TINY:
                     t = b if sign > 0 else a
-            # The wall on this side, where a line drawn a little beyond it stops short of it.
-            wall = (max(b for _, b in own) if sign > 0 else min(a for a, _ in own)) if own \
-                else t
             # Over what is not track, to the next stretch of track or the sheet's edge.
             ahead = [a if sign > 0 else b for a, b in stretches
                      if (a > t + TINY if sign > 0 else b < t - TINY)]
             stop = (min(ahead) if sign > 0 else max(ahead)) if ahead else (hi if sign > 0
                                                                             else lo)
             if ahead:
-                s_a, s_b = next((a, b) for a, b in stretches if (a if sign > 0 else b) == stop)
-                if any(o_a <= s_b + TINY and o_b >= s_a - TINY for o_a, o_b in others):
-                    # Shared with the line drawn over that track, from wall to wall.
-                    half = (wall + stop) / 2
-                    stop = max(half, t) if sign > 0 else min(half, t)
-                else:
-                    stop -= sign * SHORT_OF_TRACK
+                # Up to the track, even where another line is drawn over it (a rule-6
+                # checkpoint): a car that has passed that line and goes back behind it over
+                # this gap must un-pass it, and one that has passed this line and goes back
+                # over the gap must un-pass this one; split between the two, the gap would
+                # let a car round the end of each through the other's half.
+                stop -= sign * SHORT_OF_TRACK
             if abs(stop - end) > TINY:
                 segments.append((_point(line, end), _point(line, stop)))
         result.append(segments)

@@ -6,11 +6,13 @@ call per segment, and its own reading of a lap, written for a start line drawn s
 down the paper (``x = X``) and the checkpoints a reader of rule 6 draws by hand:
 
 - the start line is passed forwards only over the line as drawn; rule 6's checkpoint only over
-  the stretch of track given for it, the way a lap goes there;
-- the line ``x = X`` is split at ``split`` (a point of the infield between the two): below
-  it belongs to the start line, above it to the checkpoint, out to the paper's edge. Crossing
-  a part backwards anywhere (on the track, through the infield or beyond the outer wall)
-  takes back what passing it gave, so going round the end of a line never gets a car behind it.
+  the stretch of track given for it, the way a lap goes there (the other way);
+- a point on the line ``x = X`` is on the start line's forward side, for both lines (the
+  checkpoint's arrow points the other way: stepping onto the line from the start line's
+  forward side crosses the checkpoint);
+- crossing ``x = X`` backwards anywhere but over the other line's stretch of track (on the
+  track, through the infield or beyond the outer wall) takes back what passing the line gave,
+  so going round the end of a line never gets a car behind it.
 
 It shares nothing with the game but the track file and the rules' numbers.
 """
@@ -28,35 +30,36 @@ STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
 def _crossing(p, q, x, ahead):
-    """Where the move p→q meets the line ``x = X``, as (y, start, gate): ``start`` is +1 / -1
-    for a forward / backward crossing of the start line's side (points on the line have
-    reached it, as the game's lines say), ``gate`` the same for the checkpoint, which points
-    the other way; 0 when it does not cross."""
+    """Where the move p→q meets the line ``x = X``, as (y, way): ``way`` is +1 / -1 for a
+    forward / backward crossing of the start line's side (points on the line have reached
+    it, as the game's lines say), 0 when it does not cross. The checkpoint is crossed
+    forwards where the start line is crossed backwards."""
     sp, sq = ahead * (p[0] - x), ahead * (q[0] - x)
-    start = 1 if sp < 0 <= sq else -1 if sq < 0 <= sp else 0
-    gate = 1 if sp > 0 >= sq else -1 if sq > 0 >= sp else 0
-    if not (start or gate):
-        return 0.0, 0, 0
+    way = 1 if sp < 0 <= sq else -1 if sq < 0 <= sp else 0
+    if not way:
+        return 0.0, 0
     y = p[1] + (x - p[0]) / (q[0] - p[0]) * (q[1] - p[1])
-    return y, start, gate
+    return y, way
 
 
-def fewest_moves_levi(track: Track, gate: tuple[float, float], split: float,
-                      margin: int = 4, limit: int = 200) -> int | None:
+def fewest_moves_levi(track: Track, gate: tuple[float, float], margin: int = 4,
+                      limit: int = 200) -> int | None:
     """Fewest moves for one lap from the best start point, from rest.
 
-    ``gate`` is rule 6's checkpoint as (y0, y1) on the start line's own ``x``; ``split`` the
-    ``y`` where the line's two parts meet. The start line's arrow may point either way along
-    ``x``; the checkpoint is crossed the other way."""
+    ``gate`` is rule 6's checkpoint as (y0, y1) on the start line's own ``x``, from wall to
+    wall. The start line's arrow may point either way along ``x``; the checkpoint is crossed
+    the other way."""
     line = track.start
     assert line.a[0] == line.b[0] and line.forward[1] == 0, "a start line up or down the paper"
     x = line.a[0]
     ahead = 1 if line.forward[0] > 0 else -1
     low, high = sorted((line.a[1], line.b[1]))
     gate_low, gate_high = sorted(gate)
-    start_below = low > split  # the start line lies below the split (larger y)
     surface = track.polygon()
     shapely.prepare(surface)
+    # The track under the start line, from wall to wall (the line may overhang them).
+    _, track_low, _, track_high = shapely.LineString([(x, low), (x, high)]).intersection(
+        surface).bounds
     minx, miny, maxx, maxy = surface.bounds
     x0, y0 = math.floor(minx) - margin, math.floor(miny) - margin
     x1, y1 = math.ceil(maxx) + margin, math.ceil(maxy) + margin
@@ -76,17 +79,15 @@ def fewest_moves_levi(track: Track, gate: tuple[float, float], split: float,
 
     def stage_after(stage: int, p, q) -> int:
         """0: behind the start line; 1: past it; 2: past the checkpoint too; 3: finished."""
-        y, start, gate = _crossing(p, q, x, ahead)
-        if (y >= split) == start_below or y == split:  # the start line's part
-            if start > 0 and low <= y <= high and stage in (0, 2):
-                return stage + 1
-            if start < 0 and stage == 1:
-                return 0
-        if (y <= split) == start_below or y == split:  # the checkpoint's part
-            if gate > 0 and gate_low <= y <= gate_high and stage == 1:
-                return 2
-            if gate < 0 and stage == 2:
-                return 1
+        y, way = _crossing(p, q, x, ahead)
+        if way > 0 and low <= y <= high and stage in (0, 2):
+            return stage + 1
+        if way < 0 and gate_low <= y <= gate_high and stage == 1:
+            return 2
+        if way < 0 and stage == 1:
+            return 0
+        if way > 0 and stage == 2 and not track_low <= y <= track_high:
+            return 1
         return stage
 
     def moves_from(state):

@@ -84,6 +84,37 @@ def test_the_munchkin_route_played_through_the_game_finishes_nothing(name, rever
     assert replayed.cars == state.cars and not replayed.is_over
 
 
+# Hairpins under levi, 18 moves where a lap takes 45: down the infield along the start line's
+# straight line, over rule 6's checkpoint at its infield end, and back up to step over the finish
+# line, riding the straight line itself, or crossing it in the half of the infield that was the
+# start line's when the two lines shared the ground between them at its middle.
+BACK_FROM_THE_CHECKPOINT = [
+    ((19, 19), (19, 20), (19, 21), (19, 22), (19, 23), (19, 24), (19, 25), (18, 26), (19, 27)),
+    ((19, 19), (19, 20), (19, 21), (19, 22), (19, 23), (20, 24), (19, 25), (18, 26), (19, 27)),
+]
+TO_THE_CHECKPOINT = ((19, 29), (19, 27), (19, 24), (20, 23), (21, 22), (22, 21), (21, 20),
+                     (20, 19), (18, 18))
+
+
+@pytest.mark.parametrize("back", BACK_FROM_THE_CHECKPOINT)
+def test_coming_back_from_the_checkpoint_along_the_start_lines_line_finishes_nothing(back):
+    """A point on the start line's straight line counts as the start line's forward side for
+    every line on it (the checkpoint's arrow points the other way), and each line reaches over
+    the whole infield between them: stepping back onto the line, or over it anywhere in the
+    infield, un-passes the checkpoint."""
+    race = Race(load_track(find_track("hairpins")), load_rules("levi").replace(
+        start_grid="spread"), [CarSetup("Ann")])
+    state = race.start()
+    state.place(0, Vec(19, 30))
+    for target in TO_THE_CHECKPOINT:
+        state.apply(Move(Vec(*target)))
+    assert state.car(0).progress == 2  # over the checkpoint, on the track
+    for target in back:
+        state.apply(Move(Vec(*target)))
+    assert not state.is_over and state.car(0).finish is None
+    assert state.car(0).progress == 1
+
+
 @pytest.mark.parametrize("reverse", [False, True])
 def test_no_four_moves_finish_the_oval_under_levi(reverse):
     """Every legal route of up to four moves from the start, applied through the game: none
@@ -113,7 +144,7 @@ def test_no_four_moves_finish_the_oval_under_levi(reverse):
 def test_the_levi_optimum_round_the_oval_equals_a_plain_search(reverse, capsys):
     """`racetrack solve oval --rules levi` against ``tests/levi_search.py``, which reads
     rule 6 by hand: a checkpoint across the far straight (x = 20, y from 0.5 to 5.5), the line
-    x = 20 shared between it and the start line at the infield's middle (y = 12.5)."""
+    x = 20 crossed backwards anywhere but over the other line's track un-passing each."""
     from racetrack.cli import main
     from racetrack.solver import solve
     from tests.levi_search import fewest_moves_levi
@@ -122,7 +153,7 @@ def test_the_levi_optimum_round_the_oval_equals_a_plain_search(reverse, capsys):
     if reverse:
         track = track.reversed()
     rules = load_rules("levi")
-    plain = fewest_moves_levi(track, (0.5, 5.5), 12.5)
+    plain = fewest_moves_levi(track, (0.5, 5.5))
     assert plain == 26
     assert solve(Course.for_rules(track, rules), rules).moves == plain
     if not reverse:
@@ -137,11 +168,16 @@ def test_crossing_every_checkpoint_in_order_wins(oval):
 
 
 def test_going_round_the_end_of_a_checkpoint_is_not_crossing_it(oval):
-    """A checkpoint "must be crossed": crawling round its end through the infield passes
-    nothing, and going back round it un-passes it."""
+    """A checkpoint "must be crossed": crawling round its end passes nothing, and going back
+    round it un-passes it. Round its infield end the car also goes back over the start line's
+    straight line, which reaches over the whole infield up to the checkpoint: that un-passes
+    the start (shared at the middle, a car that had passed the checkpoint could get behind it
+    again through the start line's half, and finish a lap it did not drive)."""
     course = Course.for_rules(oval, load_rules("levi"))
-    assert course.advance_one(1, Vec(21, 6), Vec(19, 6)) == 1
+    assert course.advance_one(1, Vec(21, 0), Vec(19, 0)) == 1  # round its outer end
+    assert course.advance_one(1, Vec(21, 6), Vec(19, 6)) == 0  # round its infield end
     assert course.advance_one(2, Vec(19, 6), Vec(21, 6)) == 1
+    assert course.advance_one(2, Vec(19, 18), Vec(21, 18)) == 1  # near the start line too
 
 
 def test_a_line_stopping_at_the_wall_reaches_on_to_the_track_beyond(oval):
@@ -255,7 +291,7 @@ def passes_through(points: np.ndarray, centre: tuple[float, float]) -> bool:
 def test_no_route_gains_a_lap_without_winding_round_the_course(rule_6):
     rng = np.random.default_rng(6 if rule_6 else 5)
     finished = cheats = 0
-    for _ in range(40):
+    for _ in range(60):
         track, far = ring(rng)
         course = Course(track, start_line_checkpoints=rule_6)
         if not course.start_positions:
