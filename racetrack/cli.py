@@ -538,7 +538,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
     track = load_track(find_track(args.track))
     rules = chosen_rules(args)
-    course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
+    course = Course.for_rules(track, rules)
     if args.starts:
         found = solve_each_start(course, rules)
         solved = [v for v in found.values() if v is not None]

@@ -8,6 +8,12 @@ line last passed takes one away (so backing over the start line leaves a car at 
 cross forwards again). One move may pass several lines, in order, but a straight move can cross
 one drawn line only once, so a line used twice in the list (the start that is also the finish
 of a circuit) is counted at most once per move.
+
+A line is passed only over the track, but it is un-passed by going back round its end too: a
+move over its continuation (``racetrack.crossings``: its straight line carried on over what is
+not track, to the track again or the paper's edge) crossing it backwards counts as a backward
+crossing. So no route gets behind a line without crossing it, and no car finishes a lap it
+did not drive. Levi's rule 6 adds checkpoints where the start line's line meets the track again.
 """
 
 from __future__ import annotations
@@ -16,22 +22,43 @@ import math
 import threading
 from collections import OrderedDict
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from racetrack.crossings import continuations, overlap_gates
 from racetrack.errors import RacetrackError
-from racetrack.geometry import Line, Region, Vec, as_array, line_crossings, prepared
+from racetrack.geometry import Line, Region, Vec, as_array, line_crossing, line_crossings, prepared
 from racetrack.track import Track
+
+if TYPE_CHECKING:
+    from racetrack.rules.ruleset import RuleSet
 
 #: How far the paper reaches beyond the track outline, for rules that let cars leave the track.
 SHEET_MARGIN = 4
 #: Courses kept for reuse: a rematch, the next race of a series or the solver on the same
 #: track and laps finds its prepared geometry, distance field and transitions ready.
 KEEP_COURSES = 8
-_courses: OrderedDict[tuple[Track, int | None, bool], Course] = OrderedDict()
+_courses: OrderedDict[tuple[Track, int | None, bool, bool], Course] = OrderedDict()
 _courses_lock = threading.Lock()
+#: Moves near a line up to this many are advanced one by one in plain Python, more as one
+#: batch: a batch's numpy calls cost about as much as this many plain ones.
+SCALAR_ROWS = 16
+
+
+def _opposite_on_line(line: Line, start: Line) -> bool:
+    """Whether ``line`` lies on the start line's straight line with its arrow the other way
+    (a rule-6 checkpoint)."""
+    (ax, ay), (bx, by) = start.a, start.b
+    dx, dy = bx - ax, by - ay
+    if line.a == line.b or (dx == 0 and dy == 0):
+        return False
+    scale = abs(dx) + abs(dy)
+    on = all(abs(dx * (y - ay) - dy * (x - ax)) <= 1e-9 * scale * (1 + abs(x - ax) + abs(y - ay))
+             for x, y in (line.a, line.b))
+    return on and line.forward[0] * start.forward[0] + line.forward[1] * start.forward[1] < 0
 
 
 def sheet_of(track: Track) -> tuple[int, int, int, int]:
@@ -52,8 +79,11 @@ class Course:
     Building one prepares shapely geometry once; every later question is a batched call.
     """
 
-    def __init__(self, track: Track, laps: int | None = None, checkpoints: bool = True):
-        """``laps`` overrides the track's own count; ``checkpoints=False`` ignores them.
+    def __init__(self, track: Track, laps: int | None = None, checkpoints: bool = True,
+                 start_line_checkpoints: bool = False):
+        """``laps`` overrides the track's own count; ``checkpoints=False`` ignores them;
+        ``start_line_checkpoints`` adds Levi's rule-6 checkpoints to a circuit (see
+        ``racetrack.crossings.overlap_gates``).
 
         A track whose finish or checkpoints are areas (an imported map's cells), or that has no
         start line, is refused with ``UnracedTrackError``: progress here is lines passed."""
@@ -63,7 +93,12 @@ class Course:
                                     "version's rules yet")
         self.track = track
         self.laps = laps if laps is not None else track.laps
+        self.start_line_checkpoints = start_line_checkpoints and track.is_circuit
         used_checkpoints = track.checkpoints if checkpoints else ()
+        surface = track.polygon()
+        if self.start_line_checkpoints:
+            used_checkpoints = overlap_gates(track.start, surface, sheet_of(track),
+                                             used_checkpoints)
         # Waypoints are marks of no length: reached by ending a move on the point.
         waypoints = tuple(Line(w, w, (0, 0)) for w in track.waypoints)
         if waypoints and not checkpoints and track.finish is None:
@@ -87,26 +122,51 @@ class Course:
         self._b[self.is_point] = (1.0, 0.0)
         self._forward[self.is_point] = (0.0, 1.0)
         self._point = np.array([line.a for line in self.lines], dtype=float)
-        self.surface = Region(track.polygon())
+        # Which side a point on a line counts as: its forward side ("a move that ends on the
+        # line has reached it"), but one side for every line on the start line's straight line.
+        # Rule 6's checkpoints there point the other way, and a car moving along that straight
+        # line would otherwise be past the checkpoint and past the start at once: it could
+        # pass a checkpoint, ride the line back to the finish and step over it.
+        self._tie = np.array([-1 if _opposite_on_line(line, track.start) else 1
+                              for line in self.lines], dtype=np.int8)
+        self._side = self._forward * self._tie[:, None]
+        # Each drawn line's continuations (two at most), for going round its ends.
+        reaches = continuations(drawn, surface, sheet_of(track))
+        self._reach = np.zeros((len(self.lines), 2, 2, 2), dtype=float)
+        self._reach[..., 1, 0] = 1.0  # stand-ins of unit length where a line has none
+        self._reach_ok = np.zeros((len(self.lines), 2), dtype=bool)
+        for k, drawn_id in enumerate(self.line_ids):
+            for j, (a, b) in enumerate(reaches[drawn_id]):
+                self._reach[k, j] = (a, b)
+                self._reach_ok[k, j] = True
+        self.surface = Region(surface)
         self._regions: dict[tuple[bool, bool], Region] = {}
         self._derived: dict[object, object] = {}
         self._lock = threading.Lock()
 
     @classmethod
-    def of(cls, track: Track, laps: int | None = None, checkpoints: bool = True) -> Course:
-        """The course for a track, laps and checkpoint rule, shared with every other caller
+    def of(cls, track: Track, laps: int | None = None, checkpoints: bool = True,
+           start_line_checkpoints: bool = False) -> Course:
+        """The course for a track, laps and checkpoint rules, shared with every other caller
         that asks for the same (built on first use; a few are kept)."""
-        key = (track, laps, checkpoints)
+        key = (track, laps, checkpoints, start_line_checkpoints)
         with _courses_lock:
             if key in _courses:
                 _courses.move_to_end(key)
                 return _courses[key]
-        course = cls(track, laps, checkpoints)
+        course = cls(track, laps, checkpoints, start_line_checkpoints)
         with _courses_lock:
             course = _courses.setdefault(key, course)
             while len(_courses) > KEEP_COURSES:
                 _courses.popitem(last=False)
         return course
+
+    @classmethod
+    def for_rules(cls, track: Track, rules: RuleSet) -> Course:
+        """The shared course a rule set races on a track: its laps, whether the track's
+        checkpoints count, and Levi's rule-6 checkpoints where it asks for them."""
+        return cls.of(track, rules.laps, rules.checkpoints == "in-order",
+                      rules.start_line_checkpoints == "overlaps")
 
     def derived(self, key: object) -> object | None:
         """Something worked out once for this course (a transition, a field), or ``None``."""
@@ -158,15 +218,23 @@ class Course:
             # Only moves that changed their progress last time can change it again.
             now, pa, qa = prog[active], p[active], q[active]
             ahead = np.minimum(now, last)
-            forwards = line_crossings(self._a[ahead], self._b[ahead], self._forward[ahead], pa,
-                                      qa)
+            forwards = self._tie[ahead] * line_crossings(self._a[ahead], self._b[ahead],
+                                                         self._side[ahead], pa, qa)
             reached = (qa == self._point[ahead]).all(axis=1) & reach_points
             forwards = np.where(self.is_point[ahead], reached, forwards > 0)
             ahead_id = self.line_ids[ahead]
             go = (now < self.goal) & forwards & ~used[active, ahead_id]
             behind = np.maximum(now - 1, 0)
-            backwards = line_crossings(self._a[behind], self._b[behind], self._forward[behind],
-                                       pa, qa)
+            tie = self._tie[behind]
+            backwards = tie * line_crossings(self._a[behind], self._b[behind],
+                                             self._side[behind], pa, qa)
+            for j in range(2):  # going back round either end of the line un-passes it too
+                ok = self._reach_ok[behind, j]
+                if ok.any():
+                    reach = self._reach[behind, j]
+                    round_end = tie * line_crossings(reach[:, 0], reach[:, 1],
+                                                     self._side[behind], pa, qa)
+                    backwards = np.where(ok & (round_end < 0), -1, backwards)
             behind_id = self.line_ids[behind]
             back = (now > 0) & (backwards < 0) & ~self.is_point[behind] \
                 & ~used[active, behind_id] & ~go
@@ -177,9 +245,64 @@ class Course:
         return prog
 
     def advance_one(self, progress: int, start: Vec, end: Vec, reach_points: bool = True) -> int:
-        return int(self.progress_after(np.array([progress]), np.array([start[0]]),
-                                       np.array([start[1]]), np.array([end[0]]),
-                                       np.array([end[1]]), reach_points)[0])
+        """``advance`` for one move, in plain Python: the same answer without numpy's cost
+        per call, which is most of the time a single move takes."""
+        p = (float(start[0]), float(start[1]))
+        q = (float(end[0]), float(end[1]))
+        x0, x1 = min(p[0], q[0]), max(p[0], q[0])
+        y0, y1 = min(p[1], q[1]), max(p[1], q[1])
+        progress = int(progress)
+        near = False
+        for line, boxes in ((min(progress, self.goal - 1), self._scalar_boxes[0]),
+                            (max(progress - 1, 0), self._scalar_boxes[1])):
+            (lx, ly), (hx, hy) = boxes[line]
+            near = near or (x1 >= lx and x0 <= hx and y1 >= ly and y0 <= hy)
+        return self._advance_scalar(progress, p, q, reach_points) if near else progress
+
+    @cached_property
+    def _scalar_lines(self) -> list[tuple]:
+        """Per listed line, as plain tuples: its ends, the side a point on it counts as and
+        the sign that turns crossings of that side into crossings of its arrow, its point,
+        whether it is a point, its drawn identity and its continuations round its ends."""
+        return [(tuple(self._a[k]), tuple(self._b[k]), tuple(self._side[k]), int(self._tie[k]),
+                 tuple(self._point[k]), bool(self.is_point[k]), int(self.line_ids[k]),
+                 tuple((tuple(self._reach[k, j, 0]), tuple(self._reach[k, j, 1]))
+                       for j in range(2) if self._reach_ok[k, j]))
+                for k in range(len(self.lines))]
+
+    @cached_property
+    def _scalar_boxes(self) -> tuple[list, list]:
+        """``_boxes`` and ``_behind_boxes`` as lists of plain ((lo x, lo y), (hi x, hi y))."""
+        return tuple([(tuple(lo[k]), tuple(hi[k])) for k in range(len(self.lines))]
+                     for lo, hi in (self._boxes, self._behind_boxes))
+
+    def _advance_scalar(self, progress: int, p: tuple[float, float], q: tuple[float, float],
+                        reach_points: bool) -> int:
+        """``advance``'s loop for one move (kept step for step the same)."""
+        lines = self._scalar_lines
+        goal, last = self.goal, self.goal - 1
+        used: set[int] = set()
+        for _ in range(2 * goal + 1):
+            a, b, side, tie, point, is_point, ahead_id, _ = lines[min(progress, last)]
+            if is_point:
+                forwards = reach_points and q == point
+            else:
+                forwards = tie * line_crossing(a, b, side, p, q) > 0
+            go = progress < goal and forwards and ahead_id not in used
+            a, b, side, tie, _, is_point, behind_id, reaches = lines[max(progress - 1, 0)]
+            back = False
+            if progress > 0 and not is_point and behind_id not in used and not go:
+                back = tie * line_crossing(a, b, side, p, q) < 0 or any(
+                    tie * line_crossing(ra, rb, side, p, q) < 0 for ra, rb in reaches)
+            if go:
+                used.add(ahead_id)
+                progress += 1
+            elif back:
+                used.add(behind_id)
+                progress -= 1
+            else:
+                break
+        return progress
 
     def progress_after(self, progress: np.ndarray, px: np.ndarray, py: np.ndarray,
                        qx: np.ndarray, qy: np.ndarray, reach_points: bool = True) -> np.ndarray:
@@ -190,14 +313,20 @@ class Course:
         px, py, qx, qy = (np.asarray(v) for v in (px, py, qx, qy))
         x0, x1 = np.minimum(px, qx), np.maximum(px, qx)
         y0, y1 = np.minimum(py, qy), np.maximum(py, qy)
-        lo, hi = self._boxes
         near = np.zeros(len(px), dtype=bool)
-        for line in (np.minimum(progress, self.goal - 1), np.maximum(progress - 1, 0)):
+        for line, (lo, hi) in ((np.minimum(progress, self.goal - 1), self._boxes),
+                               (np.maximum(progress - 1, 0), self._behind_boxes)):
             near |= (x1 >= lo[line, 0]) & (x0 <= hi[line, 0]) & (y1 >= lo[line, 1]) \
                 & (y0 <= hi[line, 1])
         result = progress.astype(np.int32, copy=True)
         rows = np.flatnonzero(near)
-        if len(rows):
+        if 0 < len(rows) <= SCALAR_ROWS:
+            for row in rows.tolist():
+                result[row] = self._advance_scalar(int(progress[row]),
+                                                   (float(px[row]), float(py[row])),
+                                                   (float(qx[row]), float(qy[row])),
+                                                   reach_points)
+        elif len(rows):
             starts = np.column_stack([px[rows], py[rows]]).astype(float)
             ends = np.column_stack([qx[rows], qy[rows]]).astype(float)
             result[rows] = self.advance(progress[rows], starts, ends, reach_points)
@@ -209,6 +338,15 @@ class Course:
         a = np.array([line.a for line in self.lines], dtype=float)
         b = np.array([line.b for line in self.lines], dtype=float)
         return np.minimum(a, b), np.maximum(a, b)
+
+    @cached_property
+    def _behind_boxes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The box around each listed line with its continuations: where a move may cross it
+        backwards."""
+        lo, hi = self._boxes
+        ends = np.where(self._reach_ok[:, :, None, None], self._reach,
+                        np.stack([lo, lo], axis=1)[:, :, None, :])
+        return (np.minimum(lo, ends.min(axis=(1, 2))), np.maximum(hi, ends.max(axis=(1, 2))))
 
     @property
     def finish_mark(self) -> Line:

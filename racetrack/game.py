@@ -85,7 +85,7 @@ class Race:
         self.rules = rules
         self.cars: tuple[CarSetup, ...] = tuple(cars)
         self.seed = seed
-        self.course = Course.of(track, rules.laps, rules.checkpoints == "in-order")
+        self.course = Course.for_rules(track, rules)
         self._reverse_course: Course | None = None
         for car in self.cars:
             if car.reverse and rules.start_direction != "either":
@@ -141,8 +141,7 @@ class Race:
         if not self.cars[index].reverse:
             return self.course
         if self._reverse_course is None:
-            self._reverse_course = Course.of(self.track.reversed(), self.rules.laps,
-                                             self.rules.checkpoints == "in-order")
+            self._reverse_course = Course.for_rules(self.track.reversed(), self.rules)
         return self._reverse_course
 
     @property
@@ -591,10 +590,12 @@ class RaceState:
         if damage:
             events.append(Event(EventKind.DAMAGED, index, f"{self._name(index)} takes "
                                 f"{damage} damage", p, damage))
-        if crashed.out[0] == Out.CRASHED:
-            self.cars[index] = replace(new, off_track=car.off_track,
+        if crashed.out[0] in (Out.CRASHED, Out.STRANDED):
+            self.cars[index] = replace(new, position=p, off_track=car.off_track,
                                        exit_distance=car.exit_distance)
-            return events + self._knock_out(index, "crashed")
+            why = "crashed" if crashed.out[0] == Out.CRASHED \
+                else "stranded off the track, with no way back behind where it left"
+            return events + self._knock_out(index, why)
         new = replace(new, missed_turns=rules.crash_miss_turns)
         self.cars[index] = new
         self.trails[index].append(new.position)

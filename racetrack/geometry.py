@@ -140,6 +140,49 @@ def line_crossings(a: np.ndarray, b: np.ndarray, forward: np.ndarray,
     return forwards.astype(np.int8) - backwards.astype(np.int8)
 
 
+def _orientation_one(cross: float, scale: float) -> int:
+    if abs(cross) <= ORIENTATION_TOLERANCE * (scale + 1.0):
+        return 0
+    return 1 if cross > 0 else -1
+
+
+def line_crossing(a: tuple[float, float], b: tuple[float, float], forward: tuple[float, float],
+                  p: tuple[float, float], q: tuple[float, float]) -> int:
+    """``line_crossings`` for one line and one move, in plain Python: +1 / -1 / 0.
+
+    The same tests with the same tolerance (a single move is asked this once per line, and
+    numpy's cost per call is far above the arithmetic)."""
+    (ax, ay), (bx, by), (px, py), (qx, qy) = a, b, p, q
+    dx, dy = bx - ax, by - ay
+    turn = dx * forward[1] - dy * forward[0]
+    if turn == 0:
+        return 0
+    way = 1 if turn > 0 else -1
+    length = abs(dx) + abs(dy)
+    sp = _orientation_one(dx * (py - ay) - dy * (px - ax),
+                          length * (abs(px - ax) + abs(py - ay))) * way
+    sq = _orientation_one(dx * (qy - ay) - dy * (qx - ax),
+                          length * (abs(qx - ax) + abs(qy - ay))) * way
+    if sp < 0 <= sq:
+        found = 1
+    elif sq < 0 <= sp:
+        found = -1
+    else:
+        return 0
+    rx, ry = qx - px, qy - py
+    scale = (abs(rx) + abs(ry) + length) ** 2
+    o1 = _orientation_one(rx * (ay - py) - ry * (ax - px), scale)
+    o2 = _orientation_one(rx * (by - py) - ry * (bx - px), scale)
+    o3 = _orientation_one(dx * (py - ay) - dy * (px - ax), scale)
+    o4 = _orientation_one(dx * (qy - ay) - dy * (qx - ax), scale)
+    if o1 == o2 == o3 == o4 == 0:
+        touching = (min(px, qx) <= max(ax, bx) and max(px, qx) >= min(ax, bx)
+                    and min(py, qy) <= max(ay, by) and max(py, qy) >= min(ay, by))
+    else:
+        touching = o1 * o2 <= 0 and o3 * o4 <= 0
+    return found if touching else 0
+
+
 @dataclass(frozen=True)
 class Line:
     """A directed line segment across the track: start, finish or a checkpoint.

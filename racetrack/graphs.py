@@ -171,6 +171,49 @@ class HashIndex:
         self._place(old_keys[used], old_values[used])
 
 
+class LeastValues:
+    """The least value seen for each key (any key space; memory in proportion to the keys):
+    for a search that keeps, of states alike but for one number, only the one with the least
+    (``Search`` and the exit of Nystrom's detours)."""
+
+    NONE = np.iinfo(np.int64).max
+
+    def __init__(self):
+        self.index = HashIndex()
+        self.values = np.zeros(1 << 10, dtype=np.int64)
+        self.count = 0
+
+    @property
+    def nbytes(self) -> int:
+        return self.index.nbytes + self.values.nbytes
+
+    def least(self, keys: np.ndarray) -> np.ndarray:
+        """The least value seen for each key; ``NONE`` where the key was never seen."""
+        slot = self.index.find(keys)
+        return np.where(slot >= 0, self.values[np.maximum(slot, 0)], self.NONE)
+
+    def lower(self, keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """Take in (key, value) pairs, no pair twice. Per pair: whether its value is the least
+        of its key's in this batch and less than every value seen for the key before."""
+        slot = self.index.find(keys)
+        new = np.flatnonzero(slot < 0)
+        if len(new):
+            first = new[first_of_each(keys[new])]
+            ids = np.arange(self.count, self.count + len(first))
+            if ids[-1] >= len(self.values):
+                grown = np.full(max(2 * len(self.values), ids[-1] + 1), self.NONE,
+                                dtype=np.int64)
+                grown[:self.count] = self.values[:self.count]
+                self.values = grown
+            self.values[ids] = self.NONE
+            self.index.add(keys[first], ids)
+            self.count += len(first)
+            slot = self.index.find(keys)
+        before = self.values[slot]
+        np.minimum.at(self.values, slot, values)
+        return (values < before) & (values == self.values[slot])
+
+
 def _within(values: np.ndarray, end: int) -> bool:
     return int(values.min()) >= 0 and int(values.max()) < end
 

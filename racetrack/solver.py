@@ -27,7 +27,14 @@ import numpy as np
 from racetrack.course import Course
 from racetrack.errors import RacetrackError
 from racetrack.geometry import Vec
-from racetrack.graphs import Bitmap, DenseIndex, HashIndex, ReverseEdges, first_of_each
+from racetrack.graphs import (
+    Bitmap,
+    DenseIndex,
+    HashIndex,
+    LeastValues,
+    ReverseEdges,
+    first_of_each,
+)
 from racetrack.model import CarState, Kit
 from racetrack.position import car_position
 from racetrack.rules.movement import special_reach
@@ -112,7 +119,10 @@ class StateSpace:
                  "damage": (damage_limit or 0) + 1}
         for name in KIT_COLUMNS:
             radix[name] = getattr(kit, name) + 1 if kit is not None else 1
-        self.radices = [(name, radix[name]) for name in self.columns]
+        # The exit last, so a key without it is the key divided by its radix (``least_exit``).
+        order = sorted(self.columns, key=lambda name: name == "exit")
+        self.radices = [(name, radix[name]) for name in order]
+        self.exit_radix = radix["exit"] if "exit" in self.columns else 0
         self.span_x, self.span_y = 2 * self.vmax_x + 1, 2 * self.vmax_y + 1
         self.size = self.points * self.span_x * self.span_y * (course.goal + 1)
         for _, r in self.radices:
@@ -190,6 +200,13 @@ class Search:
         # Where no move can lead off the track (only on, or refused), a move to a state
         # already seen needs no geometry at all.
         self.early_drop = not keep_edges and transition.leaving == "illegal"
+        # Nystrom's detours: of the states alike but for the exit, one reached no later that
+        # left the track farther on (less distance to go) has every move the others have
+        # (they must come back behind a point farther back), and a car on a detour with no
+        # move left is out (``Transition.crash``): whatever the others can do, it can do as
+        # soon, so they are not searched on. Exact for the fewest turns, but a
+        # table of every state's value needs them all (``keep_edges``).
+        self.least_exit = LeastValues() if self.space.exit_radix and not keep_edges else None
         self.crash_spots = CrashSpots()
         land, vmx, vmy = transition.land, self.space.vmax_x, self.space.vmax_y
         self.moves_memo = MoveMemo(land, vmx, vmy) \
@@ -255,6 +272,10 @@ class Search:
             keys, parents = keys[first], parents[first]
             fresh = ~self.index.seen(keys)
             keys, parents = keys[fresh], parents[fresh]
+            if self.least_exit is not None:
+                state, exit_ = np.divmod(keys.astype(np.int64), self.space.exit_radix)
+                farthest_back = self.least_exit.lower(state, exit_)
+                keys, parents = keys[farthest_back], parents[farthest_back]
             if not len(keys):
                 continue
             ids = np.arange(self.count, self.count + len(keys), dtype=np.int64)
@@ -280,6 +301,8 @@ class Search:
     def _check_memory(self) -> None:
         per_state = np.dtype(self.key_type).itemsize + 4
         used = self.count * per_state + self.index.nbytes + self._pending_bytes
+        if self.least_exit is not None:
+            used += self.least_exit.nbytes
         if self.keep_edges:
             used += sum(a.nbytes for a in
                         self._edge_src + self._edge_dst + self._edge_later + self._edge_cost)
@@ -345,6 +368,9 @@ class Search:
             self._edge_cost.append((cost + 16 * found.crashed[keep]).astype(np.int8))
         else:
             fresh = ~self.index.seen(keys)
+            if self.least_exit is not None:
+                state, exit_ = np.divmod(keys, self.space.exit_radix)
+                fresh &= self.least_exit.least(state) > exit_
         for c in np.unique(cost[fresh]):
             mask = fresh & (cost == c)
             push(turns + int(c), keys[mask], parents[mask])
@@ -682,6 +708,10 @@ def solve_each_start(course: Course, rules: RuleSet, can_swim: bool = False,
     """The optimum from every start point: a fairness report for the grid."""
     transition, columns, limit = lone_car(course, rules, can_swim, kit)
     starts = list(course.start_positions)
+    if "exit" in columns:  # a table of every detour is far too large: one search per start
+        found_each = (solve(course, rules, start, can_swim, kit) for start in starts)
+        return {s: None if f is None else f.moves
+                for s, f in zip(starts, found_each, strict=True)}
     sources = standing_starts(transition, starts, kit)
     table = ValueTable(Search(transition, sources, columns, limit, kit, keep_edges=True))
     found = table.values_of(sources)

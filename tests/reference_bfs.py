@@ -39,17 +39,13 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
     surface = track.polygon()
     shapely.prepare(surface)
     inside = surface.covers if touching_allowed else surface.contains_properly
-    drawn = [line.geometry() for line in course.lines]
-    facts: dict[tuple, tuple[bool, bool]] = {}
+    facts: dict[tuple, bool] = {}
     advanced: dict[tuple, int] = {}
 
     def segment(p, q):
-        """On the track, and across a line: one pair of plain shapely calls per segment (many
-        states draw the same one)."""
+        """On the track: one plain shapely call per segment (many states draw the same one)."""
         if (p, q) not in facts:
-            piece = shapely.LineString([p, q]) if p != q else shapely.Point(q)
-            ok = inside(piece)
-            facts[p, q] = (ok, ok and any(piece.intersects(line) for line in drawn))
+            facts[p, q] = inside(shapely.LineString([p, q]) if p != q else shapely.Point(q))
         return facts[p, q]
 
     starts = [tuple(start)] if start else [tuple(p) for p in course.start_positions]
@@ -67,15 +63,14 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
                         not first_move_allowed(first_move, track, v):
                     continue
                 q = (x + v[0], y + v[1])
-                ok, crosses = segment((x, y), q)
-                if not ok:
+                if not segment((x, y), q):
                     continue
-                new_progress = progress
-                if crosses:
-                    key = (progress, (x, y), q)
-                    if key not in advanced:
-                        advanced[key] = course.advance_one(progress, (x, y), q)
-                    new_progress = advanced[key]
+                # Every move asks the course: a line counts as passed (or un-passed) also where
+                # it is continued round its end, which the drawn line alone does not show.
+                key = (progress, (x, y), q)
+                if key not in advanced:
+                    advanced[key] = course.advance_one(progress, (x, y), q)
+                new_progress = advanced[key]
                 if new_progress == course.goal:
                     return depth
                 state = (q, v, new_progress)
@@ -193,8 +188,11 @@ def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
     return None
 
 
-def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int = 200) -> int | None:
-    """Fewest turns to the finish for a lone car, searched over the game's own race states.
+def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int = 200,
+                         car=None) -> int | None:
+    """Fewest turns to the finish for a lone car, searched over the game's own race states:
+    from a standing start (on ``start``, with ``kit``), or from ``car``'s state (a
+    ``CarState``: moving, off the track on a detour, crawling...).
 
     Every legal move is applied to a copy of the race (``RaceState.clone`` and ``apply``), so a
     crash, the point the car is put back on and the turns it misses are the game's to decide;
@@ -203,12 +201,12 @@ def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int =
     """
     from dataclasses import replace
 
-    from racetrack.game import Race
+    from racetrack.game import Race, RaceState
     from racetrack.model import CarSetup, Move
     from racetrack.position import car_position
 
     race = Race(track, rules.replace(start_grid="spread"), [CarSetup("Solo")])
-    root = race.start()
+    root = race.start() if car is None else RaceState(race, [car], placed=True)
     if start is not None:
         root.place(0, start)
     if kit is not None:

@@ -7,6 +7,7 @@ import pytest
 
 from racetrack.course import Course
 from racetrack.geometry import Vec
+from racetrack.track import find_track, load_track
 from tests.conftest import make_track
 
 
@@ -100,3 +101,25 @@ def test_the_sheet_reaches_past_the_outline(square_ring):
     course = Course(square_ring)
     assert course.sheet == (-4, -4, 16, 16)
     assert list(course.on_sheet(np.array([[16, 0], [17, 0]]))) == [True, False]
+
+
+@pytest.mark.parametrize("name, variant", [("oval", "levi"), ("grand-prix", "levi"),
+                                           ("waypoints", "gardner"), ("hairpins", "nystrom")])
+def test_one_move_in_plain_python_advances_as_the_batch_does(name, variant):
+    """``advance_one`` and small batches take a plain-Python path: the same answers as the
+    numpy batch for random moves near the lines, from every progress, forwards and back."""
+    from racetrack.rules import load_rules
+
+    course = Course.for_rules(load_track(find_track(name)), load_rules(variant))
+    rng = np.random.default_rng(3)
+    lines = list(course.lines)
+    n = 600
+    anchor = np.array([lines[k].a for k in rng.integers(len(lines), size=n)])
+    starts = np.rint(anchor + rng.integers(-4, 5, (n, 2))).astype(float)
+    ends = starts + rng.integers(-4, 5, (n, 2))
+    progress = rng.integers(0, course.goal + 1, n)
+    batch = course.advance(progress, starts, ends)
+    plain = [course.advance_one(int(k), Vec(*map(int, p)), Vec(*map(int, q)))
+             for k, p, q in zip(progress, starts, ends, strict=True)]
+    assert plain == batch.tolist()
+    assert (batch != progress).sum() >= 5  # moves that do pass lines were asked

@@ -86,17 +86,51 @@ def race_plays(track, rules, solution, car=None):
     return state
 
 
-@pytest.mark.parametrize("variant", ["nystrom", "levi"])
-def test_sees_the_moves_that_leave_the_track(variant):
+# Cars a few turns from the finish of riddler-opolis (whose line runs from the infield to the
+# wall), where the game's own search over every legal move is quick: on a detour in the infield
+# or over the wall that must come back on behind where it left, crashing (no legal move:
+# put back, a turn missed), finishing with a move that flies off the track, crawling.
+NEAR_THE_FINISH = [
+    ("nystrom", "-2,1 0,-1 1 off@3"),
+    ("nystrom", "-2,-8 0,-1 1 off@2"),
+    ("nystrom", "-6,-6 4,4 1"),
+    ("nystrom", "-5,1 0,-2 1"),
+    ("levi", "-2,0 0,0 2 off"),
+    ("levi", "-2,3 -1,-1 2"),
+    ("levi", "-3,0 2,4 2"),
+    ("levi", "-2,-8 0,0 2 off"),
+]
+# Cars just off the track past the start line, the start of a lap: crawling back round the
+# line's end and over it forwards takes a few turns, and must not finish the lap.
+ROUND_THE_LINE_END = [("nystrom", "1,-8 0,-2 1 off@23", 4), ("levi", "1,-8 -1,-1 1 off", 4)]
+
+
+@pytest.mark.parametrize("variant, position", NEAR_THE_FINISH)
+def test_sees_the_moves_that_leave_the_track(variant, position):
     """Nystrom's detour and Levi's crawl: the solver's optimum is the game's own, searched
     over every legal move of the race (off the track, back on and crashing included), and
     its route races in that many turns."""
     track = load_track(find_track("riddler-opolis"))
     rules = load_rules(variant)
-    start = Vec(0, -5)
-    solution = solve(Course(track), rules, start=start)
-    assert solution.moves == fewest_turns_in_game(track, rules, start=start, limit=30)
-    state = race_plays(track, rules, solution)
+    car = parse_car_position(position)
+    solution = solve_position(Course.for_rules(track, rules), rules, car)
+    assert solution.moves == fewest_turns_in_game(track, rules, car=car, limit=12)
+    state = race_plays(track, rules, solution, car=car)
+    assert state.cars[0].finish is not None and state.last_round == solution.moves
+
+
+@pytest.mark.parametrize("variant, position, turns", ROUND_THE_LINE_END)
+def test_no_lap_by_going_round_the_line_end(variant, position, turns):
+    """Neither the game nor the solver lets a car that has just started go back round the end
+    of the line and over it again for a finish: the game finds none within the turns that
+    takes, and the solver's optimum is a lap, which races."""
+    track = load_track(find_track("riddler-opolis"))
+    rules = load_rules(variant)
+    car = parse_car_position(position)
+    assert fewest_turns_in_game(track, rules, car=car, limit=turns) is None
+    solution = solve_position(Course.for_rules(track, rules), rules, car)
+    assert solution.moves >= PINNED["riddler-opolis"]
+    state = race_plays(track, rules, solution, car=car)
     assert state.cars[0].finish is not None and state.last_round == solution.moves
 
 
@@ -268,9 +302,11 @@ def test_cli_solves_from_a_position(capsys):
                                       load_rules("gardner"), parse_car_position("31,23 3,1 1")),
                        car=parse_car_position("31,23 3,1 1"))
     assert state.cars[0].finish is not None and state.last_round == result["moves"]
+    # On a detour beyond the outer wall, a few squares before the line (a whole lap from a
+    # detour is a Nystrom search of seconds).
     assert main(["solve", "oval", "--rules", "nystrom", "--position",
-                 "20,26 0,1 1 off@118"]) == 0
-    assert "moves from (20, 26)" in capsys.readouterr().out
+                 "14,26 1,0 1 off@8"]) == 0
+    assert "9 moves from (14, 26)" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("position, message", [

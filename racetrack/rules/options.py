@@ -133,7 +133,8 @@ OPTIONS: tuple[Option, ...] = (
                        "(see crash.*)",
             "crash": "a car may hit the wall: it crashes where it leaves the track (see crash.*)",
             "detour": "a car may drive off the track and must come back onto it at a point "
-                      "farther from the finish than the point where it left (Nystrom)",
+                      "farther from the finish than the point where it left (Nystrom); a "
+                      "car on a detour with no legal move left is out",
             "crawl": "a car may end a move off the track; it then moves one square at a time, "
                      "in any direction, until it is back on (Levi's rule 5)"},
            moves=True, state="off"),
@@ -186,6 +187,17 @@ OPTIONS: tuple[Option, ...] = (
             "either": "each car is set to race forwards or in reverse before the start, its "
                       "checkpoints then taken in reverse order (Levi: players can go either "
                       "way around the course)"}),
+    Option("start.line-checkpoints", "none",
+           "Checkpoints on the start/finish line's own straight line (circuits only).",
+           {"none": "only the track's own checkpoints",
+            "overlaps": "a checkpoint across the track wherever the start line's straight line "
+                        "overlaps it, each crossed in order the way a lap meets it (Levi's "
+                        "rule 6: \"Checkpoints should be drawn across the track on the same "
+                        "line as the start/finish line where the track overlaps the line. All "
+                        "of these checkpoints must be crossed in order to win.\"); none where "
+                        "a lap could come round over other stretches (a figure of eight): the "
+                        "track's own checkpoints say the way there"},
+           moves=True, since=2),
     Option("turn-order", "seating",
            "Who moves first.",
            {"seating": "the order the players are listed in",

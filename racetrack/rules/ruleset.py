@@ -58,6 +58,7 @@ class RuleSet:
     damage_limit: int | None
     start_grid: str
     start_direction: str
+    start_line_checkpoints: str
     turn_order: str
     finish_end: str
     finish_tie_break: str

@@ -14,7 +14,7 @@ states. Every option is read here, so a new rule is written once and both see th
 
 Where the next changes plug in:
 
-- Progress along the course (routes that get behind a line without crossing it, Levi's rule-6
+- Progress along the course (lines, their continuations round their ends, Levi's rule-6
   checkpoints): the transition reads progress only through ``Course.progress_after`` (in
   ``_drive`` and ``crash``); change it there and the game, the solver, the tables and the perft
   counts all follow (regenerate ``tests/data/perft`` with ``tools/perft.py`` and review).
@@ -81,6 +81,7 @@ class Out:
     NO = 0
     CRASHED = 1  # the crash rules put a crashed car out
     DAMAGE = 2   # more damage than the car can take
+    STRANDED = 3  # on a detour with no legal move: it can no longer come back behind its exit
 
 
 class Cars:
@@ -661,8 +662,7 @@ class Transition:
         use of a special move spent."""
         kind = chosen.kind
         assert kind is not None
-        progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
-                                              chosen.ty)
+        progress = self._progress_of_moves(before, chosen)
         stopped = (chosen.wx == 0) & (chosen.wy == 0)
         pitted = before.pitted.copy()
         if self.pits:
@@ -686,12 +686,33 @@ class Transition:
                     pitted=pitted, launch=launch, off=off, exit=exit_, damage=before.damage,
                     **kit)
 
+    def _progress_of_moves(self, before: Cars, chosen: Moves) -> np.ndarray:
+        """Progress after ordinary moves. A car on a detour (Nystrom: "you had to make a circle
+        and enter the race track at a point before the point you left it") passes no line
+        forwards while it stays off the track: a move over the track from off it to off it
+        again has not entered the track, so going on over the finish is no finish."""
+        progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
+                                              chosen.ty)
+        if self.leaving == "detour":
+            progress = np.where(chosen.kind == OFF, np.minimum(progress, before.progress),
+                                progress)
+        return progress
+
     def crash(self, cars: Cars, tx: np.ndarray, ty: np.ndarray, damage_limit: int | None = None,
               exclude: Sequence[tuple[int, int]] = (), memo: CrashSpots | None = None,
               ) -> Successors:
         """Each car leaves the track on its move to (tx, ty): the damage its speed does, then it
         is out, or put on the lattice point nearest to where it left (not one in ``exclude``)
-        to start again from rest, missing the turns the rules say."""
+        to start again from rest, missing the turns the rules say.
+
+        A car on a detour (``leaving-track: detour``) that has no legal move is out
+        (``Out.STRANDED``): Nystrom's rule replaces the crash ("If you left the race-track, you
+        had to make a circle and enter the race track at a point before the point you left
+        it"), and a car that can no longer do that (every move runs off the paper, or onto the
+        track ahead of where it left) has no place on the track the rule would give it. Being
+        out, never put back somewhere, also means a car that left farther on is never worse off
+        than one that left farther back, so the solver may keep only the farthest on of the
+        detours that reach the same point at the same speed (``Search``)."""
         rules = self.rules
         damage = cars.damage.copy()
         if rules.crash_damage == "speed":
@@ -705,6 +726,20 @@ class Transition:
                          turbo=cars.turbo, boosters=cars.boosters)
             return Successors(after, np.ones(len(cars), dtype=np.int32), out,
                               np.ones(len(cars), dtype=bool))
+        stranded = (cars.off > 0) if self.leaving == "detour" else np.zeros(len(cars), bool)
+        if stranded.any():  # out where they are (see above); the others are put back
+            put_back = np.flatnonzero(~stranded)
+            found = self.crash(cars.take(put_back), tx[put_back], ty[put_back], damage_limit,
+                               exclude, memo) if len(put_back) else None
+            after = Cars(**{name: getattr(cars, name).copy() for name in COLUMNS})
+            after.vx[:], after.vy[:], after.damage[:] = 0, 0, damage
+            cost = np.full(len(cars), 1 + rules.crash_miss_turns, dtype=np.int32)
+            out[stranded] = Out.STRANDED
+            if found is not None:
+                for name in COLUMNS:
+                    getattr(after, name)[put_back] = getattr(found.cars, name)
+                cost[put_back], out[put_back] = found.cost, found.out
+            return Successors(after, cost, out, np.ones(len(cars), dtype=bool))
         if memo is not None and not exclude:
             keys = memo.keys(cars.x, cars.y, tx, ty)
             found = memo.find(keys)

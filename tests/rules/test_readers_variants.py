@@ -239,7 +239,12 @@ def test_a_car_may_race_a_circuit_in_reverse_where_the_rules_allow(square_ring):
     # Leaving the line to the left backs Ann over it, but sets Bob off the right way.
     assert forward.advance_one(1, Vec(6, 2), Vec(4, 2)) == 0
     assert backward.advance_one(1, Vec(6, 2), Vec(4, 2)) == 1
-    assert backward.advance_one(1, Vec(7, 2), Vec(5, 2)) == 2  # coming round: the finish
+    # Rule 6's checkpoint across the bottom straight, taken the other way round by Bob: it
+    # must be crossed before coming round over the line finishes.
+    assert backward.lines[1].forward == (1, 0) and forward.lines[1].forward == (-1, 0)
+    assert backward.advance_one(1, Vec(5, 10), Vec(7, 10)) == 2
+    assert backward.advance_one(1, Vec(7, 2), Vec(5, 2)) == 1  # the line without it: nothing
+    assert backward.advance_one(2, Vec(7, 2), Vec(5, 2)) == backward.goal  # coming round
     one_way = solve(forward, race.rules)
     other_way = solve(backward, race.rules)
     assert one_way.moves == other_way.moves  # the ring is symmetric

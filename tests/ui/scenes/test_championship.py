@@ -106,6 +106,7 @@ def test_a_two_race_championship_carries_money_and_resumes_from_the_menu(app):
     assert len(final.series.results) == 2
     assert sum(final.series.points.values()) == expected
     assert [button_.text for button_ in final.form.widgets] == ["Back to menu"]
+    assert final.saving.wait(10) and not final.problem  # written behind the frame
     assert load_championship(default_path()).is_over
     click(app, button(final, "Back to menu").rect.center)
     assert not any(getattr(w, "text", "") == "Resume championship"
