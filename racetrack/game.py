@@ -651,7 +651,7 @@ class RaceState:
         new = after & ~before
         total = self.course_of(index).area_marks.count
         return [Event(EventKind.CHECKPOINT, index, f"{self._name(index)} passes checkpoint "
-                      f"area {k + 1} ({bin(after).count('1')} of {total})", q, k + 1)
+                      f"{k + 1} ({bin(after).count('1')} of {total})", q, k + 1)
                 for k in range(total) if new >> k & 1]
 
     def _progress_events(self, index: int, before: int, p: Vec, q: Vec) -> list[Event]:

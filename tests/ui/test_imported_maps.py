@@ -29,3 +29,20 @@ def test_imported_maps_are_listed_and_race(app):
         assert race.state.race.track.name == name
         app.pop()
         run(app, 1)
+
+
+def test_the_editor_races_an_imported_map_opened_as_a_drawing(app, tmp_path):
+    from racetrack.ui.scenes.editor import EditorScene
+    from racetrack.ui.scenes.race import RaceScene
+
+    hairpin = next(p for p in bundled_map_paths() if p.name == "karo-hairpin.txt")
+    path = tmp_path / hairpin.name
+    path.write_text(hairpin.read_text())
+    editor = EditorScene(app)
+    app.push(editor)
+    run(app, 1)
+    assert editor.state.open(path)  # a map opens as a new drawing to finish
+    assert editor.state.track() is not None  # nothing to finish: cells give start and finish
+    editor.race()
+    race = app.scenes[-1]
+    assert isinstance(race, RaceScene) and race.race.track.finish_area is not None
