@@ -66,14 +66,7 @@ def test_the_checkpoints_make_the_route_longer():
 @pytest.mark.parametrize("path", [p for p in bundled_map_paths() if p.suffix != ".png"],
                          ids=lambda p: p.name)
 def test_every_bundled_cell_map_solves_as_the_cell_search_does(path):
-    text = path.read_text()
-    if path.suffix == ".txt":
-        cells = cell_search.CellMap.karo(text)
-    elif text.startswith("dim:"):
-        cells = cell_search.CellMap(text.split()[3:], ".sg", "s", "g")
-    else:
-        cells = cell_search.CellMap(text.split(), ".SF", "S", "F")
-    assert optimum(path) == cell_search.fewest_moves(cells)
+    assert optimum(path) == cell_search.fewest_moves(cell_search.CellMap.of_file(path))
 
 
 @pytest.mark.parametrize("path", [p for p in bundled_map_paths() if p.suffix == ".png"],
