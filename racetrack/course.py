@@ -29,7 +29,6 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from racetrack.crossings import continuations, overlap_gates
-from racetrack.errors import RacetrackError
 from racetrack.geometry import Line, Region, Vec, as_array, line_crossing, line_crossings, prepared
 from racetrack.track import Track
 
@@ -69,10 +68,6 @@ def sheet_of(track: Track) -> tuple[int, int, int, int]:
             math.ceil(maxx) + SHEET_MARGIN, math.ceil(maxy) + SHEET_MARGIN)
 
 
-class UnracedTrackError(RacetrackError):
-    """A valid track this version's rules cannot race (its finish or checkpoints are areas)."""
-
-
 class Course:
     """The race-facing view of a ``Track``: regions, ordered lines and zone geometry, prepared.
 
@@ -85,12 +80,10 @@ class Course:
         ``start_line_checkpoints`` adds Levi's rule-6 checkpoints to a circuit (see
         ``racetrack.crossings.overlap_gates``).
 
-        A track whose finish or checkpoints are areas (an imported map's cells), or that has no
-        start line, is refused with ``UnracedTrackError``: progress here is lines passed."""
-        if track.start is None or track.finish_area is not None or track.checkpoint_areas:
-            raise UnracedTrackError(f"{track.name!r}: a finish or checkpoints drawn as areas "
-                                    "(an imported map's cells) cannot be raced by this "
-                                    "version's rules yet")
+        A finish or checkpoints drawn as areas (an imported map's cells) are passed by
+        ``racetrack.areas``: the finish area stands in the list of lines as a mark no move
+        reaches by itself (``finish_area_mark``), and a track with no start line starts
+        behind a mark of the same kind, which nothing takes back."""
         self.track = track
         self.laps = laps if laps is not None else track.laps
         self.start_line_checkpoints = start_line_checkpoints and track.is_circuit
@@ -101,15 +94,25 @@ class Course:
                                              used_checkpoints)
         # Waypoints are marks of no length: reached by ending a move on the point.
         waypoints = tuple(Line(w, w, (0, 0)) for w in track.waypoints)
-        if waypoints and not checkpoints and track.finish is None:
+        if waypoints and not checkpoints and track.finish is None \
+                and track.finish_area is None:
             waypoints = waypoints[-1:]  # only the last one, the finish, counts
         elif waypoints and not checkpoints:
             waypoints = ()
-        finish = (track.finish,) if track.finish is not None else () if waypoints \
-            else (track.start,)
+        # -- area progress (racetrack.areas): marks of no length off the lattice --
+        x0, y0, _, _ = sheet_of(track)
+        start = track.start if track.start is not None else \
+            Line((x0 - 0.5, y0 - 0.5), (x0 - 0.5, y0 - 0.5), (0, 0))
+        self.finish_area_mark: Line | None = None
+        if track.finish_area is not None:
+            self.finish_area_mark = Line((x0 - 0.25, y0 - 0.5), (x0 - 0.25, y0 - 0.5), (0, 0))
+        # --
+        finish = (track.finish,) if track.finish is not None else \
+            (self.finish_area_mark,) if self.finish_area_mark is not None else () \
+            if waypoints else (track.start,)
         per_lap = (*used_checkpoints, *waypoints, *finish)
-        self.lines: tuple[Line, ...] = (track.start, *per_lap * self.laps)
-        drawn = list(dict.fromkeys([track.start, *used_checkpoints, *waypoints, *finish]))
+        self.lines: tuple[Line, ...] = (start, *per_lap * self.laps)
+        drawn = list(dict.fromkeys([start, *used_checkpoints, *waypoints, *finish]))
         # The identity of each listed line among the lines actually drawn.
         self.line_ids = np.array([drawn.index(line) for line in self.lines], dtype=np.int64)
         self._n_drawn = len(drawn)
@@ -127,7 +130,8 @@ class Course:
         # Rule 6's checkpoints there point the other way, and a car moving along that straight
         # line would otherwise be past the checkpoint and past the start at once: it could
         # pass a checkpoint, ride the line back to the finish and step over it.
-        self._tie = np.array([-1 if _opposite_on_line(line, track.start) else 1
+        self._tie = np.array([-1 if track.start is not None
+                              and _opposite_on_line(line, track.start) else 1
                               for line in self.lines], dtype=np.int8)
         self._side = self._forward * self._tie[:, None]
         # Each drawn line's continuations (two at most), for going round its ends.
@@ -349,19 +353,32 @@ class Course:
         return (np.minimum(lo, ends.min(axis=(1, 2))), np.maximum(hi, ends.max(axis=(1, 2))))
 
     @property
+    def area_marks(self):
+        """The finish area and every checkpoint area (``racetrack.areas.AreaMarks``)."""
+        from racetrack.areas import marks_for
+
+        return marks_for(self)
+
+    @property
     def finish_mark(self) -> Line:
         """The last mark of the race: the finish line, or a waypoint (a line of no length)."""
         return self.lines[-1]
 
     def finish_fraction(self, start: Vec, end: Vec) -> float:
         """Where along the finishing move p→q it meets the finish line, from 0 to 1."""
+        if self.finish_area_mark is not None:
+            return self.area_marks.entry_fraction(start, end)
         if self.is_point[-1]:
             return 1.0  # a waypoint is reached at the end of the move
         value = self.finish_mark.crossing_fraction(np.array([start]), np.array([end]))[0]
         return 0.0 if math.isnan(value) else float(value)
 
     def distance_past_finish(self, point: Vec) -> float:
-        """How far ``point`` lies beyond the finish line (negative: short of it)."""
+        """How far ``point`` lies beyond the finish line (negative: short of it); 0 for a
+        finish area, which has no side to be beyond (a tie then goes by where the finishing
+        move met it)."""
+        if self.finish_area_mark is not None:
+            return 0.0
         if self.is_point[-1]:
             return -math.dist(point, self.finish_mark.a)
         return float(self.finish_mark.distance_past(np.array([point]))[0])

@@ -565,8 +565,22 @@ class RaceState:
         events += self._collect(index, p, q)
         if candidate.kind is MoveKind.COLLISION:
             events += self._collide(index, p, q)
+        events += self._area_events(index, car.areas, new.areas, q)
         events += self._progress_events(index, car.progress, p, q)
         return events
+
+    def _set_back_spot(self, index: int, taken: list[Vec]) -> tuple[int, int]:
+        """Where a crashed car is set back (``crash.outcome: set-back``, Karopapier's ZZZ):
+        where it stood ``crash.set-back`` moves ago, or where it started if it has made fewer;
+        if another car stands there, the nearest point of its way before that one no car
+        stands on (its own point, if there is none)."""
+        trail = self.trails[index]
+        back = max(len(trail) - 1 - self.race.rules.crash_set_back, 0)
+        for point in reversed(trail[:back + 1]):
+            if point not in taken:
+                return (point.x, point.y)
+        here = self.cars[index].position
+        return (here.x, here.y)
 
     def _crash(self, index: int, q: Vec, what: str,
                candidate: Candidate | None = None) -> list[Event]:
@@ -582,8 +596,10 @@ class RaceState:
         transition = transition_of(course, rules, self.race.cars[index], car)
         taken = [c.position for j, c in enumerate(self.cars) if j != index and c.racing] \
             if rules.cars != "shared" else []
+        spots = np.array([self._set_back_spot(index, taken)]) \
+            if rules.crash_outcome == "set-back" else None
         crashed = transition.crash(car_batch(car), np.array([q.x]), np.array([q.y]),
-                                   self.damage_limit(index), taken)
+                                   self.damage_limit(index), taken, spots=spots)
         new = replace(car_after(car, crashed.cars), moves=car.moves + 1)
         events = [Event(EventKind.CRASHED, index, what, p)]
         damage = new.damage - car.damage
@@ -631,6 +647,14 @@ class RaceState:
                 if self._over_damage(who):
                     events += self._knock_out(who, "too much damage")
         return events
+
+    def _area_events(self, index: int, before: int, after: int, q: Vec) -> list[Event]:
+        """A checkpoint area passed for the first time this lap (``racetrack.areas``)."""
+        new = after & ~before
+        total = self.course_of(index).area_marks.count
+        return [Event(EventKind.CHECKPOINT, index, f"{self._name(index)} passes checkpoint "
+                      f"{k + 1} ({bin(after).count('1')} of {total})", q, k + 1)
+                for k in range(total) if new >> k & 1]
 
     def _progress_events(self, index: int, before: int, p: Vec, q: Vec) -> list[Event]:
         course = self.course_of(index)

@@ -253,6 +253,7 @@ class CarState:
     pitted: bool = False  # has made its pit stop (where the rules require one)
     launch: bool = False  # braked to a full stop last move: may launch (Pope's rule)
     kit: Kit = Kit()  # what the car still holds: uses left, damage points, gadgets, money
+    areas: int = 0  # the checkpoint areas passed this lap, checkpoint area k as bit k
 
     @property
     def racing(self) -> bool:

@@ -7,10 +7,12 @@ move, in a line a player can type into a bug report or ``racetrack solve --posit
     31,5 4,-2 3 pit dmg=2          moving, pit stop made, two damage
     12,30 1,1 2 off@41.6           off the track (Nystrom), left 41.6 squares from the finish
     8,3 -2,0 1 launch kit=1/2/0    may launch (Pope); good brakes 1, turbo 2, boosters 0
+    14,6 2,0 1 areas=5             checkpoint areas 1 and 3 passed (bits 0 and 2)
 
 The first three fields are the point, the velocity and the progress (lines passed); then, in
 any order, ``pit``, ``launch``, ``off`` (``off@D`` with the distance to go where it left),
-``dmg=N``, ``miss=N`` (turns still to miss), ``kit=B/T/R``, ``out`` and ``finished``.
+``dmg=N``, ``miss=N`` (turns still to miss), ``kit=B/T/R``, ``areas=N`` (the checkpoint areas
+passed this lap, area k as bit k), ``out`` and ``finished``.
 
 A race's position is its cars' positions joined by `` / ``, then `` | `` and whose turn it is
 and the round: ``20,24 0,0 1 / 21,24 0,0 1 | 0 1``. Missiles, sprayed oil and collectables
@@ -50,6 +52,8 @@ def car_position(car: CarState) -> str:
     kit = car.kit
     if kit.brakes or kit.turbo or kit.boosters:
         parts.append(f"kit={kit.brakes}/{kit.turbo}/{kit.boosters}")
+    if car.areas:
+        parts.append(f"areas={car.areas}")
     if car.status is CarStatus.OUT:
         parts.append("out")
     elif car.status is CarStatus.FINISHED:
@@ -70,7 +74,7 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
     car = base or CarState(position=point)
     changes: dict = {"position": point, "velocity": velocity, "progress": progress,
                      "pitted": False, "launch": False, "off_track": False,
-                     "exit_distance": None, "damage": 0, "missed_turns": 0,
+                     "exit_distance": None, "damage": 0, "missed_turns": 0, "areas": 0,
                      "status": CarStatus.RACING}
     kit = car.kit
     for field in fields[3:]:
@@ -90,6 +94,8 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
             changes["damage"] = _number(value, "dmg")
         elif name == "miss":
             changes["missed_turns"] = _number(value, "miss")
+        elif name == "areas":
+            changes["areas"] = _number(value, "areas")
         elif name == "kit":
             uses = value.split("/")
             if len(uses) != 3:
@@ -100,7 +106,8 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
             changes["status"] = CarStatus.OUT if field == "out" else CarStatus.FINISHED
         else:
             raise PositionError(f"unknown part {field!r} of a car's position; parts: pit, "
-                                "launch, off, off@D, dmg=N, miss=N, kit=B/T/R, out, finished")
+                                "launch, off, off@D, dmg=N, miss=N, kit=B/T/R, areas=N, out, "
+                                "finished")
     try:
         return replace(car, kit=kit if isinstance(kit, Kit) else Kit(), **changes)
     except ValueError as error:

@@ -116,7 +116,8 @@ class StateSpace:
         self.vmax_x, self.vmax_y = max(self.vmax_x, least), max(self.vmax_y, least)
         radix = {"pitted": 2, "launch": 2, "off": 2,
                  "exit": transition.exit_cap + 1 if "exit" in self.columns else 1,
-                 "damage": (damage_limit or 0) + 1}
+                 "damage": (damage_limit or 0) + 1,
+                 "areas": 1 << transition.marks.count}
         for name in KIT_COLUMNS:
             radix[name] = getattr(kit, name) + 1 if kit is not None else 1
         # The exit last, so a key without it is the key divided by its radix (``least_exit``).
@@ -396,7 +397,7 @@ class Search:
                                       memo=self.moves_memo)
             if beyond.legal.any():
                 raise SolverError("a legal move lies beyond the solver's speed bound")
-        if transition.rules.crash_outcome == "restart":
+        if transition.rules.crash_outcome != "out":
             # A car with no legal move at all crashes: find the states with no legal move
             # among those whose fresh moves were all refused.
             has_legal = np.zeros(len(cars), dtype=bool)
@@ -609,6 +610,8 @@ def least_turns(transition: Transition, sources: Cars, accel: int) -> int:
     grows by at most ``accel`` along each axis a turn). 0 when nothing bounds a turn's reach."""
     course = transition.course
     if accel <= 0 or not len(sources) or (sources.progress >= course.goal).any():
+        return 0
+    if transition.marks:  # an area to pass first may lie anywhere: no bound from the lines
         return 0
     lines = [course.lines[int(k)] for k in sources.progress]
     a = np.array([line.a for line in lines], dtype=float)

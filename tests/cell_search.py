@@ -36,6 +36,17 @@ class CellMap:
     def karo(cls, text: str) -> CellMap:
         return cls(text.split(), "OSF0123456789", "S", "F", "0123456789")
 
+    @classmethod
+    def of_file(cls, path) -> CellMap:
+        """A bundled map file's cells: Karopapier's code (``.txt``), a ``dim:`` grid, or
+        Sutton & Barto's grid."""
+        text = path.read_text()
+        if path.suffix == ".txt":
+            return cls.karo(text)
+        if text.startswith("dim:"):
+            return cls(text.split()[3:], ".sg", "s", "g")
+        return cls(text.split(), ".SF", "S", "F")
+
     def code(self, x: int, y: int) -> str:
         if 0 <= y < len(self.rows) and 0 <= x < len(self.rows[y]):
             return self.rows[y][x]

@@ -41,14 +41,7 @@ def test_the_cell_maps_can_be_finished():
     for path in bundled_map_paths():
         if path.suffix == ".png":
             continue
-        text = path.read_text()
-        if path.suffix == ".txt":
-            cells = cell_search.CellMap.karo(text)
-        elif text.startswith("dim:"):
-            cells = cell_search.CellMap(text.split()[3:], ".sg", "s", "g")
-        else:
-            cells = cell_search.CellMap(text.split(), ".SF", "S", "F")
-        found[path.name] = cell_search.fewest_moves(cells)
+        found[path.name] = cell_search.fewest_moves(cell_search.CellMap.of_file(path))
     assert found == {"barto-bend.track": 8, "dim-chicane.grid": 10, "karo-hairpin.txt": 31,
                      "karo-zigzag.txt": 12}
 

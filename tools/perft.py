@@ -48,6 +48,12 @@ CRAWLING = [("oval", "20,26 0,1 1 off"), ("oval", "30,27 1,-1 1 off")]
 KITTED = [("oval", "31,23 3,1 1 kit=2/2/1"), ("hazards", "52,6 2,1 1 kit=1/0/1 dmg=3")]
 LAUNCHING = [("oval", "24,21 0,0 1 launch")]
 PITTED = [("pit-lane", "24,6 0,0 1 pit")]
+#: An imported map's cells (``maps/`` and the map's file name): a standing start on a start
+#: cell, a car heading over a checkpoint area, and cars passing the finish cells with every
+#: checkpoint area passed and without.
+AREAS = [("maps/karo-hairpin.txt", "3,7 0,0 1"), ("maps/karo-hairpin.txt", "32,7 0,2 1 areas=1"),
+         ("maps/karo-hairpin.txt", "2,9 0,-2 1 areas=7"),
+         ("maps/karo-hairpin.txt", "2,9 0,-2 1 areas=3")]
 
 
 def positions(variant: str) -> list[tuple[str, str]]:
@@ -63,6 +69,8 @@ def positions(variant: str) -> list[tuple[str, str]]:
         found += LAUNCHING
     if rules.pit_stop == "required":
         found += PITTED
+    if rules.areas_checkpoints == "any-order" and rules.start_grid == "choose":
+        found += AREAS  # the rules imported maps are raced by
     return found
 
 
@@ -75,6 +83,11 @@ def solo_race(variant: str, track_name: str) -> Race:
 
 @cache
 def _track(name: str):
+    if name.startswith("maps/"):
+        from racetrack.imports import bundled_map_paths, import_map
+
+        path = next(p for p in bundled_map_paths() if p.name == name.removeprefix("maps/"))
+        return import_map(path).track()
     return load_track(find_track(name))
 
 

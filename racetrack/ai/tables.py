@@ -83,6 +83,8 @@ def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) ->
             values[name] = [0, 1]
     if "damage" in columns:
         values["damage"] = range((limit or 0) + 1)
+    if "areas" in columns:  # every set of checkpoint areas passed (racetrack.areas)
+        values["areas"] = range(1 << transition.marks.count)
     combos = np.array(list(itertools.product(*values.values())), dtype=np.int64).reshape(
         -1, len(values))
     n, m = len(points), len(combos)

@@ -63,7 +63,7 @@ def car_batch(car: CarState) -> Cars:
     row = np.array([[car.position.x], [car.position.y], [car.velocity.x], [car.velocity.y],
                     [car.progress], [int(car.pitted)], [int(car.launch)], [int(car.off_track)],
                     [min(exit_units, EXIT_CAP)], [car.damage], [kit.brakes],
-                    [kit.turbo], [kit.boosters]], dtype=np.int32)
+                    [kit.turbo], [kit.boosters], [car.areas]], dtype=np.int32)
     return Cars(**dict(zip(COLUMNS, row, strict=True)))
 
 
@@ -76,7 +76,7 @@ def car_after(car: CarState, after: Cars, i: int = 0) -> CarState:
                    progress=int(after.progress[i]), pitted=bool(after.pitted[i]),
                    launch=bool(after.launch[i]), off_track=off,
                    exit_distance=int(after.exit[i]) / 5 if off and after.exit[i] else None,
-                   damage=int(after.damage[i]),
+                   damage=int(after.damage[i]), areas=int(after.areas[i]),
                    kit=replace(car.kit, brakes=int(after.brakes[i]), turbo=int(after.turbo[i]),
                                boosters=int(after.boosters[i])))
 

@@ -142,7 +142,21 @@ OPTIONS: tuple[Option, ...] = (
            "What happens to a car that crashes.",
            {"out": "the car is out of the race",
             "restart": "the car is put on the track's lattice point nearest to where it left "
-                       "the track and starts again from rest"}, moves=True),
+                       "the track and starts again from rest",
+            "set-back": "the car is put back where it stood crash.set-back moves ago (where it "
+                        "started, if it has made fewer) and starts again from rest: "
+                        "Karopapier's ZZZ (its own wiki: \"When you can't move to a field, "
+                        "because there's a co-player or gras in your way, you'll get reset "
+                        "and start again\"; its server walks back \"ZZZ Züge\", ZZZ moves, "
+                        "and takes the position found there). A lone car's search (the "
+                        "solver, the drivers' tables) knows no history: there a set-back of "
+                        "0 moves is exact, and a longer one ends the search of that car, so "
+                        "its optimum is the best route that never crashes"}, moves=True),
+    Option("crash.set-back", 2,
+           "How many of its own moves a crashed car is set back under crash.outcome: set-back "
+           "(Karopapier's game setting ZZZ; its server's fallback is 2: \"$aussetzen = 2 // "
+           "oder ZZZ aus der Spielangabe\"). 0 leaves the car where it stands, at rest.",
+           low=0, high=20, moves=True, since=2),
     Option("crash.damage", "none",
            "Damage a crash costs.",
            {"none": "no damage",
@@ -222,6 +236,12 @@ OPTIONS: tuple[Option, ...] = (
            "Whether the track's checkpoints count.",
            {"in-order": "they must be crossed in order every lap",
             "ignored": "only the finish line counts"}, moves=True),
+    Option("areas.checkpoints", "any-order",
+           "Whether checkpoints drawn as areas (an imported map's checkpoint cells) count.",
+           {"any-order": "each must be passed over, in any order and either direction, before "
+                         "the finish counts (every lap); one passed on the finishing move "
+                         "counts (Karopapier: checkpoints are cells driven over in any order)",
+            "ignored": "only the finish counts"}, moves=True, state="areas", since=2),
     Option("crawl-step", 1,
            "How far a car off the track moves each turn under leaving-track: crawl (Levi's rule "
            "5: \"reduced to a single move in any direction until it re-enters the track\"): "

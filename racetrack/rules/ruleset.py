@@ -106,6 +106,8 @@ class RuleSet:
     prizes_second: int
     prizes_third: int
     max_rounds: int | None
+    crash_set_back: int
+    areas_checkpoints: str
 
     @classmethod
     def from_options(cls, name: str, options: dict[str, Any], description: str = "",

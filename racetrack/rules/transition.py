@@ -40,6 +40,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from racetrack.areas import marks_for
 from racetrack.course import Course
 from racetrack.distance import UNREACHABLE
 from racetrack.lattice import LatticeRegion, SheetGrid, ZoneLattice
@@ -58,7 +59,7 @@ from racetrack.rules.views import LaunchViews
 #: Every column of a batch of car states, in order; ``x`` to ``progress`` always matter, the
 #: rest only where the options (or a car's kit) make the state carry them.
 COLUMNS = ("x", "y", "vx", "vy", "progress", "pitted", "launch", "off", "exit", "damage",
-           "brakes", "turbo", "boosters")
+           "brakes", "turbo", "boosters", "areas")
 KIT_COLUMNS = ("brakes", "turbo", "boosters")
 #: The largest value the ``exit`` column holds (distances beyond it compare as equal).
 EXIT_CAP = np.iinfo(np.int32).max
@@ -272,6 +273,8 @@ class Transition:
         self.views = LaunchViews(self.drive, self.land)  # Pope's launches
         self.ahead = (0, 0) if line is None or self.first_move != "ahead" else \
             (float(line.forward[0]), float(line.forward[1]))
+        # Checkpoints and a finish drawn as areas (racetrack.areas); falsy where there are none.
+        self.marks = marks_for(course, rules.areas_checkpoints)
 
     # -- what the state carries -------------------------------------------------------------
 
@@ -288,10 +291,12 @@ class Transition:
         if self.leaving == "detour":
             found.append("exit")
         if self.rules.crash_damage == "speed" and damage_limit is not None \
-                and self.rules.crash_outcome == "restart":
+                and self.rules.crash_outcome != "out":
             found.append("damage")
         if kit:
             found += KIT_COLUMNS
+        if self.marks.count:
+            found.append("areas")
         return tuple(found)
 
     # -- the moves each state may consider ----------------------------------------------------
@@ -676,6 +681,15 @@ class Transition:
         if len(leaving) and self.leaving == "detour":
             exit_[leaving] = self.exit_units(before.x[leaving], before.y[leaving],
                                              before.progress[leaving])
+        areas = before.areas
+        if self.marks:  # checkpoints and a finish drawn as areas
+            bits, finish = self.marks.passed(before.x, before.y, chosen.tx, chosen.ty)
+            driven = kind != OFF  # a car off the track passes nothing until it is back on
+            progress, areas = self.marks.advance(self.course, before.progress, progress,
+                                                 before.areas, bits * driven, finish & driven)
+            if self.pits:
+                progress = np.where((pitted == 0) & (progress >= self.goal), self.goal - 1,
+                                    progress)
         kit = {name: getattr(before, name) for name in KIT_COLUMNS}
         for special in (Special.GOOD_BRAKES, Special.TURBO, Special.BOOSTERS):
             using = chosen.special == SPECIAL_CODES.index(special)
@@ -684,7 +698,7 @@ class Transition:
                 column[using] = np.maximum(column[using] - 1, 0)
         return Cars(x=chosen.tx, y=chosen.ty, vx=chosen.wx, vy=chosen.wy, progress=progress,
                     pitted=pitted, launch=launch, off=off, exit=exit_, damage=before.damage,
-                    **kit)
+                    areas=areas, **kit)
 
     def _progress_of_moves(self, before: Cars, chosen: Moves) -> np.ndarray:
         """Progress after ordinary moves. A car on a detour (Nystrom: "you had to make a circle
@@ -700,7 +714,7 @@ class Transition:
 
     def crash(self, cars: Cars, tx: np.ndarray, ty: np.ndarray, damage_limit: int | None = None,
               exclude: Sequence[tuple[int, int]] = (), memo: CrashSpots | None = None,
-              ) -> Successors:
+              spots: np.ndarray | None = None) -> Successors:
         """Each car leaves the track on its move to (tx, ty): the damage its speed does, then it
         is out, or put on the lattice point nearest to where it left (not one in ``exclude``)
         to start again from rest, missing the turns the rules say.
@@ -712,7 +726,12 @@ class Transition:
         track ahead of where it left) has no place on the track the rule would give it. Being
         out, never put back somewhere, also means a car that left farther on is never worse off
         than one that left farther back, so the solver may keep only the farthest on of the
-        detours that reach the same point at the same speed (``Search``)."""
+        detours that reach the same point at the same speed (``Search``).
+
+        Under ``crash.outcome: set-back`` the race says where each car is put back (``spots``:
+        where it stood ``crash.set-back`` moves ago); without them, as in a lone car's search,
+        which knows no history, a set-back of no moves leaves the car where it stands and a
+        longer one ends the car's search (``Out.CRASHED``)."""
         rules = self.rules
         damage = cars.damage.copy()
         if rules.crash_damage == "speed":
@@ -723,14 +742,16 @@ class Transition:
             out[:] = Out.CRASHED
             after = Cars(x=cars.x, y=cars.y, vx=zero, vy=zero, progress=cars.progress,
                          pitted=cars.pitted, damage=damage, brakes=cars.brakes,
-                         turbo=cars.turbo, boosters=cars.boosters)
+                         turbo=cars.turbo, boosters=cars.boosters, areas=cars.areas)
             return Successors(after, np.ones(len(cars), dtype=np.int32), out,
                               np.ones(len(cars), dtype=bool))
         stranded = (cars.off > 0) if self.leaving == "detour" else np.zeros(len(cars), bool)
         if stranded.any():  # out where they are (see above); the others are put back
             put_back = np.flatnonzero(~stranded)
             found = self.crash(cars.take(put_back), tx[put_back], ty[put_back], damage_limit,
-                               exclude, memo) if len(put_back) else None
+                               exclude, memo,
+                               None if spots is None else np.asarray(spots)[put_back]) \
+                if len(put_back) else None
             after = Cars(**{name: getattr(cars, name).copy() for name in COLUMNS})
             after.vx[:], after.vy[:], after.damage[:] = 0, 0, damage
             cost = np.full(len(cars), 1 + rules.crash_miss_turns, dtype=np.int32)
@@ -740,7 +761,13 @@ class Transition:
                     getattr(after, name)[put_back] = getattr(found.cars, name)
                 cost[put_back], out[put_back] = found.cost, found.out
             return Successors(after, cost, out, np.ones(len(cars), dtype=bool))
-        if memo is not None and not exclude:
+        if rules.crash_outcome == "set-back" and spots is None:
+            spots = np.column_stack([cars.x, cars.y]).astype(np.int64)
+            if rules.crash_set_back > 0:
+                out[:] = Out.CRASHED
+        if spots is not None:
+            spot = np.asarray(spots, dtype=np.int64).reshape(-1, 2)
+        elif memo is not None and not exclude:
             keys = memo.keys(cars.x, cars.y, tx, ty)
             found = memo.find(keys)
             spot = np.zeros((len(cars), 2), dtype=np.int64)
@@ -754,13 +781,17 @@ class Transition:
             spot = self.restart_points(cars, tx, ty, exclude)
         progress = self.course.progress_after(cars.progress, cars.x, cars.y, spot[:, 0],
                                               spot[:, 1], reach_points=False)
+        areas = cars.areas
+        if self.marks:  # a put-back passes over no area, nor a line before the areas are
+            progress, areas = self.marks.advance(self.course, cars.progress, progress, areas,
+                                                 zero, zero > 0)
         if self.pits:
             progress = np.where(cars.pitted == 0, np.minimum(progress, self.goal - 1), progress)
         if damage_limit is not None:  # a car put back beyond the finish has finished first
             out[(damage > damage_limit) & (progress < self.goal)] = Out.DAMAGE
         after = Cars(x=spot[:, 0], y=spot[:, 1], vx=zero, vy=zero, progress=progress,
                      pitted=cars.pitted, damage=damage, brakes=cars.brakes, turbo=cars.turbo,
-                     boosters=cars.boosters)
+                     boosters=cars.boosters, areas=areas)
         cost = np.full(len(cars), 1 + rules.crash_miss_turns, dtype=np.int32)
         return Successors(after, cost, out, np.ones(len(cars), dtype=bool))
 

@@ -67,10 +67,15 @@ def car_numbers(state: RaceState, index: int) -> list[str]:
     elif car.damage:
         words.append(f"damage {car.damage}")
     words.append(f"lap {min(laps + 1, course.laps)}/{course.laps}")
-    per_lap = course.lines_per_lap() - (0 if course.is_point[-1] else 1)
+    # The finish drawn as an area is a mark of its own, not a checkpoint.
+    finish_area = course.finish_area_mark is not None
+    per_lap = course.lines_per_lap() - (1 if finish_area or not course.is_point[-1] else 0)
     if per_lap:
         word = "point" if course.track.waypoints else "checkpoint"
         words.append(f"{word} {checkpoints}/{per_lap}")
+    areas = course.area_marks.count if race.rules.areas_checkpoints == "any-order" else 0
+    if areas:  # checkpoints drawn as areas, passed in any order
+        words.append(f"checkpoints {bin(car.areas).count('1')}/{areas}")
     return words
 
 

@@ -25,7 +25,8 @@ from racetrack.ui.scenes.form import FormScene, heading
 #: Options whose value only matters when it is not the quiet default, and the words for it.
 QUIET = {"zones.oil": "none", "zones.jump": "none", "zones.slopes": "none", "pit-stop": "none",
          "equipment.shop": "none", "collectables": "ignored", "teams.scoring": "none",
-         "start.grid": "spread", "start.direction": "forward", "checkpoints": "in-order"}
+         "start.grid": "spread", "start.direction": "forward", "checkpoints": "in-order",
+         "areas.checkpoints": "any-order"}
 #: What each option is about, in the words a player uses.
 TOPICS = {"movement.choices": "Moves", "walls": "Walls", "leaving-track": "Leaving the track",
           "crash.outcome": "After a crash", "crash.damage": "Damage from a crash",
@@ -34,9 +35,9 @@ TOPICS = {"movement.choices": "Moves", "walls": "Walls", "leaving-track": "Leavi
           "zones.jump": "Jumps", "zones.water": "Water", "zones.slopes": "Slopes",
           "start.grid": "Start", "start.direction": "Way round", "checkpoints": "Checkpoints",
           "pit-stop": "Pit stop", "equipment.shop": "Shop", "collectables": "Collectables",
-          "teams.scoring": "Teams"}
+          "teams.scoring": "Teams", "areas.checkpoints": "Checkpoint cells"}
 SKIPPED = {"max-rounds", "equipment.budget", "laps", "crash.miss-turns", "damage-limit",
-           "equipment.brakes", "equipment.turbo", "movement.skid-speed"}
+           "equipment.brakes", "equipment.turbo", "movement.skid-speed", "crash.set-back"}
 
 
 def rules_words(rules: RuleSet) -> list[str]:
@@ -57,6 +58,8 @@ def rules_words(rules: RuleSet) -> list[str]:
                          else meaning[0].upper() + meaning[1:])
     if rules.damage_limit is not None:
         lines.append(f"More than {rules.damage_limit} damage and the car is out.")
+    if rules.crash_outcome == "set-back":
+        lines.append(f"A car with no move is set back {rules.crash_set_back} of its moves.")
     if rules.crash_miss_turns:
         lines.append(f"A crashed car misses {rules.crash_miss_turns} turn(s).")
     if rules.movement_skid_speed is not None:
