@@ -42,13 +42,16 @@ def test_the_shop_buys_with_plus_and_minus_then_starts_the_race(app):
 
 
 def racing_with_a_missile(app):
-    """Ann bought a missile in the shop and races on, two squares east a turn."""
+    """Ann bought a missile in the shop and races on, two squares east a turn, against a
+    second player at the table (a computer car would only add its tables to the test)."""
     app.push(MenuScene(app))
-    shop = app.routes.start_race(find_track("hazards"), "baker-bond", PLAYERS, seed=3,
+    players = (PLAYERS[0], PlayerChoice("Bea", "blue", "human"))
+    shop = app.routes.start_race(find_track("hazards"), "baker-bond", players, seed=3,
                                  animation_seconds=0.05, replace=False)
     items = [item for item, _ in shop.items]
     click(app, centre(shop.form.widgets[2 * items.index("missiles") + 1]))
     click(app, centre(shop.form.widgets[-1]))
+    click(app, centre(app.scenes[-1].form.widgets[-1]))  # Bea buys nothing
     scene = app.scenes[-1]
     scene.preparing.result()
     ann = scene.state.cars[0]
@@ -63,7 +66,7 @@ def test_m_arms_a_missile_for_the_next_click(app):
     target = ann.position + Vec(2, 0)
     click(app, tuple(round(v) for v in scene.camera.to_screen(*target)), frames=2)
     anns = [move for car, move in scene.state.history if car == 0]
-    assert anns[-1].action is Action.MISSILE  # (the computer car may have moved since)
+    assert anns[-1].action is Action.MISSILE
     assert scene.armed is None and scene.state.cars[0].kit.missiles == 0
     run(app, 2)  # the paper draws the missile and the panel without trouble
 
