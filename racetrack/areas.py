@@ -116,6 +116,22 @@ class AreaMarks:
             codes[near[hit]] |= 1 << k
         return codes
 
+    def met(self, px, py, qx, qy) -> tuple[np.ndarray, np.ndarray]:
+        """``passed`` for segments p→q that end anywhere (the part of a move up to where it
+        leaves the track): the areas whose inside each meets, and whether it meets the
+        finish's. Not remembered: such segments are few, and their ends off the lattice."""
+        p = np.column_stack([px, py]).astype(float)
+        q = np.column_stack([qx, qy]).astype(float)
+        codes = np.zeros(len(p), dtype=np.int64)
+        if len(p):
+            moving = np.any(p != q, axis=1)
+            shapes = np.where(moving, shapely.linestrings(np.stack([p, q], axis=1)),
+                              shapely.points(p))
+            for k, shape in enumerate(self._shapes):
+                hit = np.asarray(shapely.relate_pattern(shape, shapes, "T********"))
+                codes[hit] |= 1 << k
+        return (codes & self.everything).astype(np.int32), (codes & self.finish_bit) > 0
+
     def entry_fraction(self, p, q) -> float:
         """Where along the move p→q it first meets the finish area (0 to 1; 1 where it only
         ends on it)."""
