@@ -186,20 +186,6 @@ def marks_for(course, checkpoints: str = "any-order") -> AreaMarks:
     return found
 
 
-def finish_steps(course, progress: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Progress after steps p→q for the distance to go: the finish area passed where it is
-    the next mark, whatever checkpoint areas are passed (the distance field follows lines and
-    the finish, not the areas a car carries)."""
-    progress = np.asarray(progress, dtype=np.int64)
-    if course.finish_area_mark is None:
-        return progress
-    marks = marks_for(course, "ignored")
-    _, finish = marks.passed(p[:, 0], p[:, 1], q[:, 0], q[:, 1])
-    per_lap = course.lines_per_lap()
-    at_mark = (progress > 0) & (progress % per_lap == 0) & (progress < course.goal)
-    return progress + (at_mark & finish)
-
-
 def areas_passed(areas: int) -> int:
     """How many checkpoint areas a bitmask holds."""
     return bin(int(areas)).count("1")

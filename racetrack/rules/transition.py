@@ -509,7 +509,8 @@ class Transition:
                 if len(back):
                     progress = self.course.progress_after(cars.progress[row[back]], px[back],
                                                           py[back], tx[back], ty[back])
-                    there = self.exit_units(tx[back], ty[back], progress)
+                    there = self.exit_units(tx[back], ty[back], progress,
+                                            cars.areas[row[back]])
                     behind = np.zeros(n, dtype=bool)
                     behind[back] = there <= cars.exit[row[back]]
                     forbid(behind, Refusal.BEHIND_EXIT)
@@ -654,12 +655,13 @@ class Transition:
 
     # -- where moves lead -------------------------------------------------------------------------
 
-    def exit_units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray) -> np.ndarray:
+    def exit_units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray,
+                   areas: np.ndarray | None = None) -> np.ndarray:
         """The distance to go from each point (in the distance field's fifths of a square),
         as the ``exit`` column holds it (Nystrom's detour compares against it). Points that
         cannot reach the finish all hold ``exit_cap``."""
-        field = self.course.distance_field(self.closed)
-        return np.minimum(field.units(x, y, progress), self.exit_cap).astype(np.int64)
+        field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
+        return np.minimum(field.units(x, y, progress, areas), self.exit_cap).astype(np.int64)
 
     @cached_property
     def exit_cap(self) -> int:
@@ -667,7 +669,7 @@ class Transition:
         ``exit`` column holds for places farther than that (or that cannot finish)."""
         if self.leaving != "detour":
             return 0
-        field = self.course.distance_field(self.closed)
+        field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
         if field.steps is None:
             return int(EXIT_CAP)
         steps = field.steps[field.steps < UNREACHABLE]
@@ -725,7 +727,7 @@ class Transition:
         leaving = np.flatnonzero(kind == LEAVE)
         if len(leaving) and self.leaving == "detour":
             exit_[leaving] = self.exit_units(before.x[leaving], before.y[leaving],
-                                             before.progress[leaving])
+                                             before.progress[leaving], before.areas[leaving])
         areas = before.areas
         if self.marks:  # checkpoints and a finish drawn as areas
             bits, finish = self.marks.passed(before.x, before.y, chosen.tx, chosen.ty)
