@@ -116,6 +116,22 @@ class AreaMarks:
             codes[near[hit]] |= 1 << k
         return codes
 
+    def met(self, px, py, qx, qy) -> tuple[np.ndarray, np.ndarray]:
+        """``passed`` for segments p→q that end anywhere (the part of a move up to where it
+        leaves the track): the areas whose inside each meets, and whether it meets the
+        finish's. Not remembered: such segments are few, and their ends off the lattice."""
+        p = np.column_stack([px, py]).astype(float)
+        q = np.column_stack([qx, qy]).astype(float)
+        codes = np.zeros(len(p), dtype=np.int64)
+        if len(p):
+            moving = np.any(p != q, axis=1)
+            shapes = np.where(moving, shapely.linestrings(np.stack([p, q], axis=1)),
+                              shapely.points(p))
+            for k, shape in enumerate(self._shapes):
+                hit = np.asarray(shapely.relate_pattern(shape, shapes, "T********"))
+                codes[hit] |= 1 << k
+        return (codes & self.everything).astype(np.int32), (codes & self.finish_bit) > 0
+
     def entry_fraction(self, p, q) -> float:
         """Where along the move p→q it first meets the finish area (0 to 1; 1 where it only
         ends on it)."""
@@ -168,20 +184,6 @@ def marks_for(course, checkpoints: str = "any-order") -> AreaMarks:
     if found is None:
         found = course.remember(key, AreaMarks(course.track, checkpoints == "any-order"))
     return found
-
-
-def finish_steps(course, progress: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Progress after steps p→q for the distance to go: the finish area passed where it is
-    the next mark, whatever checkpoint areas are passed (the distance field follows lines and
-    the finish, not the areas a car carries)."""
-    progress = np.asarray(progress, dtype=np.int64)
-    if course.finish_area_mark is None:
-        return progress
-    marks = marks_for(course, "ignored")
-    _, finish = marks.passed(p[:, 0], p[:, 1], q[:, 0], q[:, 1])
-    per_lap = course.lines_per_lap()
-    at_mark = (progress > 0) & (progress % per_lap == 0) & (progress < course.goal)
-    return progress + (at_mark & finish)
 
 
 def areas_passed(areas: int) -> int:

@@ -353,6 +353,8 @@ def run_import(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     save_track(track, out)
     say(f"wrote {out} ({imported.format.value} map): ok: {track_summary(track)}")
+    if imported.rules is not None:
+        say(f"race it by its source's rules: racetrack play {out} --rules {imported.rules}")
     return EXIT_OK
 
 

@@ -446,12 +446,13 @@ class Course:
 
     # -- derived data -----------------------------------------------------------------------
 
-    def distance_field(self, boundary_counts: bool = True):
-        """Steps to go along the track from every point (built once, on first use)."""
+    def distance_field(self, boundary_counts: bool = True, areas: str = "any-order"):
+        """Steps to go along the track from every point (built once, on first use);
+        ``areas``: the rules' ``areas.checkpoints``."""
         from racetrack.distance import DistanceField
 
-        key = ("distance", boundary_counts)
+        key = ("distance", boundary_counts, areas)
         found = self.derived(key)
         if found is None:
-            found = self.remember(key, DistanceField(self, boundary_counts))
+            found = self.remember(key, DistanceField(self, boundary_counts, areas))
         return found

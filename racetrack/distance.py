@@ -2,17 +2,22 @@
 
 Some rules need to know whether one point is "before" another along the course: Nystrom's
 "come back onto the track at a point before the one where you left", and ranking the cars that
-have not finished when a race stops. Straight-line distance is wrong on a winding track, so this
-module walks the track: a shortest-path search, backwards from the finish, over states
-(lattice point, progress) joined by steps to the 8 neighbouring points whose segment stays on
-the track (diagonal steps counting about 1.4), with progress advanced by the line crossings as
-in a race. The whole field is built with numpy, one batch per distance value.
+have not finished when a race stops; the drivers steer by it where their tables do not reach.
+Straight-line distance is wrong on a winding track, so this module walks the track: a
+shortest-path search, backwards from the finish, over states (lattice point, progress, the
+checkpoint areas passed) joined by steps to the 8 neighbouring points whose segment stays on
+the track (diagonal steps counting about 1.4), with progress advanced by the line crossings
+and the areas passed over as in a race (``racetrack.areas``): from a point where a checkpoint
+area is still to pass, the way to go runs over it. The whole field is built with numpy, one
+batch per distance value.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import shapely
 
+from racetrack.areas import marks_for
 from racetrack.course import Course
 from racetrack.geometry import Vec
 from racetrack.graphs import ReverseEdges
@@ -26,10 +31,14 @@ FAR_PER_LINE = 10**6
 
 
 class DistanceField:
-    """Squares to the finish, along the track, from every (lattice point, progress)."""
+    """Squares to the finish, along the track, from every (lattice point, progress, set of
+    checkpoint areas passed). ``areas``: the rules' ``areas.checkpoints`` (``ignored``: only
+    the finish area counts)."""
 
-    def __init__(self, course: Course, boundary_counts: bool = True):
+    def __init__(self, course: Course, boundary_counts: bool = True, areas: str = "any-order"):
         self.course = course
+        self.marks = marks_for(course, areas)
+        self.sets = 1 << self.marks.count  # sets of checkpoint areas a car may have passed
         self.points = course.surface.lattice_points(boundary_counts)
         self._minx, self._miny = (self.points.min(axis=0) if len(self.points) else (0, 0))
         width = int(self.points[:, 0].max() - self._minx + 1) if len(self.points) else 0
@@ -42,7 +51,7 @@ class DistanceField:
         self._boundary_counts = boundary_counts
         self._pit: np.ndarray | None = None
         self._pit_points: np.ndarray | None = None
-        if n * len(STEPS) * course.goal <= MAX_EDGES:
+        if n * len(STEPS) * course.goal * self.sets <= MAX_EDGES:
             self.steps = self._search(boundary_counts)
         else:
             self.steps = None
@@ -54,57 +63,88 @@ class DistanceField:
             return int(self._grid[row, col])
         return -1
 
-    def __call__(self, point: Vec, progress: int) -> float:
-        """Squares still to go from ``point`` with ``progress``; large when it cannot finish."""
+    def __call__(self, point: Vec, progress: int, areas: int = 0) -> float:
+        """Squares still to go from ``point`` with ``progress`` and the checkpoint areas
+        ``areas`` passed (a bitmask); large when it cannot finish."""
         return float(self.values(np.array([point[0]]), np.array([point[1]]),
-                                 np.array([progress]))[0])
+                                 np.array([progress]), np.array([areas]))[0])
 
-    def values(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray) -> np.ndarray:
-        """``self(point, progress)`` for arrays of points and progress at once."""
+    def values(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray,
+               areas: np.ndarray | None = None) -> np.ndarray:
+        """``self(point, progress, areas)`` for arrays of them at once (``areas`` none: no
+        checkpoint area passed)."""
         goal = self.course.goal
         x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
         progress = np.clip(np.asarray(progress, dtype=np.int64), 0, goal)
+        areas = np.zeros(len(x), np.int64) if areas is None \
+            else np.asarray(areas, dtype=np.int64) & (self.sets - 1)
         result = np.zeros(len(x))
         index = self._indices(np.column_stack([x, y])) if len(x) else np.zeros(0, np.int64)
         racing = progress < goal
         known = racing & (index >= 0) & (self.steps is not None)
         if self.steps is not None:
-            result[known] = self.steps[progress[known], index[known]]
-        # Off the lattice of the track, or a track too large to search: lines to go, then the
+            result[known] = self.steps[progress[known] * self.sets + areas[known], index[known]]
+        # Off the lattice of the track, or a track too large to search: marks to go, then the
         # straight-line distance to the next one.
         for k in np.flatnonzero(racing & ~known):
-            line = self.course.next_line(int(progress[k]))
-            assert line is not None
-            if line.a == line.b:  # a waypoint
-                gap = float(np.hypot(x[k] - line.a[0], y[k] - line.a[1]))
-            else:
-                gap = abs(float(line.distance_past(np.array([[x[k], y[k]]]))[0]))
-            result[k] = float(goal - progress[k]) * FAR_PER_LINE + gap
+            result[k] = self._estimate(int(x[k]), int(y[k]), int(progress[k]), int(areas[k]))
         return result
 
-    def units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray) -> np.ndarray:
+    def _estimate(self, x: int, y: int, progress: int, areas: int) -> float:
+        """Marks still to pass (each ``FAR_PER_LINE``), then the straight-line distance to the
+        next: a checkpoint area not yet passed, where the next mark is the finish area."""
+        course = self.course
+        line = course.next_line(progress)
+        assert line is not None
+        left = course.goal - progress
+        if line == course.finish_area_mark:
+            marks = self.marks
+            todo = [shape for k, shape in enumerate(marks.checkpoints) if not areas >> k & 1]
+            left += len(todo)
+            shapes = todo or ([marks.finish] if marks.finish is not None else [])
+            point = shapely.Point(x, y)
+            gap = min((float(shapely.distance(shape, point)) for shape in shapes), default=0.0)
+        elif line.a == line.b:  # a waypoint
+            gap = float(np.hypot(x - line.a[0], y - line.a[1]))
+        else:
+            gap = abs(float(line.distance_past(np.array([[x, y]]))[0]))
+        return float(left) * FAR_PER_LINE + gap
+
+    def units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray,
+              areas: np.ndarray | None = None) -> np.ndarray:
         """``values`` in the search's own whole units (fifths of a square), as integers that
         compare exactly."""
-        return np.rint(self.values(x, y, progress) * 5).astype(np.int64)
+        return np.rint(self.values(x, y, progress, areas) * 5).astype(np.int64)
 
     def _search(self, boundary_counts: bool) -> np.ndarray:
-        """Dial's shortest-path search backwards from the finish, one bucket at a time.
+        """Dial's shortest-path search backwards from the finish, one bucket at a time, over
+        states numbered (progress × sets + areas passed) × points + point.
 
         Straight steps cost 5 and diagonal steps 7 (about 5 times the square root of 2), so the
         distance follows the track like a string pulled along it, not in blocky rings.
         """
-        course, points = self.course, self.points
+        course, points, sets = self.course, self.points, self.sets
         n, goal = len(points), course.goal
         src, dst, cost = self._steps(boundary_counts)
+        bits = np.zeros(len(src), dtype=np.int64)
+        finish = np.zeros(len(src), dtype=bool)
+        if self.marks:
+            bits, finish = self.marks.passed(points[src, 0], points[src, 1], points[dst, 0],
+                                             points[dst, 1])
         state_src, state_dst = [], []
         for k in range(goal):
-            new_k = course.advance(k, points[src], points[dst])
-            state_src.append(k * n + src)
-            state_dst.append(new_k * n + dst)
+            lines = course.advance(k, points[src], points[dst])
+            for areas in range(sets):
+                new_k, new_areas = lines, np.full(len(src), areas)
+                if self.marks:
+                    new_k, new_areas = self.marks.advance(course, np.full(len(src), k), lines,
+                                                          new_areas, bits, finish)
+                state_src.append((k * sets + areas) * n + src)
+                state_dst.append((new_k.astype(np.int64) * sets + new_areas) * n + dst)
         edges = ReverseEdges(np.concatenate(state_src), np.concatenate(state_dst),
-                             np.tile(cost, goal))
-        return self._dial(edges, (goal + 1) * n, np.arange(goal * n, (goal + 1) * n)) \
-            .reshape(goal + 1, n)
+                             np.tile(cost, goal * sets))
+        done = np.arange(goal * sets * n, (goal + 1) * sets * n)
+        return self._dial(edges, (goal + 1) * sets * n, done).reshape((goal + 1) * sets, n)
 
     def _steps(self, boundary_counts: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every step to a neighbouring point whose segment stays on the track, with its cost."""

@@ -118,7 +118,8 @@ class Race:
         if self.rules.max_rounds is not None:
             return self.rules.max_rounds
         if self._round_limit is None:
-            field = self.course.distance_field(self.rules.boundary_counts)
+            field = self.course.distance_field(self.rules.boundary_counts,
+                                               self.rules.areas_checkpoints)
             lengths = [field(spot, self.course.start_progress) for spot in self.grid]
             length = max((d for d in lengths if np.isfinite(d) and d < 1e8), default=0.0)
             self._round_limit = max(MIN_ROUND_LIMIT, min(10_000, int(2 * length)))
@@ -854,11 +855,11 @@ class RaceState:
 
         def to_go(index: int) -> float:
             course = self.course_of(index)
-            field = course.distance_field(rules.boundary_counts)
+            field = course.distance_field(rules.boundary_counts, rules.areas_checkpoints)
             car = self.cars[index]
             detour = field.to_pit(car.position) \
                 if pit_stop_required(course, rules) and not car.pitted else 0.0
-            return field(car.position, car.progress) + detour
+            return field(car.position, car.progress, car.areas) + detour
 
         def finish_key(index: int) -> tuple:
             record = self.cars[index].finish

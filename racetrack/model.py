@@ -29,6 +29,7 @@ class MoveKind(StrEnum):
     OFF = "off"              # from off the track to another point off it
     RETURN = "return"        # from off the track back onto it
     PLACE = "place"          # before the start: taking a point on the start line
+    FINISH = "finish"        # over the finish and on beyond the track (finish.landing: anywhere)
 
 
 class Special(StrEnum):

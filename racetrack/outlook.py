@@ -41,7 +41,7 @@ class Look(StrEnum):
 LEAVE_RULES = {"detour": "must come back on behind the point where it left",
                "crawl": "crawls back one square a turn"}
 #: Moves that keep a car on the track without a penalty: what "a safe point" means.
-SAFE_KINDS = frozenset({MoveKind.DRIVE, MoveKind.RETURN, MoveKind.PLACE})
+SAFE_KINDS = frozenset({MoveKind.DRIVE, MoveKind.RETURN, MoveKind.PLACE, MoveKind.FINISH})
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ def _look(candidate: Candidate, finished: bool) -> Look:
         return Look.COLLIDE
     if kind in (MoveKind.LEAVE, MoveKind.OFF):
         return Look.LEAVE
-    if finished:
+    if finished or kind is MoveKind.FINISH:
         return Look.FINISH
     return Look.SPECIAL if candidate.note else Look.SAFE
 

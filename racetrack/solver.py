@@ -128,6 +128,17 @@ class StateSpace:
         self.size = self.points * self.span_x * self.span_y * (course.goal + 1)
         for _, r in self.radices:
             self.size *= r
+        # ``finish.landing: anywhere``: a finishing move may end off the track, and off the
+        # paper, by as much as one move reaches. Finished states are numbered after the
+        # others by their point alone (within that reach of the track), speed left out: a
+        # finished car races no more.
+        self.finished_base = self.size if transition.finish_anywhere else None
+        if self.finished_base is not None:
+            reach = max(accel, transition.step)
+            self.fx0, self.fy0 = self.x0 - self.vmax_x - reach, self.y0 - self.vmax_y - reach
+            self.f_width = extent_x + 2 * (self.vmax_x + reach) + 1
+            f_height = extent_y + 2 * (self.vmax_y + reach) + 1
+            self.size += self.f_width * f_height
 
     def point_codes(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if self.off_track:
@@ -144,6 +155,10 @@ class StateSpace:
         for name, r in self.radices:
             value = getattr(cars, name)
             ok &= ~racing | ((value >= 0) & (value < r))
+        if self.finished_base is not None:
+            col, row = cars.x - self.fx0, cars.y - self.fy0
+            ok = np.where(racing, ok, (col >= 0) & (col < self.f_width) & (row >= 0)
+                          & (row < (self.size - self.finished_base) // self.f_width))
         return ok
 
     def encode(self, cars: Cars) -> np.ndarray:
@@ -154,10 +169,24 @@ class StateSpace:
         racing = cars.progress < self.transition.goal
         for name, r in self.radices:
             key = key * r + np.where(racing, getattr(cars, name), 0)
+        if self.finished_base is not None and not racing.all():
+            done = np.flatnonzero(~racing)
+            key[done] = self.finished_base + (cars.y[done].astype(np.int64) - self.fy0) \
+                * self.f_width + (cars.x[done] - self.fx0)
         return key
 
     def decode(self, keys: np.ndarray) -> Cars:
         key = keys.astype(np.int64)
+        if self.finished_base is not None and (key >= self.finished_base).any():
+            done = key >= self.finished_base
+            cars = self.decode(np.where(done, 0, key))
+            row, col = np.divmod(key[done] - self.finished_base, self.f_width)
+            for name, value in (("x", col + self.fx0), ("y", row + self.fy0), ("vx", 0),
+                                ("vy", 0), ("progress", self.transition.goal)):
+                getattr(cars, name)[done] = value
+            for name, _ in self.radices:
+                getattr(cars, name)[done] = 0
+            return cars
         columns: dict[str, np.ndarray] = {}
         for name, r in reversed(self.radices):
             key, columns[name] = np.divmod(key, r)
@@ -200,7 +229,8 @@ class Search:
             self.index = Bitmap(space) if space // 8 <= memory // 4 else HashIndex()
         # Where no move can lead off the track (only on, or refused), a move to a state
         # already seen needs no geometry at all.
-        self.early_drop = not keep_edges and transition.leaving == "illegal"
+        self.early_drop = not keep_edges and transition.leaving == "illegal" \
+            and not transition.finish_anywhere  # a move off the track may finish
         # Nystrom's detours: of the states alike but for the exit, one reached no later that
         # left the track farther on (less distance to go) has every move the others have
         # (they must come back behind a point farther back), and a car on a detour with no

@@ -27,7 +27,8 @@ def test_a_map_goes_to_your_tracks_folder_with_a_summary(tmp_path, home, capsys)
     out = capsys.readouterr().out.strip().splitlines()
     written = home / "data" / "tracks" / "loop.yaml"
     assert out == [f"wrote {written} (karo map): ok: 'Loop', 10 x 6 squares, 36 lattice points "
-                   "on the track, 2 start positions, 1 lap; 1 checkpoint area; a finish area"]
+                   "on the track, 2 start positions, 1 lap; 1 checkpoint area; a finish area",
+                   f"race it by its source's rules: racetrack play {written} --rules karopapier"]
     assert load_track(written).start_points == ((1, 3), (2, 3))
     assert main(["validate", str(written)]) == 0
     assert main(["import", str(source)]) == 1  # never over a track already there
@@ -41,6 +42,7 @@ def test_output_name_and_format_can_be_given(tmp_path, home, capsys):
     assert main(["import", str(source), "--format", "grid", "-o", str(out), "--name",
                  "Barto's bend"]) == 0
     assert load_track(out).name == "Barto's bend"
+    assert f"racetrack play {out} --rules sutton-barto" in capsys.readouterr().out
     assert main(["import", str(source), "-o", str(out), "--scale", "0.5"]) == 0
     assert "note: --scale is for pictures" in capsys.readouterr().out
     assert main(["import", str(source), "--format", "karo", "-o", str(out)]) == 1

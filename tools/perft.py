@@ -54,6 +54,9 @@ PITTED = [("pit-lane", "24,6 0,0 1 pit")]
 AREAS = [("maps/karo-hairpin.txt", "3,7 0,0 1"), ("maps/karo-hairpin.txt", "32,7 0,2 1 areas=1"),
          ("maps/karo-hairpin.txt", "2,9 0,-2 1 areas=7"),
          ("maps/karo-hairpin.txt", "2,9 0,-2 1 areas=3")]
+#: Cars heading for finish cells on a map's edge at speed: over the edge or short of it.
+FINISHING = [("maps/barto-bend.track", "18,2 3,0 1"), ("maps/barto-bend.track", "19,1 2,-1 1"),
+             ("maps/karo-zigzag.txt", "29,4 1,-2 1 areas=1")]
 
 
 def positions(variant: str) -> list[tuple[str, str]]:
@@ -71,6 +74,8 @@ def positions(variant: str) -> list[tuple[str, str]]:
         found += PITTED
     if rules.areas_checkpoints == "any-order" and rules.start_grid == "choose":
         found += AREAS  # the rules imported maps are raced by
+    if rules.finish_landing == "anywhere":
+        found += FINISHING
     return found
 
 

@@ -32,10 +32,10 @@ def _estimate(state: RaceState, index: int, car: CarState) -> float:
     """Squares still to go for a car in this state (to the pit first, if it owes a stop)."""
     race = state.race
     course = race.course_of(index)
-    field = course.distance_field(race.rules.boundary_counts)
+    field = course.distance_field(race.rules.boundary_counts, race.rules.areas_checkpoints)
     if pit_stop_required(course, race.rules) and not car.pitted:
         return PIT_FIRST + field.to_pit(car.position)
-    return field(car.position, car.progress)
+    return field(car.position, car.progress, car.areas)
 
 
 def _score(state: RaceState, first: Candidate) -> float:

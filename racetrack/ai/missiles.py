@@ -40,8 +40,9 @@ def friends(state: RaceState, owner: int) -> set[Vec]:
 def _to_go(state: RaceState, index: int, point: Vec, progress: int) -> float:
     """Squares to go to the finish from ``point`` at ``progress`` on car ``index``'s course."""
     course = state.race.course_of(index)
-    return float(course.distance_field(state.race.rules.boundary_counts)(point,
-                                                                          progress))
+    rules = state.race.rules
+    return float(course.distance_field(rules.boundary_counts, rules.areas_checkpoints)(
+        point, progress, state.cars[index].areas))
 
 
 def _distance(a: Vec, b: Vec) -> float:

@@ -37,7 +37,7 @@ def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) 
     assert index is not None
     car, setup = state.cars[index], race.cars[index]
     course = race.course_of(index)
-    field = course.distance_field(race.rules.boundary_counts)
+    field = course.distance_field(race.rules.boundary_counts, race.rules.areas_checkpoints)
     transition = transition_of(course, race.rules, setup, car)
     limit = state.damage_limit(index)
     first = successors_of(course, race.rules, setup, car, options, limit)
@@ -46,7 +46,8 @@ def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) 
     keep = (first.out == 0) & ~first.crashed
     # Of sequences that end as near, the one whose first move gets nearest: standing still
     # must never tie with going on.
-    nearer = NOW * field.values(first.cars.x, first.cars.y, first.cars.progress)
+    nearer = NOW * field.values(first.cars.x, first.cars.y, first.cars.progress,
+                                first.cars.areas)
     cars, roots = first.cars.take(np.flatnonzero(keep)), roots[keep]
     for depth in range(1, horizon + 1):
         if not len(cars):
@@ -57,7 +58,7 @@ def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) 
             cars, roots = cars.take(np.flatnonzero(~done)), roots[~done]
         if not len(cars):
             break
-        togo = field.values(cars.x, cars.y, cars.progress)
+        togo = field.values(cars.x, cars.y, cars.progress, cars.areas)
         if depth == horizon:
             safe = can_stop(transition, cars)
             np.minimum.at(scores, roots[safe], togo[safe])

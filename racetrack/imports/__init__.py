@@ -47,6 +47,13 @@ class Imported:
         return self.draft.to_track()
 
     @property
+    def rules(self) -> str | None:
+        """The bundled rule set the map races by as its source does: Karopapier's for its
+        maps, Sutton & Barto's racetrack (the finish ends the race wherever the car would
+        land) for the character grids; none for a picture."""
+        return {MapFormat.KARO: "karopapier", MapFormat.GRID: "sutton-barto"}.get(self.format)
+
+    @property
     def complete(self) -> bool:
         try:
             self.track()

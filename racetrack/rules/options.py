@@ -229,6 +229,18 @@ OPTIONS: tuple[Option, ...] = (
             "earliest": "the car whose move meets the line soonest (the smaller fraction of "
                         "its move)",
             "order": "the car that moved first in the round"}),
+    Option("finish.landing", "on-track",
+           "Where the move that finishes the race may end.",
+           {"on-track": "like any other move: it stays on the track all the way and lands on "
+                        "it",
+            "anywhere": "a move that stays on the track until it first reaches the finish "
+                        "(line or area), once everything before it is passed, ends the race "
+                        "there, wherever its end would be (off the track, off the paper): the "
+                        "rest of the move is not judged (Sutton & Barto's racetrack: \"check "
+                        "to see if the projected path of the car intersects the track "
+                        "boundary. If it intersects the finish line, the episode ends\"), so a "
+                        "finish on the map's edge needs no run-off"},
+           moves=True, since=2),
     Option("laps", None,
            "Laps to race; null means the track's own number.", low=1, high=99, nullable=True,
            moves=True),

@@ -62,6 +62,7 @@ class RuleSet:
     turn_order: str
     finish_end: str
     finish_tie_break: str
+    finish_landing: str
     laps: int | None
     checkpoints: str
     zones_oil: str

@@ -67,9 +67,9 @@ EXIT_CAP = np.iinfo(np.int32).max
 KINDS = tuple(MoveKind)
 SPECIAL_CODES = tuple(Special)
 REFUSALS = tuple(Refusal)
-DRIVE, COLLISION, CRASH, LEAVE, OFF, RETURN = (KINDS.index(k) for k in (
+DRIVE, COLLISION, CRASH, LEAVE, OFF, RETURN, FINISH = (KINDS.index(k) for k in (
     MoveKind.DRIVE, MoveKind.COLLISION, MoveKind.CRASH, MoveKind.LEAVE, MoveKind.OFF,
-    MoveKind.RETURN))
+    MoveKind.RETURN, MoveKind.FINISH))
 
 
 #: How many lone cars' states a transition remembers the candidates of (``candidates``).
@@ -275,6 +275,8 @@ class Transition:
             (float(line.forward[0]), float(line.forward[1]))
         # Checkpoints and a finish drawn as areas (racetrack.areas); falsy where there are none.
         self.marks = marks_for(course, rules.areas_checkpoints)
+        # ``finish.landing: anywhere``: the finishing move is judged only up to the finish.
+        self.finish_anywhere = rules.finish_landing == "anywhere"
 
     # -- what the state carries -------------------------------------------------------------
 
@@ -507,11 +509,16 @@ class Transition:
                 if len(back):
                     progress = self.course.progress_after(cars.progress[row[back]], px[back],
                                                           py[back], tx[back], ty[back])
-                    there = self.exit_units(tx[back], ty[back], progress)
+                    there = self.exit_units(tx[back], ty[back], progress,
+                                            cars.areas[row[back]])
                     behind = np.zeros(n, dtype=bool)
                     behind[back] = there <= cars.exit[row[back]]
                     forbid(behind, Refusal.BEHIND_EXIT)
         leaving = ~off & ((flags & MoveMemo.ON) == 0)
+        if self.finish_anywhere and leaving.any():
+            over = self.finishes_before_leaving(cars, moves, np.flatnonzero(leaving))
+            kind[over] = FINISH
+            leaving[over] = False
         if leaving.any():
             if self.leaving == "crash":
                 kind[leaving] = CRASH
@@ -574,6 +581,45 @@ class Transition:
         moves.kind, moves.refusal, moves.legal, moves.unchanged = kind, refusal, legal, unchanged
         return moves
 
+    def finishes_before_leaving(self, cars: Cars, moves: Moves, rows: np.ndarray) -> np.ndarray:
+        """Of moves ``rows`` (from the track, leaving it): those that finish the race on the
+        part of them still on the track (``finish.landing: anywhere``). The part up to where
+        the move first leaves the track is judged as a move of its own that ends nowhere (it
+        reaches no waypoint, and passes over an area only by meeting its inside); where that
+        finishes, the move does, and whatever lies beyond is not judged."""
+        course = self.course
+        src = moves.row[rows]
+        # Only a move that would finish if it were all on the track can finish on a part of
+        # it (a part passes no line and no area the whole does not): the rest need no
+        # geometry.
+        whole = course.progress_after(cars.progress[src], cars.x[src], cars.y[src],
+                                      moves.tx[rows], moves.ty[rows])
+        if self.marks:
+            bits, finish = self.marks.passed(cars.x[src], cars.y[src], moves.tx[rows],
+                                             moves.ty[rows])
+            whole, _ = self.marks.advance(course, cars.progress[src], whole, cars.areas[src],
+                                          bits, finish)
+        near = whole >= self.goal
+        if self.pits:
+            near &= cars.pitted[src] > 0
+        rows, src = rows[near], src[near]
+        found = np.zeros(len(moves), dtype=bool)
+        if not len(rows):
+            return found
+        px, py = cars.x[src], cars.y[src]
+        tx, ty = moves.tx[rows], moves.ty[rows]
+        t = self.drive.exit_fractions(px, py, tx, ty)
+        ends = np.column_stack([px + t * (tx - px), py + t * (ty - py)])
+        before = cars.progress[src]
+        progress = course.advance(before, np.column_stack([px, py]).astype(float), ends,
+                                  reach_points=False)
+        if self.marks:
+            bits, finish = self.marks.met(px, py, ends[:, 0], ends[:, 1])
+            progress, _ = self.marks.advance(course, before, progress, cars.areas[src], bits,
+                                             finish)
+        found[rows[progress >= self.goal]] = True
+        return found
+
     def at_start(self, cars: Cars) -> np.ndarray:
         """Per state: whether its next move is a first move (``movement.first-move``): the
         car is at rest, on the track, on a start point and has passed no line yet."""
@@ -609,12 +655,13 @@ class Transition:
 
     # -- where moves lead -------------------------------------------------------------------------
 
-    def exit_units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray) -> np.ndarray:
+    def exit_units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray,
+                   areas: np.ndarray | None = None) -> np.ndarray:
         """The distance to go from each point (in the distance field's fifths of a square),
         as the ``exit`` column holds it (Nystrom's detour compares against it). Points that
         cannot reach the finish all hold ``exit_cap``."""
-        field = self.course.distance_field(self.closed)
-        return np.minimum(field.units(x, y, progress), self.exit_cap).astype(np.int64)
+        field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
+        return np.minimum(field.units(x, y, progress, areas), self.exit_cap).astype(np.int64)
 
     @cached_property
     def exit_cap(self) -> int:
@@ -622,7 +669,7 @@ class Transition:
         ``exit`` column holds for places farther than that (or that cannot finish)."""
         if self.leaving != "detour":
             return 0
-        field = self.course.distance_field(self.closed)
+        field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
         if field.steps is None:
             return int(EXIT_CAP)
         steps = field.steps[field.steps < UNREACHABLE]
@@ -680,7 +727,7 @@ class Transition:
         leaving = np.flatnonzero(kind == LEAVE)
         if len(leaving) and self.leaving == "detour":
             exit_[leaving] = self.exit_units(before.x[leaving], before.y[leaving],
-                                             before.progress[leaving])
+                                             before.progress[leaving], before.areas[leaving])
         areas = before.areas
         if self.marks:  # checkpoints and a finish drawn as areas
             bits, finish = self.marks.passed(before.x, before.y, chosen.tx, chosen.ty)
@@ -690,6 +737,8 @@ class Transition:
             if self.pits:
                 progress = np.where((pitted == 0) & (progress >= self.goal), self.goal - 1,
                                     progress)
+        if self.finish_anywhere:  # over the finish and beyond the track (judged so)
+            progress = np.where(kind == FINISH, self.goal, progress)
         kit = {name: getattr(before, name) for name in KIT_COLUMNS}
         for special in (Special.GOOD_BRAKES, Special.TURBO, Special.BOOSTERS):
             using = chosen.special == SPECIAL_CODES.index(special)

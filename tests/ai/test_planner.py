@@ -62,3 +62,27 @@ def test_the_round_limit_scales_with_the_course():
     assert 1800 < race.max_rounds < 2100
     assert Race(make_track(RING, name="Short ring"), rules, [CarSetup("A")]).max_rounds == 500
     assert Race(long_ring, rules.replace(max_rounds=40), [CarSetup("A")]).max_rounds == 40
+
+
+def test_a_map_refused_a_table_is_driven_over_every_checkpoint_cell(monkeypatch):
+    """The plan steers by the distance to go, which runs over the checkpoint areas a car has
+    still to pass: on the hairpin, round all three and home, near the optimum."""
+    from dataclasses import replace
+
+    from racetrack.imports import bundled_map_paths, import_map
+
+    path = next(p for p in bundled_map_paths() if p.name == "karo-hairpin.txt")
+    track = replace(import_map(path).track(), name="Hairpin refused a table")
+    rules = load_rules("karopapier").replace(max_rounds=60)
+    race = Race(track, rules, [CarSetup("Ann", driver="medium")], seed=1)
+    best = solve(race.course, rules).moves
+    monkeypatch.setattr(tables, "TABLE_MEMORY", 1 << 12)
+    with pytest.raises(SolverError):
+        tables.value_table(race.course, rules)
+    state = race.start()
+    driver = make_driver("medium", seed=1)
+    while not state.is_over:
+        state.apply(driver.choose(state))
+    car = state.cars[0]
+    assert car.finish is not None and car.areas == 0b111
+    assert car.moves <= 1.2 * best

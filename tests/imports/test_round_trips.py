@@ -35,6 +35,33 @@ BARTO = KARO.translate(str.maketrans("XO12", "#..."))
 DIM = "dim: 9 12\n" + KARO.translate(str.maketrans("XOSF12", "x.sg.."))
 
 
+#: A shaft down to a short straight whose finish cells lie on the map's right edge, nothing
+#: beyond them: a car that must land on the road brakes for them; where the finish ends the
+#: race wherever the car would land (``finish.landing: anywhere``), it runs over them at speed,
+#: off the map, a move sooner.
+EDGE = """\
+XXXXXX
+XSSXXX
+XOOXXX
+XOOXXX
+XOOXXX
+XOOXXX
+XOOXXX
+XOOXXX
+XOOOOF
+XOOOOF
+XXXXXX
+"""
+EDGE_FORMATS = [
+    ("edge.txt", EDGE, cell_search.CellMap.karo(EDGE)),
+    ("edge.track", EDGE.translate(str.maketrans("XO", "#.")),
+     cell_search.CellMap(EDGE.translate(str.maketrans("XO", "#.")).split(), ".SF", "S", "F")),
+    ("edge.grid", "dim: 11 6\n" + EDGE.translate(str.maketrans("XOSF", "x.sg")),
+     cell_search.CellMap(EDGE.translate(str.maketrans("XOSF", "x.sg")).split(), ".sg", "s",
+                         "g")),
+]
+
+
 def optimum(path, rules="karopapier") -> int | None:
     track = import_map(path).track()
     ruleset = load_rules(rules)
@@ -55,6 +82,19 @@ def test_a_map_in_each_cell_format_solves_as_the_cell_search_does(tmp_path, name
     assert optimum(path) == expected
 
 
+@pytest.mark.parametrize(("name", "text", "cells"), EDGE_FORMATS, ids=lambda v: str(v)[:10])
+def test_a_finish_on_the_edge_is_run_over_at_speed_in_each_format(tmp_path, name, text, cells):
+    path = tmp_path / name
+    path.write_text(text)
+    landing = cell_search.fewest_moves(cells)
+    over = cell_search.fewest_moves(cells, finish_anywhere=True)
+    assert over is not None and landing is not None and over < landing
+    assert optimum(path, "sutton-barto") == over
+    assert optimum(path, "karopapier") == landing
+    assert import_map(path).rules == ("karopapier" if name.endswith(".txt")
+                                      else "sutton-barto")
+
+
 def test_the_checkpoints_make_the_route_longer():
     """Without its checkpoints the map is a short hop from the start cells to the finish;
     with them, the way round."""
@@ -66,7 +106,10 @@ def test_the_checkpoints_make_the_route_longer():
 @pytest.mark.parametrize("path", [p for p in bundled_map_paths() if p.suffix != ".png"],
                          ids=lambda p: p.name)
 def test_every_bundled_cell_map_solves_as_the_cell_search_does(path):
-    assert optimum(path) == cell_search.fewest_moves(cell_search.CellMap.of_file(path))
+    cells = cell_search.CellMap.of_file(path)
+    assert optimum(path) == cell_search.fewest_moves(cells)
+    assert optimum(path, "sutton-barto") == cell_search.fewest_moves(cells,
+                                                                     finish_anywhere=True)
 
 
 @pytest.mark.parametrize("path", [p for p in bundled_map_paths() if p.suffix == ".png"],

@@ -125,11 +125,14 @@ def random_car(data, course: Course, rules) -> CarState:
                     damage=data.draw(st.integers(0, limit or 0), label="damage"), kit=kit)
 
 
-def row_of(car: CarState, columns: tuple[str, ...], goal: int) -> tuple[int, ...]:
-    """The columns the search carries (a finished car's extras count for nothing there)."""
+def row_of(car: CarState, columns: tuple[str, ...], goal: int,
+           finish_anywhere: bool = False) -> tuple[int, ...]:
+    """The columns the search carries (a finished car's extras count for nothing there, nor,
+    where the race may end off the track, its speed: such a state is its point alone)."""
     batch = car_batch(car)
     finished = car.progress >= goal
-    return tuple(0 if finished and k >= 5 else int(getattr(batch, name)[0])
+    dropped = {2, 3} if finish_anywhere else set()  # vx, vy
+    return tuple(0 if finished and (k >= 5 or k in dropped) else int(getattr(batch, name)[0])
                  for k, name in enumerate((*COLUMNS[:5], *columns)))
 
 
@@ -153,7 +156,8 @@ def _outcome(state: RaceState, events, columns, moves: int) -> tuple:
     if car.status is CarStatus.OUT:
         return ("out",)
     turns = moves + sum(e.kind in (EventKind.MISSED_TURN, EventKind.STUCK) for e in events)
-    return (*row_of(car, columns, state.course_of(0).goal), turns)
+    anywhere = state.race.rules.finish_landing == "anywhere"
+    return (*row_of(car, columns, state.course_of(0).goal, anywhere), turns)
 
 
 def search_successors(race: Race, car: CarState) -> tuple[set[tuple], tuple[str, ...]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from racetrack.imports import bundled_map_paths, import_map
 from racetrack.settings import tracks_dir
-from racetrack.track import save_track
+from racetrack.track import find_track, load_track, save_track
 from racetrack.ui.scenes.setup import SetupScene
 from tests.ui.conftest import run
 
@@ -46,3 +46,59 @@ def test_the_editor_races_an_imported_map_opened_as_a_drawing(app, tmp_path):
     editor.race()
     race = app.scenes[-1]
     assert isinstance(race, RaceScene) and race.race.track.finish_area is not None
+
+
+def imported_race(app, tmp_path, name="karo-hairpin.txt", rules="karopapier", humans=1):
+    from racetrack.settings import PlayerChoice
+    from racetrack.ui.scenes.menu import MenuScene
+
+    path = next(p for p in bundled_map_paths() if p.name == name)
+    out = tmp_path / f"{path.stem}.yaml"
+    save_track(import_map(path).track(), out)
+    app.push(MenuScene(app))
+    players = (PlayerChoice("Ann", "red", "human"),) * humans + (
+        PlayerChoice("Bot", "blue", "easy"),)
+    scene = app.routes.start_race(out, rules, players, seed=2, animation_seconds=0.0,
+                                  replace=False)
+    scene.preparing.result()
+    return scene
+
+
+def on_screen(scene, bounds) -> bool:
+    minx, miny, maxx, maxy = bounds
+    camera = scene.camera
+    (left, top), (right, bottom) = camera.to_screen(minx, miny), camera.to_screen(maxx, maxy)
+    return (left >= camera.offset_x and top >= camera.offset_y
+            and right <= camera.offset_x + camera.width
+            and bottom <= camera.offset_y + camera.height)
+
+
+def test_a_small_map_stays_in_view_whole_after_the_announcement(app, tmp_path):
+    from racetrack.ui.scenes.race import FOLLOW_SQUARES
+
+    scene = imported_race(app, tmp_path)
+    run(app, 120, 1 / 30)  # the announcement ends by itself
+    assert not scene.intro and not scene.camera.followed
+    track = scene.race.track
+    assert on_screen(scene, track.bounds)  # the start, every checkpoint cell and the finish
+    assert scene.camera.scale >= scene.camera.height / FOLLOW_SQUARES  # and readable
+    scene._zoom(1.5)  # the player's own zoom: the race follows the cars again
+    assert scene.camera.followed
+
+
+def test_start_cells_are_chosen_and_a_sprint_shows_no_laps(app, tmp_path):
+    import pygame
+
+    from racetrack.ui.render import hud
+
+    scene = imported_race(app, tmp_path)
+    assert scene.state.placing
+    assert hud.start_places(scene.race.track) == "a start cell"
+    surface = pygame.Surface((1000, 700))
+    hud.draw_bar(surface, scene.state, False)  # says so in the bar (drawn without failing)
+    while scene.state.placing:
+        scene.state.apply(scene.state.legal_moves()[0])
+    words = hud.car_numbers(scene.state, scene.state.current_car)
+    assert not any(w.startswith("lap") for w in words)
+    assert "checkpoints 0/3" in words
+    assert hud.start_places(load_track(find_track("oval"))) == "a start point on the line"

@@ -66,7 +66,8 @@ def car_numbers(state: RaceState, index: int) -> list[str]:
         words.append(f"damage {car.damage}/{limit}")
     elif car.damage:
         words.append(f"damage {car.damage}")
-    words.append(f"lap {min(laps + 1, course.laps)}/{course.laps}")
+    if course.laps > 1 or course.track.is_circuit:  # a sprint from start to finish has none
+        words.append(f"lap {min(laps + 1, course.laps)}/{course.laps}")
     # The finish drawn as an area is a mark of its own, not a checkpoint.
     finish_area = course.finish_area_mark is not None
     per_lap = course.lines_per_lap() - (1 if finish_area or not course.is_point[-1] else 0)
@@ -77,6 +78,14 @@ def car_numbers(state: RaceState, index: int) -> list[str]:
     if areas:  # checkpoints drawn as areas, passed in any order
         words.append(f"checkpoints {bin(car.areas).count('1')}/{areas}")
     return words
+
+
+def start_places(track) -> str:
+    """Where a car chooses its start, in the words of the track: the start line's points, or
+    the places it marks (an imported map's start cells)."""
+    if not track.start_points:
+        return "a start point on the line"
+    return "a start cell" if track.finish_area is not None else "one of the start points"
 
 
 def draw_bar(surface: pygame.Surface, state: RaceState, thinking: bool,
@@ -113,7 +122,7 @@ def _bar(width: int, state: RaceState, thinking: bool, note: str) -> pygame.Surf
     surface.blit(label, (x, theme.px(6)))
     missile = state.steering
     if state.placing:
-        bits = ["choose a start point on the line"]
+        bits = ["choose " + start_places(race.track)]
     elif missile is not None:
         bits = [f"turn {state.round}", f"move your missile: speed {missile.velocity.speed}, "
                 "turbo every turn"]

@@ -62,6 +62,8 @@ DRAG_THRESHOLD = 5
 INTRO_SECONDS = 3.2
 #: Squares of track the default zoom shows from top to bottom of the paper.
 FOLLOW_SQUARES = 28
+#: Squares of paper shown round a track seen whole.
+WHOLE_MARGIN = 1.5
 
 
 @dataclass
@@ -107,7 +109,7 @@ class RaceScene:
         self.trail_cache = draw_cars.TrailCache()
         self.cards = hud.Cards()
         self._resize(app.size)
-        self.camera.fit(race.track.bounds)
+        self.camera.fit(race.track.bounds, WHOLE_MARGIN)
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
         self.camera.followed = False
         # The app's own memory: the file is written behind the frame, maybe not yet.
@@ -191,8 +193,28 @@ class RaceScene:
                          "Esc: pause and how to play")
         return lines
 
+    def whole_scale(self) -> float | None:
+        """The zoom that shows the whole track, where that is readable (no smaller than the
+        comfortable zoom the race would follow the cars at): a small map, its checkpoints and
+        finish in view all race long. ``None`` for a track too large for it, or where the
+        player has chosen a closer zoom (in this race, or kept from an earlier one)."""
+        if self.zoomed:
+            return None
+        minx, miny, maxx, maxy = self.race.track.bounds
+        camera, margin = self.camera, WHOLE_MARGIN
+        scale = min(camera.width / (maxx - minx + 2 * margin),
+                    camera.height / (maxy - miny + 2 * margin))
+        scale = min(scale, self.sheet.max_scale, MAX_SCALE)
+        if scale < camera.height / FOLLOW_SQUARES or (self.follow_scale or 0) > scale:
+            return None
+        return scale
+
     def following_scale(self) -> float:
-        """The zoom the race follows the cars at: the player's, or a comfortable one."""
+        """The zoom the race follows the cars at: the whole track where it fits, readable;
+        else the player's, or a comfortable one."""
+        whole = self.whole_scale()
+        if whole is not None:
+            return whole
         if self.follow_scale is None:
             comfortable = self.camera.height / FOLLOW_SQUARES
             self.follow_scale = max(self.camera.scale, comfortable)
@@ -201,6 +223,11 @@ class RaceScene:
     def _start_following(self) -> None:
         """The announcement is over: zoom to the player's zoom and follow the cars."""
         self.intro = 0.0
+        if self.whole_scale() is not None:  # the whole track stays in view: nothing to follow
+            self.camera.fit(self.race.track.bounds, WHOLE_MARGIN)
+            self.camera.scale = self.following_scale()
+            self.camera.followed = False
+            return
         self.camera.scale = self.following_scale()
         self.camera.followed = True
         self._follow(1.0)
@@ -208,10 +235,13 @@ class RaceScene:
     def _zoom(self, factor: float, around: tuple[int, int] | None = None) -> None:
         if self.intro:
             self._start_following()
+        whole = self.whole_scale() is not None
         self.camera.zoom(factor, around)
         self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
         self.follow_scale = self.camera.scale
         self.zoomed = True
+        if whole:  # zoomed in from the whole track: follow the cars from now on
+            self.camera.followed = True
 
     @property
     def caption(self) -> str:
