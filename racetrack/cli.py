@@ -85,8 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="open the window straight into a race")
     play.add_argument("track", nargs="?", default="oval", metavar="TRACK",
                       help="a track file or a bundled track's name (default: oval)")
-    play.add_argument("--rules", default="gardner", metavar="R",
-                      help="a rule variant's name or a rules file (default: gardner)")
+    play.add_argument("--rules", default=None, metavar="R",
+                      help=RULES_HELP)
     play.add_argument("--players", default="human,ai", metavar="SPEC",
                       help='who races, e.g. "human,ai" or "Ann,Bob,ai:expert": "human" or a '
                            'name is a human player, "ai" or "ai:LEVEL" a computer driver '
@@ -227,11 +227,16 @@ def add_trees_setup(command: argparse.ArgumentParser, players: str) -> None:
                               "headless, random in the window)")
 
 
+#: The rules a race is run by when neither ``--rules`` nor the track names any.
+DEFAULT_RULES = "gardner"
+RULES_HELP = ("a rule variant's name or a rules file (default: the rule set the track names, "
+              "as an imported map does, else gardner)")
+
+
 def add_track_and_rules(command: argparse.ArgumentParser) -> None:
     command.add_argument("track", metavar="TRACK",
                          help="a track file or a bundled track's name")
-    command.add_argument("--rules", default="gardner", metavar="R",
-                         help="a rule variant's name or a rules file (default: gardner)")
+    command.add_argument("--rules", default=None, metavar="R", help=RULES_HELP)
     add_overrides(command)
 
 
@@ -254,11 +259,14 @@ def parse_override(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def chosen_rules(args: argparse.Namespace):
-    """The rules named by ``--rules`` with every ``--set`` applied."""
+def chosen_rules(args: argparse.Namespace, track=None):
+    """The rules named by ``--rules`` (else the track's own, else Gardner's) with every
+    ``--set`` applied; ``args.rules`` is set to the name chosen."""
     from racetrack.rules import load_rules
     from racetrack.rules.overrides import apply_overrides
 
+    if args.rules is None:
+        args.rules = (track.rules if track is not None else "") or DEFAULT_RULES
     return apply_overrides(load_rules(args.rules), dict(args.overrides), where="--set")
 
 
@@ -353,8 +361,9 @@ def run_import(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     save_track(track, out)
     say(f"wrote {out} ({imported.format.value} map): ok: {track_summary(track)}")
-    if imported.rules is not None:
-        say(f"race it by its source's rules: racetrack play {out} --rules {imported.rules}")
+    if track.rules:
+        say(f"it races by its source's rules, {track.rules} (another: racetrack play {out} "
+            "--rules NAME)")
     return EXIT_OK
 
 
@@ -385,7 +394,7 @@ def run_race(args: argparse.Namespace) -> int:
     from racetrack.replay import save_replay
 
     track = load_track(find_track(args.track))
-    rules = chosen_rules(args)
+    rules = chosen_rules(args, track)
     levels = args.driver or ["medium", "medium"]
     try:
         cars = computer_line_up(levels, args.reverse)
@@ -539,7 +548,7 @@ def run_solve(args: argparse.Namespace) -> int:
     from racetrack.solver import solve, solve_each_start
 
     track = load_track(find_track(args.track))
-    rules = chosen_rules(args)
+    rules = chosen_rules(args, track)
     course = Course.for_rules(track, rules)
     if args.starts:
         found = solve_each_start(course, rules)
@@ -596,8 +605,8 @@ def run_window(args: argparse.Namespace | None) -> int:
         except ValueError as exc:
             raise RacetrackError(f"--players: {exc}") from None
         track_path = find_track(args.track)
-        load_track(track_path)  # report a bad track here, in one line, before any window
-        chosen_rules(args)  # and bad rules or a bad --set
+        track = load_track(track_path)  # a bad track is reported here, before any window
+        chosen_rules(args, track)  # and bad rules or a bad --set
         play = (track_path, args.rules, players, args.seed, dict(args.overrides))
     from racetrack.ui.app import App
 

@@ -46,6 +46,7 @@ from racetrack.track.fileformat import (
     read_lattice_point,
     read_line,
     read_point,
+    read_rules_name,
     read_zone,
 )
 from racetrack.yamlio import load_yaml, write_yaml
@@ -111,6 +112,7 @@ class Draft:
     start_points: tuple[Vec, ...] = ()
     finish_area: Area | None = None
     checkpoint_areas: tuple[Area, ...] = ()
+    rules: str = ""  # the bundled rule set the track races by ("" for the player's choice)
     sketch: Sketch | None = None
     #: The file the drawing belongs to ("" for none yet): where Ctrl+S writes it.
     source: str = field(default="", compare=False, repr=False)
@@ -122,7 +124,7 @@ class Draft:
         return cls(track.name, track.author, track.description, track.outer, track.holes,
                    track.start, track.finish, track.checkpoints, track.laps, track.zones,
                    track.waypoints, track.collectables, track.start_points, track.finish_area,
-                   track.checkpoint_areas, source=track.source)
+                   track.checkpoint_areas, track.rules, source=track.source)
 
     def without_sketch(self) -> Draft:
         return replace(self, sketch=None) if self.sketch is not None else self
@@ -135,7 +137,7 @@ class Draft:
                           waypoints=self.waypoints, laps=self.laps, zones=self.zones,
                           collectables=self.collectables, start_points=self.start_points,
                           finish_area=self.finish_area,
-                          checkpoint_areas=self.checkpoint_areas)
+                          checkpoint_areas=self.checkpoint_areas, rules=self.rules)
 
     def to_track(self) -> Track:
         """The track this draft describes; ``TrackError`` lists what is still wrong."""
@@ -467,7 +469,8 @@ def _draft_from(root: Field) -> Draft:
         collectables=tuple(c for c in collectables if c),
         start_points=tuple(p for p in start_points if p is not None),
         finish_area=read_area(root["finish-area"]) if root["finish-area"].given else None,
-        checkpoint_areas=tuple(a for a in areas if a))
+        checkpoint_areas=tuple(a for a in areas if a),
+        rules=read_rules_name(root["rules"]) or "")
 
 
 def restore_autosave(path: Path) -> tuple[Draft | None, str]:

@@ -9,7 +9,7 @@ import pytest
 
 from racetrack.cli import main
 from racetrack.draft import load_draft
-from racetrack.track import load_track
+from racetrack.track import find_track, load_track
 from tests.imports.test_picture import oval
 from tests.imports.test_textmap import BARTO, KARO
 
@@ -28,8 +28,10 @@ def test_a_map_goes_to_your_tracks_folder_with_a_summary(tmp_path, home, capsys)
     written = home / "data" / "tracks" / "loop.yaml"
     assert out == [f"wrote {written} (karo map): ok: 'Loop', 10 x 6 squares, 36 lattice points "
                    "on the track, 2 start positions, 1 lap; 1 checkpoint area; a finish area",
-                   f"race it by its source's rules: racetrack play {written} --rules karopapier"]
+                   "it races by its source's rules, karopapier (another: racetrack play "
+                   f"{written} --rules NAME)"]
     assert load_track(written).start_points == ((1, 3), (2, 3))
+    assert load_track(written).rules == "karopapier"
     assert main(["validate", str(written)]) == 0
     assert main(["import", str(source)]) == 1  # never over a track already there
     assert "already exists; give -o" in capsys.readouterr().err
@@ -42,11 +44,41 @@ def test_output_name_and_format_can_be_given(tmp_path, home, capsys):
     assert main(["import", str(source), "--format", "grid", "-o", str(out), "--name",
                  "Barto's bend"]) == 0
     assert load_track(out).name == "Barto's bend"
-    assert f"racetrack play {out} --rules sutton-barto" in capsys.readouterr().out
+    assert "it races by its source's rules, sutton-barto" in capsys.readouterr().out
     assert main(["import", str(source), "-o", str(out), "--scale", "0.5"]) == 0
     assert "note: --scale is for pictures" in capsys.readouterr().out
     assert main(["import", str(source), "--format", "karo", "-o", str(out)]) == 1
     assert "unknown cell code '#'" in capsys.readouterr().err
+
+
+def test_an_imported_map_races_by_its_sources_rules_unless_others_are_named(tmp_path, home,
+                                                                            capsys):
+    source = tmp_path / "loop.txt"
+    source.write_text(KARO)
+    out = tmp_path / "loop.yaml"
+    assert main(["import", str(source), "-o", str(out)]) == 0
+    assert "racetrack-track: 2" in out.read_text() and "rules: karopapier" in out.read_text()
+    capsys.readouterr()
+    assert main(["solve", str(out)]) == 0
+    assert "(karopapier rules)" in capsys.readouterr().out
+    assert main(["solve", str(out), "--rules", "gardner"]) == 0
+    assert "(gardner rules)" in capsys.readouterr().out
+    assert main(["solve", "oval"]) == 0  # a track that names none: Gardner's, as before
+    assert "(gardner rules)" in capsys.readouterr().out
+
+
+def test_a_track_naming_rules_the_game_does_not_have_is_refused_with_the_choices(tmp_path,
+                                                                                capsys):
+    track = tmp_path / "odd.yaml"
+    text = find_track("oval").read_text().replace("racetrack-track: 1", "racetrack-track: 2")
+    track.write_text(text.replace("name: Oval", "name: Oval\nrules: calvinball"))
+    assert main(["validate", str(track)]) == 1
+    err = capsys.readouterr().err
+    assert "odd.yaml:3: unknown rule set 'calvinball'; valid rule sets: baker," in err
+    track.write_text(find_track("oval").read_text().replace("name: Oval",
+                                                            "name: Oval\nrules: levi"))
+    assert main(["validate", str(track)]) == 1
+    assert "new in track format version 2" in capsys.readouterr().err
 
 
 def test_a_picture_without_a_start_line_is_written_as_a_drawing_to_finish(tmp_path, home,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from racetrack.draft import Draft
@@ -30,6 +30,10 @@ class MapFormat(enum.Enum):
 
 #: File name endings that are maps to import rather than track files.
 MAP_SUFFIXES = (".txt", ".karo", ".map", ".grid", ".track", ".png", ".jpg", ".jpeg")
+#: The bundled rule set each kind of map races by as its source does: Karopapier's for its
+#: maps, Sutton & Barto's racetrack (the finish ends the race wherever the car would land) for
+#: the character grids; none for a picture.
+RULES_OF_FORMAT = {"karo": "karopapier", "grid": "sutton-barto"}
 _PNG = b"\x89PNG\r\n\x1a\n"
 _JPEG = b"\xff\xd8\xff"
 
@@ -51,7 +55,7 @@ class Imported:
         """The bundled rule set the map races by as its source does: Karopapier's for its
         maps, Sutton & Barto's racetrack (the finish ends the race wherever the car would
         land) for the character grids; none for a picture."""
-        return {MapFormat.KARO: "karopapier", MapFormat.GRID: "sutton-barto"}.get(self.format)
+        return RULES_OF_FORMAT.get(self.format.value)
 
     @property
     def complete(self) -> bool:
@@ -117,7 +121,10 @@ def import_map(path: str | os.PathLike[str], format: MapFormat | None = None,
         return Imported(draft, format, tuple(notes))
     cells = read_karo(path) if format is MapFormat.KARO else read_grid(path)
     track, notes = cells_to_track(cells, name, file)
-    return Imported(Draft.from_track(track), format, tuple(notes))
+    # The track keeps the name of its source's rules: a plain `racetrack play` and the New
+    # race screen then race it as its makers did.
+    return Imported(Draft.from_track(replace(track, rules=RULES_OF_FORMAT[format.value])), format,
+                    tuple(notes))
 
 
 def track_name_for(path: str | os.PathLike[str]) -> str:

@@ -8,7 +8,8 @@ name the file and the YAML line. ``save_track`` writes canonical YAML atomically
 the reader would refuse, so the game never writes a track it cannot read back.
 
 The format is documented in ``docs/track-format.md``. Version 2 adds what imported maps need
-(start points, a finish and checkpoints as areas, a track without a start line); a track that
+(start points, a finish and checkpoints as areas, a track without a start line, the name of
+the rule set it races by); a track that
 uses none of it is still written as version 1, so older games read it.
 """
 
@@ -44,10 +45,10 @@ TRACK_LIMITS = Limits(bytes=4 * 1024 * 1024, nodes=100_000)
 
 TOP_KEYS = (FORMAT_KEY, "name", "author", "description", "outer", "holes", "start", "finish",
              "checkpoints", "waypoints", "laps", "zones", "collectables", "start-points",
-             "finish-area", "checkpoint-areas")
+             "finish-area", "checkpoint-areas", "rules")
 #: The keys format version 2 added, and what each is, for the message to a version-1 file.
 VERSION_2_KEYS = {"start-points": "start points", "finish-area": "a finish area",
-                  "checkpoint-areas": "checkpoint areas"}
+                  "checkpoint-areas": "checkpoint areas", "rules": "the rule set it races by"}
 _LINE_KEYS = ("a", "b", "forward")
 
 
@@ -97,6 +98,7 @@ def read_track(root: Field) -> Track | None:
     name = root["name"].text(MAX_NAME)
     author = root["author"].text(MAX_NAME, default="")
     description = root["description"].text(MAX_TEXT, default="", empty=True, lines=True)
+    rules = read_rules_name(root["rules"])
     outer = read_polygon(root["outer"]) if root["outer"].present else None
     if not root["outer"].present:
         root.fail("missing 'outer' (the outline of the track)")
@@ -144,7 +146,16 @@ def read_track(root: Field) -> Track | None:
                  start_points=tuple(p for p in start_points if p is not None),
                  finish_area=finish_area, checkpoint_areas=tuple(a for a in checkpoint_areas
                                                                  if a),
-                 author=author or "", description=description or "")
+                 author=author or "", description=description or "", rules=rules or "")
+
+
+def read_rules_name(field: Field) -> str | None:
+    """The name of the bundled rule set a track races by, if the file gives one (the rules
+    themselves stay with the game: a track only names them)."""
+    from racetrack.rules import bundled_variant_names
+
+    return field.choice(bundled_variant_names(), default="", unknown="rule set",
+                        valid="rule sets")
 
 
 def read_version(root: Field) -> int | None:
@@ -250,7 +261,8 @@ def track_to_data(track: Track) -> dict[str, Any]:
                       finish=track.finish, checkpoints=track.checkpoints,
                       waypoints=track.waypoints, laps=track.laps, zones=track.zones,
                       collectables=track.collectables, start_points=track.start_points,
-                      finish_area=track.finish_area, checkpoint_areas=track.checkpoint_areas)
+                      finish_area=track.finish_area, checkpoint_areas=track.checkpoint_areas,
+                      rules=track.rules)
 
 
 def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author: str = "",
@@ -259,7 +271,7 @@ def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author:
                waypoints: Sequence[Vec] = (), laps: int = 1,
                zones: Sequence[Zone] = (), collectables: Sequence[Collectable] = (),
                start_points: Sequence[Vec] = (), finish_area: Area | None = None,
-               checkpoint_areas: Sequence[Area] = ()) -> dict[str, Any]:
+               checkpoint_areas: Sequence[Area] = (), rules: str = "") -> dict[str, Any]:
     """Track-file data from its parts; a part left out (no start line yet, in a draft being
     drawn) is simply not written. The version written is the lowest that holds the parts."""
 
@@ -272,12 +284,14 @@ def track_data(*, name: str, outer: Sequence[Coord], start: Line | None, author:
     def area(area_: Area) -> list[list[list[float]]]:
         return [pts(polygon) for polygon in area_.polygons]
 
-    newer = bool(start_points or finish_area is not None or checkpoint_areas)
+    newer = bool(start_points or finish_area is not None or checkpoint_areas or rules)
     data: dict[str, Any] = {FORMAT_KEY: 2 if newer else 1, "name": name}
     if author:
         data["author"] = author
     if description:
         data["description"] = description
+    if rules:
+        data["rules"] = rules
     data["outer"] = pts(outer)
     if holes:
         data["holes"] = [pts(h) for h in holes]

@@ -71,6 +71,9 @@ class Track:
     checkpoint_areas: tuple[Area, ...] = ()  # checkpoints as areas (format version 2)
     author: str = ""
     description: str = ""
+    #: The bundled rule set the track races by unless a player chooses others ("" for none):
+    #: a map imported from another program races by its source's rules (format version 2).
+    rules: str = ""
     source: str = field(default="", compare=False, repr=False)
 
     @property
@@ -89,9 +92,10 @@ class Track:
     @property
     def format_version(self) -> int:
         """The lowest track-file format version that holds this track: 2 for areas, start
-        points or a track without a start line, else 1 (so older games still read it)."""
+        points, a rule set of its own or a track without a start line, else 1 (so older
+        games still read it)."""
         return 2 if (self.start is None or self.start_points or self.finish_area is not None
-                     or self.checkpoint_areas) else 1
+                     or self.checkpoint_areas or self.rules) else 1
 
     def reversed(self) -> Track:
         """The same circuit raced the other way round: every line's arrow turned about and the

@@ -318,8 +318,10 @@ class SetupScene(FormScene):
         return True
 
     def pick(self, index: int) -> None:
-        """A click on a track's thumbnail."""
+        """A click on a track's thumbnail; a track that names its rule set (an imported map
+        races by its source's) chooses those rules, which the player may still change."""
         self.selected = index
+        self.rules.set(self.tracks[index].track.rules)
         self.refresh_cells()
 
     def _set(self, index: int, **change) -> None:
@@ -411,6 +413,7 @@ class SetupScene(FormScene):
             self.tracks.append(TrackChoice(path, track, thumbnail(track)))
             known = len(self.tracks) - 1
         self.selected = known
+        self.rules.set(track.rules)
         self.relayout()
 
     def start(self) -> None:

@@ -61,6 +61,27 @@ def test_two_tracks_of_the_same_name_are_told_apart_in_the_track_list(app):
     assert pygame.image.tobytes(first, "RGB") != pygame.image.tobytes(second, "RGB")
 
 
+def test_choosing_a_track_that_names_its_rules_chooses_them(app):
+    from racetrack.settings import tracks_dir
+
+    tracks_dir().mkdir(parents=True, exist_ok=True)
+    text = find_track("oval").read_text().replace("racetrack-track: 1", "racetrack-track: 2")
+    (tracks_dir() / "karo oval.yaml").write_text(
+        text.replace("name: Oval", "name: Karo oval\nrules: karopapier"))
+    setup = SetupScene(app)
+    app.push(setup)
+    run(app, 2)
+    mine = next(i for i, c in enumerate(setup.tracks) if c.track.name == "Karo oval")
+    plain = next(i for i, c in enumerate(setup.tracks) if c.track.name == "Oval")
+    setup.rules.set("levi")
+    setup.pick(plain)  # a track that names none keeps the player's choice
+    assert setup.rules.value == "levi"
+    setup.pick(mine)
+    assert setup.rules.value == "karopapier"
+    setup.rules.set("gardner")  # the player may still choose others
+    assert setup.chosen_rules().name == "gardner"
+
+
 def test_the_setup_screen_offers_the_way_round_where_the_rules_allow(app):
     setup = SetupScene(app)
     app.push(setup)
