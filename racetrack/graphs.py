@@ -79,6 +79,9 @@ class Bitmap:
     def add(self, keys: np.ndarray, ids: np.ndarray | None = None) -> None:
         np.bitwise_or.at(self.bits, keys >> 3, (1 << (keys & 7)).astype(np.uint8))
 
+    def growth_bytes(self, more: int) -> int:
+        return 0  # allocated once, for the whole key space
+
 
 class DenseIndex:
     """State ids by key, in one array over the whole key space (-1: not seen)."""
@@ -99,6 +102,9 @@ class DenseIndex:
 
     def find(self, keys: np.ndarray) -> np.ndarray:
         return self.ids[keys]
+
+    def growth_bytes(self, more: int) -> int:
+        return 0  # allocated once, for the whole key space
 
 
 class HashIndex:
@@ -139,6 +145,17 @@ class HashIndex:
 
     def seen(self, keys: np.ndarray) -> np.ndarray:
         return self.find(keys) >= 0
+
+    def growth_bytes(self, more: int) -> int:
+        """Bytes beyond ``nbytes`` that adding ``more`` keys takes at its peak: where the table
+        must grow, the new table beside the old one and the old keys copied out of it."""
+        if 2 * (self.count + more) <= (1 << self.bits):
+            return 0
+        bits = self.bits
+        while (1 << bits) < 2 * (self.count + more):
+            bits += 1
+        slot = self.keys.itemsize + self.values.itemsize
+        return (1 << bits) * slot + self.count * (slot + 8) + (1 << self.bits)
 
     def add(self, keys: np.ndarray, ids: np.ndarray | None = None) -> None:
         """Add distinct keys not yet in the table, with their ids."""
@@ -186,6 +203,12 @@ class LeastValues:
     @property
     def nbytes(self) -> int:
         return self.index.nbytes + self.values.nbytes
+
+    def growth_bytes(self, more: int) -> int:
+        """Bytes beyond ``nbytes`` that taking in ``more`` new keys takes at its peak."""
+        grown = 0 if self.count + more <= len(self.values) else \
+            max(2 * len(self.values), self.count + more) * self.values.itemsize
+        return self.index.growth_bytes(more) + grown
 
     def least(self, keys: np.ndarray) -> np.ndarray:
         """The least value seen for each key; ``NONE`` where the key was never seen."""

@@ -62,6 +62,7 @@ class Refusal(StrEnum):
     NONE = ""
     OFF_PAPER = "off the paper"
     BEHIND_EXIT = "must come back onto the track behind the point where it left"
+    AHEAD_OF_EXIT = "may not come back onto the track farther on than the point where it left"
     LEAVE_AND_RETURN = "a move may not leave the track and come back in one go"
     WATER = "into the water: this car cannot swim"
     OFF_TRACK = "off the track"

@@ -54,6 +54,12 @@ from racetrack.rules.transition import (
 MEMORY_BUDGET = 1 << 30
 #: States expanded at once (their moves are built and judged as one batch).
 CHUNK = 1 << 15
+#: States of a turn taken in at once (deduplicated, numbered and decoded as one batch).
+LAYER_SLICE = 1 << 18
+#: Bytes of working arrays a state of a slice taken in needs at most (its key and parent
+#: copied, the deduplicating hash table, the decoded columns), and a move being judged.
+SLICE_BYTES_PER_STATE = 120
+MOVE_BYTES = 200
 UNSOLVED = np.iinfo(np.int32).max
 
 
@@ -254,6 +260,12 @@ class Search:
         self._edge_cost: list[np.ndarray] = []
         self._buckets: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
         self._pending_bytes = 0
+        self.working_bytes = 0  # the work on the slice of a turn being taken in
+        # Slices and batches small enough that their working arrays stay within an eighth of
+        # the budget each.
+        self.moves_per_state = max(len(transition.changes), len(transition.crawl))
+        self.slice = max(1024, min(LAYER_SLICE, memory // (8 * SLICE_BYTES_PER_STATE)))
+        self.chunk = max(256, min(CHUNK, memory // (8 * self.moves_per_state * MOVE_BYTES)))
         fits = self.space.fits(sources)
         if not fits.all():
             raise SolverError("a starting state lies outside the track's state space")
@@ -271,9 +283,21 @@ class Search:
     def run(self, stop_at_goal: bool = False) -> None:
         """Search on from the queued states (the constructor does this unless told not to)."""
         self._run(stop_at_goal)
-        self.key_all = np.concatenate(self.keys) if self.keys else np.zeros(0, np.int64)
-        self.parent_all = np.concatenate(self.parents) if self.parents \
-            else np.zeros(0, np.int32)
+        self.key_all = self._joined(self.keys, self.key_type)
+        self.parent_all = self._joined(self.parents, np.int32)
+        self.keys, self.parents = [self.key_all], [self.parent_all]
+
+    @staticmethod
+    def _joined(pieces: list[np.ndarray], dtype) -> np.ndarray:
+        """The pieces in one array, each freed once copied: never twice the states' memory."""
+        joined = np.empty(sum(len(p) for p in pieces), dtype=dtype)
+        at = 0
+        pieces.reverse()
+        while pieces:
+            piece = pieces.pop()
+            joined[at:at + len(piece)] = piece
+            at += len(piece)
+        return joined
 
     def one_turn(self, cars: Cars) -> tuple[np.ndarray, Cars, np.ndarray]:
         """What the search queues after these states, as it would (states already seen are
@@ -294,44 +318,73 @@ class Search:
         while self._buckets:
             turns = min(self._buckets)
             pending = self._buckets.pop(turns)
-            self._pending_bytes -= sum(k.nbytes + p.nbytes for k, p in pending)
-            keys = np.concatenate([k for k, _ in pending])
-            parents = np.concatenate([p for _, p in pending])
-            # Each key once, then only those never seen (the same states and parents as the
-            # other way round, with fewer lookups in the index).
-            first = first_of_each(keys)
-            keys, parents = keys[first], parents[first]
-            fresh = ~self.index.seen(keys)
-            keys, parents = keys[fresh], parents[fresh]
-            if self.least_exit is not None:
-                state, exit_ = np.divmod(keys.astype(np.int64), self.space.exit_radix)
-                farthest_back = self.least_exit.lower(state, exit_)
-                keys, parents = keys[farthest_back], parents[farthest_back]
-            if not len(keys):
-                continue
-            ids = np.arange(self.count, self.count + len(keys), dtype=np.int64)
-            self.index.add(keys, ids)
-            self.keys.append(keys.astype(self.key_type))
-            self.parents.append(parents.astype(np.int32))
-            self.count += len(keys)
-            self._check_memory()
-            self._check_growth(turns, len(keys))
-            cars = self.space.decode(keys)
-            finished = cars.progress >= self.goal
-            self._goals.append(ids[finished])
-            if finished.any() and self.first_goal is None:
-                self.first_goal = int(ids[np.flatnonzero(finished)[0]])
-                self.goal_turns = turns
-                if stop_at_goal:
-                    return
-            racing = np.flatnonzero(~finished)
-            for start in range(0, len(racing), CHUNK):
-                part = racing[start:start + CHUNK]
-                self._expand(cars.take(part), ids[part], turns, self._push)
+            layer = 0
+            # A turn's states a slice at a time, so the work on them (deduplicating, decoding,
+            # expanding) takes memory in proportion to a slice, never to the whole turn. The
+            # slices' states go into the index as they are found, so a state met again in a
+            # later slice of the turn is seen.
+            while pending:
+                keys, parents = pending.pop()
+                self._pending_bytes -= keys.nbytes + parents.nbytes
+                for start in range(0, len(keys), self.slice):
+                    found = self._take_in(keys[start:start + self.slice],
+                                          parents[start:start + self.slice])
+                    if found is None:
+                        continue
+                    ids, cars = found
+                    layer += len(ids)
+                    finished = cars.progress >= self.goal
+                    self._goals.append(ids[finished])
+                    if finished.any() and self.first_goal is None:
+                        self.first_goal = int(ids[np.flatnonzero(finished)[0]])
+                        self.goal_turns = turns
+                        if stop_at_goal:
+                            return
+                    racing = np.flatnonzero(~finished)
+                    for first in range(0, len(racing), self.chunk):
+                        part = racing[first:first + self.chunk]
+                        self._expand(cars.take(part), ids[part], turns, self._push)
+                del keys, parents
+            if layer:
+                self._check_growth(turns, layer)
 
-    def _check_memory(self) -> None:
+    def _take_in(self, keys: np.ndarray, parents: np.ndarray,
+                 ) -> tuple[np.ndarray, Cars] | None:
+        """Number the states of a slice never seen before (each once, the farthest-on exit
+        only where the search keeps exits so), and decode them."""
+        self.working_bytes = len(keys) * SLICE_BYTES_PER_STATE
+        # Each key once, then only those never seen (the same states and parents as the
+        # other way round, with fewer lookups in the index).
+        first = first_of_each(keys)
+        keys, parents = keys[first], parents[first]
+        fresh = ~self.index.seen(keys)
+        keys, parents = keys[fresh], parents[fresh]
+        if self.least_exit is not None:
+            state, exit_ = np.divmod(keys.astype(np.int64), self.space.exit_radix)
+            self._check_memory(self.least_exit.growth_bytes(len(keys)))
+            farthest_back = self.least_exit.lower(state, exit_)
+            keys, parents = keys[farthest_back], parents[farthest_back]
+        if not len(keys):
+            return None
+        self.working_bytes += min(len(keys), self.chunk) * self.moves_per_state * MOVE_BYTES
+        self._check_memory(self.index.growth_bytes(len(keys)))
+        ids = np.arange(self.count, self.count + len(keys), dtype=np.int64)
+        self.index.add(keys, ids)
+        self.keys.append(keys.astype(self.key_type))
+        self.parents.append(parents.astype(np.int32))
+        self.count += len(keys)
+        self._check_memory()
+        return ids, self.space.decode(keys)
+
+    def _check_memory(self, growing: int = 0) -> None:
+        """Refuse the search before it takes more than its budget: what it keeps (states,
+        index, queued states, edges), the work on one slice of a turn and one batch of
+        expansions (``working_bytes``), and ``growing``: what a structure about to grow
+        takes beside itself while it does."""
         per_state = np.dtype(self.key_type).itemsize + 4
-        used = self.count * per_state + self.index.nbytes + self._pending_bytes
+        used = self.count * per_state + self.index.nbytes + self._pending_bytes \
+            + self.working_bytes + growing \
+            + (self.moves_memo.flags.nbytes if self.moves_memo is not None else 0)
         if self.least_exit is not None:
             used += self.least_exit.nbytes
         if self.keep_edges:

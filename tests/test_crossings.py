@@ -84,10 +84,11 @@ def test_the_munchkin_route_played_through_the_game_finishes_nothing(name, rever
     assert replayed.cars == state.cars and not replayed.is_over
 
 
-# Hairpins under levi, 18 moves where a lap takes 45: down the infield along the start line's
-# straight line, over rule 6's checkpoint at its infield end, and back up to step over the finish
-# line, riding the straight line itself, or crossing it in the half of the infield that was the
-# start line's when the two lines shared the ground between them at its middle.
+# Hairpins under levi as written (crawl-return: anywhere), 18 moves where a lap takes 45: down
+# the infield along the start line's straight line, over rule 6's checkpoint at its infield end,
+# and back up to step over the finish line, riding the straight line itself, or crossing it in
+# the half of the infield that was the start line's when the two lines shared the ground
+# between them at its middle.
 BACK_FROM_THE_CHECKPOINT = [
     ((19, 19), (19, 20), (19, 21), (19, 22), (19, 23), (19, 24), (19, 25), (18, 26), (19, 27)),
     ((19, 19), (19, 20), (19, 21), (19, 22), (19, 23), (20, 24), (19, 25), (18, 26), (19, 27)),
@@ -101,9 +102,10 @@ def test_coming_back_from_the_checkpoint_along_the_start_lines_line_finishes_not
     """A point on the start line's straight line counts as the start line's forward side for
     every line on it (the checkpoint's arrow points the other way), and each line reaches over
     the whole infield between them: stepping back onto the line, or over it anywhere in the
-    infield, un-passes the checkpoint."""
+    infield, un-passes the checkpoint. The lines alone must hold, so the car may come back
+    onto the track anywhere (levi itself refuses the route sooner: see below)."""
     race = Race(load_track(find_track("hairpins")), load_rules("levi").replace(
-        start_grid="spread"), [CarSetup("Ann")])
+        start_grid="spread", crawl_return="anywhere"), [CarSetup("Ann")])
     state = race.start()
     state.place(0, Vec(19, 30))
     for target in TO_THE_CHECKPOINT:
@@ -113,6 +115,96 @@ def test_coming_back_from_the_checkpoint_along_the_start_lines_line_finishes_not
         state.apply(Move(Vec(*target)))
     assert not state.is_over and state.car(0).finish is None
     assert state.car(0).progress == 1
+
+
+# -- Levi: a crawling car comes back no farther on than where it left -----------------------------
+
+def test_a_car_that_overshoots_a_bend_crawls_back_on_behind_where_it_left(oval):
+    """Too fast for the oval's right-hand bend, the car runs off the track (rule 5: "reduced to
+    a single move in any direction until it re-enters the track"). Rule 3 ("all the way around
+    the course") and rule 6's purpose ("to keep munchkinism from happening"), as levi reads
+    them: it may not step back on farther round the bend than the point where it left, only
+    level with it or behind. Levi's rules as written let it step straight back on."""
+    from racetrack.model import MoveKind, Refusal
+    from racetrack.position import parse_car_position
+
+    rules = load_rules("levi").replace(start_grid="spread")
+    state = Race(oval, rules, [CarSetup("Ann")]).start()
+    state.set_car(0, parse_car_position("37,13 3,-4 1", state.cars[0]))
+    field = state.race.course.distance_field(rules.boundary_counts)
+    left = field((37, 13), 1)
+    state.apply(Move(Vec(40, 8)))  # off the track round the outside of the bend
+    assert state.car(0).off_track and state.car(0).exit_distance == pytest.approx(left)
+    for target in ((40, 9), (40, 10)):
+        returns = [c for c in state.candidates() if c.kind is MoveKind.RETURN]
+        for candidate in returns:
+            farther_on = field(candidate.target, 1) < left
+            assert candidate.legal is not farther_on, candidate
+            if farther_on:
+                assert candidate.refusal is Refusal.AHEAD_OF_EXIT
+        assert any(not c.legal for c in returns)
+        state.apply(Move(Vec(*target)))
+    assert not state.car(0).off_track and state.car(0).progress == 1
+    assert field((40, 10), 1) >= left
+    # Rule 5 as written lets the car step straight back on, farther round.
+    written = Race(oval, rules.replace(crawl_return="anywhere"), [CarSetup("Ann")]).start()
+    written.set_car(0, parse_car_position("37,13 3,-4 1", written.cars[0]))
+    written.apply(Move(Vec(40, 8)))
+    assert Vec(39, 7) in [m.target for m in written.legal_moves()]
+
+
+def test_a_replay_that_steps_back_on_ahead_of_where_it_left_does_not_verify(oval, tmp_path):
+    """Off the track behind the start, a car may come back on behind the line or where it
+    left, not past it: the replay of the one verifies, the other names the bad move."""
+    from racetrack.replay import ReplayError, load_replay, save_replay
+
+    state = Race(oval, load_rules("levi"), [CarSetup("Ann")]).start()
+    assert state.car(0).position == (20, 20)
+    for target in ((20, 19), (19, 20)):
+        state.apply(Move(Vec(*target)))
+    path = tmp_path / "back.yaml"
+    save_replay(state, path)
+    assert load_replay(path).verify().cars == state.cars
+    text = path.read_text()
+    assert text.count("- [0, 19, 20]") == 1
+    path.write_text(text.replace("- [0, 19, 20]", "- [0, 21, 20]"))
+    with pytest.raises(ReplayError, match=r"move 2 .*farther on than the point where it left"):
+        load_replay(path).verify()
+
+
+def test_the_infield_crawl_to_rule_6s_checkpoint_is_refused():
+    """The crawl that made hairpins 18 moves under Levi's rules as written: off the track by
+    the start line's infield end, through the infield and back onto the track by rule 6's
+    checkpoint, about half a lap farther on than where the car left it."""
+    from racetrack.model import MoveKind, Refusal
+
+    rules = load_rules("levi").replace(start_grid="spread")
+    state = Race(load_track(find_track("hairpins")), rules, [CarSetup("Ann")]).start()
+    state.place(0, Vec(19, 30))
+    back_on = TO_THE_CHECKPOINT.index((21, 20))
+    for target in TO_THE_CHECKPOINT[:back_on]:
+        state.apply(Move(Vec(*target)))
+    assert state.car(0).off_track and state.car(0).progress == 1
+    field = state.race.course.distance_field(rules.boundary_counts)
+    assert field((21, 20), 1) < state.car(0).exit_distance / 2 + 1
+    back = next(c for c in state.candidates() if c.target == (21, 20))
+    assert back.kind is MoveKind.RETURN and back.refusal is Refusal.AHEAD_OF_EXIT
+
+
+def test_a_crawling_car_with_no_way_back_is_out_where_it_stands():
+    """As a detour's: every move of a crawling car off the paper or onto the track farther on
+    than where it left, it is out (``Out.STRANDED``), never put back on the track."""
+    from racetrack.rules.transition import Cars, Out, transition_for
+
+    rules = load_rules("levi")
+    course = Course.for_rules(SQUARE, rules)
+    transition = transition_for(course, rules)
+    assert "exit" in transition.columns()
+    exit_ = transition.exit_units(np.array([8]), np.array([4]), np.array([1]))
+    car = Cars(x=[8], y=[7], vx=[0], vy=[1], progress=[1], off=[1], exit=exit_)
+    crashed = transition.crash(car, car.x, car.y + 1)
+    assert crashed.out[0] == Out.STRANDED
+    assert (int(crashed.cars.x[0]), int(crashed.cars.y[0])) == (8, 7)
 
 
 @pytest.mark.parametrize("reverse", [False, True])
@@ -142,9 +234,11 @@ def test_no_four_moves_finish_the_oval_under_levi(reverse):
 
 @pytest.mark.parametrize("reverse", [False, True])
 def test_the_levi_optimum_round_the_oval_equals_a_plain_search(reverse, capsys):
-    """`racetrack solve oval --rules levi` against ``tests/levi_search.py``, which reads
-    rule 6 by hand: a checkpoint across the far straight (x = 20, y from 0.5 to 5.5), the line
-    x = 20 crossed backwards anywhere but over the other line's track un-passing each."""
+    """Levi's rules as written (a crawling car comes back anywhere) against
+    ``tests/levi_search.py``, which reads rule 6 by hand: a checkpoint across the far straight
+    (x = 20, y from 0.5 to 5.5), the line x = 20 crossed backwards anywhere but over the other
+    line's track un-passing each. The 26 moves overshoot both bends off the track and crawl back on
+    farther round; `racetrack solve oval --rules levi` forbids that."""
     from racetrack.cli import main
     from racetrack.solver import solve
     from tests.levi_search import fewest_moves_levi
@@ -153,12 +247,18 @@ def test_the_levi_optimum_round_the_oval_equals_a_plain_search(reverse, capsys):
     if reverse:
         track = track.reversed()
     rules = load_rules("levi")
+    as_written = rules.replace(crawl_return="anywhere")
+    course = Course.for_rules(track, rules)
     plain = fewest_moves_levi(track, (0.5, 5.5))
     assert plain == 26
-    assert solve(Course.for_rules(track, rules), rules).moves == plain
+    assert solve(course, as_written).moves == plain
+    # Coming back no farther on than where it left, a car gains nothing off the track here:
+    # the lap takes as long as one that may not leave it.
+    assert solve(course, rules).moves == solve(course, rules.replace(
+        leaving_track="illegal")).moves == 28
     if not reverse:
         assert main(["solve", "oval", "--rules", "levi", "--json"]) == 0
-        assert '"moves": 26' in capsys.readouterr().out
+        assert '"moves": 28' in capsys.readouterr().out
 
 def test_crossing_every_checkpoint_in_order_wins(oval):
     course = Course.for_rules(oval, load_rules("levi"))
@@ -337,13 +437,7 @@ SQUARE = Track("Square", ((0, 0), (14, 0), (14, 12), (0, 12)), Line((7, 0), (7, 
                holes=(((4, 4), (10, 4), (10, 8), (4, 8)),))
 
 
-INFIELD_CRAWL = pytest.mark.xfail(strict=True, reason=(
-    "levi lets a car crawl through the infield (rule 5) from the start line's end to the end "
-    "of rule 6's checkpoint and cross it there: on the square, half a lap. Levi's text checks "
-    "only the checkpoints; whether that is 'all the way around the course' is open"))
-FASTEST = [("oval", v) for v in OFF_TRACK] + [
-    pytest.param("square", v, marks=INFIELD_CRAWL) if v == "levi" else ("square", v)
-    for v in OFF_TRACK]
+FASTEST = [(name, v) for name in ("oval", "square") for v in OFF_TRACK]
 
 
 @pytest.mark.parametrize("name, variant", FASTEST)

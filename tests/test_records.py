@@ -229,7 +229,11 @@ def test_a_reverse_run_has_its_own_par_and_record(tmp_path):
     from racetrack.records import trial_track
 
     hairpins = load_track(find_track("hairpins"))
-    rules = load_rules("levi")
+    # Levi's rules as written: a crawling car comes back anywhere, so the expert's table holds
+    # the crawl and alone it drives the par. Under levi itself a car off the track carries
+    # where it left, too many states for a table: the table keeps to the track, and the expert
+    # never leaves it to shed speed as the optimum does (49 turns here against 46).
+    rules = load_rules("levi").replace(crawl_return="anywhere")
     state = Race(hairpins, rules, [CarSetup("Ann", "red", "human", reverse=True)]).start()
     expert = make_driver("expert")
     while not state.is_over:

@@ -99,6 +99,8 @@ NEAR_THE_FINISH = [
     ("levi", "-2,3 -1,-1 2"),
     ("levi", "-3,0 2,4 2"),
     ("levi", "-2,-8 0,0 2 off"),
+    # In the infield, off the track since (-3, -3): back on there or behind, not at the line.
+    ("levi", "-2,-2 0,-1 2 off@3"),
 ]
 # Cars just off the track past the start line, the start of a lap: crawling back round the
 # line's end and over it forwards takes a few turns, and must not finish the lap.

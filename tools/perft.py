@@ -45,6 +45,9 @@ COMMON = [
 #: Positions that only some rules can reach, by the option that makes them reachable.
 OFF_TRACK = [("oval", "20,26 0,1 1 off@118"), ("oval", "30,27 1,1 1 off@20")]
 CRAWLING = [("oval", "20,26 0,1 1 off"), ("oval", "30,27 1,-1 1 off")]
+#: Crawling cars that must come back no farther on than where they left (crawl-return):
+#: off the outside of the right-hand bend, and just behind the start.
+CRAWLING_BACK = [("oval", "40,8 3,-5 1 off@60.4"), ("oval", "20,19 0,-1 1 off@80")]
 KITTED = [("oval", "31,23 3,1 1 kit=2/2/1"), ("hazards", "52,6 2,1 1 kit=1/0/1 dmg=3")]
 LAUNCHING = [("oval", "24,21 0,0 1 launch")]
 PITTED = [("pit-lane", "24,6 0,0 1 pit")]
@@ -66,6 +69,8 @@ def positions(variant: str) -> list[tuple[str, str]]:
         found += OFF_TRACK
     if rules.leaving_track == "crawl":
         found += CRAWLING
+        if rules.crawl_return == "not-ahead":
+            found += CRAWLING_BACK
     if rules.equipment_brakes or rules.equipment_turbo or rules.equipment_shop == "design":
         found += KITTED
     if rules.movement_launch:

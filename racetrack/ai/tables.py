@@ -70,11 +70,11 @@ def table_damage_limit(rules: RuleSet) -> int | None:
 def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> ValueTable:
     transition, columns, limit = lone_car(course, rules, can_swim,
                                           damage_limit=table_damage_limit(rules))
-    # Nystrom's detour: a car off the track carries how far from the finish it left, so its
-    # states are far too many to tabulate; the table keeps to the track, and a car off it
-    # steers by the lookahead.
-    detour = rules.leaving_track == "detour"
-    if detour:
+    # Nystrom's detour, Levi's crawl that must come back no farther on: a car off the track
+    # carries how far from the finish it left, so its states are far too many to tabulate; the
+    # table keeps to the track, and a car off it steers by the lookahead.
+    carries_exit = "exit" in columns
+    if carries_exit:
         columns = tuple(c for c in columns if c not in ("off", "exit"))
     points = transition.land.points
     values = {"progress": range(course.goal), "pitted": [0], "launch": [0], "damage": [0]}
@@ -92,7 +92,7 @@ def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) ->
     sources = Cars(x=np.tile(points[:, 0], m), y=np.tile(points[:, 1], m), vx=np.zeros(n * m),
                    vy=np.zeros(n * m), **parts)
     return ValueTable(Search(transition, sources, columns, limit, keep_edges=True,
-                             leave_track=not detour, memory=TABLE_MEMORY))
+                             leave_track=not carries_exit, memory=TABLE_MEMORY))
 
 
 _pars: OrderedDict[tuple, Solution | None] = OrderedDict()

@@ -259,6 +259,22 @@ OPTIONS: tuple[Option, ...] = (
            "5: \"reduced to a single move in any direction until it re-enters the track\"): "
            "any point this many squares away or nearer, in each component.", low=1, high=3,
            moves=True, since=2),
+    Option("crawl-return", "anywhere",
+           "Where a crawling car (leaving-track: crawl) may come back onto the track.",
+           {"anywhere": "at any point it reaches (Levi's rule 5 as written: \"reduced to a "
+                        "single move in any direction until it re-enters the track\")",
+            "not-ahead": "only at a point no farther along the course than the point where it "
+                         "left it, the last point it stood on the track (as for Nystrom's "
+                         "detour, farther along means less distance to go along the track to "
+                         "the finish: the same lap, the checkpoints still to pass, either way "
+                         "round); while off the track it passes no line, and a crawling car "
+                         "with no legal move left is out where it stands. This is how we read "
+                         "Levi's intent, beyond his literal words: rule 3, \"First person to "
+                         "make it all the way around the course once wins\", and rule 6, "
+                         "added \"just to keep munchkinism from happening\"; without it a car "
+                         "could crawl through the infield to the end of a checkpoint and gain "
+                         "half a lap"},
+           moves=True, state="exit", since=2),
     Option("zones.oil", "none",
            "The effect of oil zones.",
            {"none": "oil is ordinary track",

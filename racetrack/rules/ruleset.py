@@ -109,6 +109,7 @@ class RuleSet:
     max_rounds: int | None
     crash_set_back: int
     areas_checkpoints: str
+    crawl_return: str
 
     @classmethod
     def from_options(cls, name: str, options: dict[str, Any], description: str = "",

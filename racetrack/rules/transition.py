@@ -263,6 +263,13 @@ class Transition:
         self.pits = pit_stop_required(course, rules)
         self.pit = ZoneLattice(course.zones("pit") if self.pits else [], self.grid)
         self.leaving = rules.leaving_track
+        # Where a car that left the track must come back no farther on than where it left
+        # (Nystrom's detour: behind it; Levi's crawl read with crawl-return: not-ahead: not
+        # ahead of it), states off the track carry how far from the finish they left it.
+        self.keeps_exit = self.leaving == "detour" or (
+            self.leaving == "crawl" and rules.crawl_return == "not-ahead")
+        # The detour must come back strictly behind; a crawl may come back level with it.
+        self.return_level = self.leaving == "crawl"
         self.goal = course.goal
         self.first_move = rules.movement_first_move
         starts = course.start_positions if self.first_move != "free" else ()
@@ -290,7 +297,7 @@ class Transition:
             found.append("launch")
         if self.leaving in ("detour", "crawl"):
             found.append("off")
-        if self.leaving == "detour":
+        if self.keeps_exit:
             found.append("exit")
         if self.rules.crash_damage == "speed" and damage_limit is not None \
                 and self.rules.crash_outcome != "out":
@@ -504,16 +511,21 @@ class Transition:
         if off.any():
             kind[off] = np.where(lands[off], RETURN, OFF)
             forbid(off & ~lands & ~on_sheet, Refusal.OFF_PAPER)
-            if self.leaving == "detour":
+            if self.keeps_exit:
                 back = np.flatnonzero(off & lands & legal)
                 if len(back):
                     progress = self.course.progress_after(cars.progress[row[back]], px[back],
                                                           py[back], tx[back], ty[back])
                     there = self.exit_units(tx[back], ty[back], progress,
                                             cars.areas[row[back]])
-                    behind = np.zeros(n, dtype=bool)
-                    behind[back] = there <= cars.exit[row[back]]
-                    forbid(behind, Refusal.BEHIND_EXIT)
+                    ahead = np.zeros(n, dtype=bool)
+                    left = cars.exit[row[back]]
+                    if self.return_level:
+                        ahead[back] = there < left
+                        forbid(ahead, Refusal.AHEAD_OF_EXIT)
+                    else:
+                        ahead[back] = there <= left
+                        forbid(ahead, Refusal.BEHIND_EXIT)
         leaving = ~off & ((flags & MoveMemo.ON) == 0)
         if self.finish_anywhere and leaving.any():
             over = self.finishes_before_leaving(cars, moves, np.flatnonzero(leaving))
@@ -658,8 +670,14 @@ class Transition:
     def exit_units(self, x: np.ndarray, y: np.ndarray, progress: np.ndarray,
                    areas: np.ndarray | None = None) -> np.ndarray:
         """The distance to go from each point (in the distance field's fifths of a square),
-        as the ``exit`` column holds it (Nystrom's detour compares against it). Points that
-        cannot reach the finish all hold ``exit_cap``."""
+        as the ``exit`` column holds it (Nystrom's detour and Levi's crawl under
+        ``crawl-return: not-ahead`` compare against it). Points that cannot reach the finish
+        all hold ``exit_cap``.
+
+        "Farther along the course" is read as less distance to go: the distance field walks
+        the track back from the finish over (point, progress, checkpoint areas passed), so it
+        counts the laps and the checkpoints still to pass, and a car racing the circuit the
+        other way round has its own course (the reversed track) and so its own field."""
         field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
         return np.minimum(field.units(x, y, progress, areas), self.exit_cap).astype(np.int64)
 
@@ -667,7 +685,7 @@ class Transition:
     def exit_cap(self) -> int:
         """One more than the farthest distance to go of any point of the track: what the
         ``exit`` column holds for places farther than that (or that cannot finish)."""
-        if self.leaving != "detour":
+        if not self.keeps_exit:
             return 0
         field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
         if field.steps is None:
@@ -725,7 +743,7 @@ class Transition:
         off = np.where((kind == LEAVE) | (kind == OFF), 1, 0)
         exit_ = np.where(kind == OFF, before.exit, 0)
         leaving = np.flatnonzero(kind == LEAVE)
-        if len(leaving) and self.leaving == "detour":
+        if len(leaving) and self.keeps_exit:
             exit_[leaving] = self.exit_units(before.x[leaving], before.y[leaving],
                                              before.progress[leaving], before.areas[leaving])
         areas = before.areas
@@ -750,13 +768,14 @@ class Transition:
                     areas=areas, **kit)
 
     def _progress_of_moves(self, before: Cars, chosen: Moves) -> np.ndarray:
-        """Progress after ordinary moves. A car on a detour (Nystrom: "you had to make a circle
-        and enter the race track at a point before the point you left it") passes no line
+        """Progress after ordinary moves. A car that must come back behind where it left (a
+        detour, Nystrom: "you had to make a circle and enter the race track at a point before
+        the point you left it"; a crawl under ``crawl-return: not-ahead``) passes no line
         forwards while it stays off the track: a move over the track from off it to off it
         again has not entered the track, so going on over the finish is no finish."""
         progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
                                               chosen.ty)
-        if self.leaving == "detour":
+        if self.keeps_exit:
             progress = np.where(chosen.kind == OFF, np.minimum(progress, before.progress),
                                 progress)
         return progress
@@ -768,14 +787,15 @@ class Transition:
         is out, or put on the lattice point nearest to where it left (not one in ``exclude``)
         to start again from rest, missing the turns the rules say.
 
-        A car on a detour (``leaving-track: detour``) that has no legal move is out
-        (``Out.STRANDED``): Nystrom's rule replaces the crash ("If you left the race-track, you
-        had to make a circle and enter the race track at a point before the point you left
+        A car on a detour (``leaving-track: detour``), or crawling where it must come back no
+        farther on than where it left (``crawl-return: not-ahead``), that has no legal move is
+        out (``Out.STRANDED``): Nystrom's rule replaces the crash ("If you left the race-track,
+        you had to make a circle and enter the race track at a point before the point you left
         it"), and a car that can no longer do that (every move runs off the paper, or onto the
         track ahead of where it left) has no place on the track the rule would give it. Being
         out, never put back somewhere, also means a car that left farther on is never worse off
         than one that left farther back, so the solver may keep only the farthest on of the
-        detours that reach the same point at the same speed (``Search``).
+        cars off the track that reach the same point at the same speed (``Search``).
 
         Under ``crash.outcome: set-back`` the race says where each car is put back (``spots``:
         where it stood ``crash.set-back`` moves ago); without them, as in a lone car's search,
@@ -794,7 +814,7 @@ class Transition:
                          turbo=cars.turbo, boosters=cars.boosters, areas=cars.areas)
             return Successors(after, np.ones(len(cars), dtype=np.int32), out,
                               np.ones(len(cars), dtype=bool))
-        stranded = (cars.off > 0) if self.leaving == "detour" else np.zeros(len(cars), bool)
+        stranded = (cars.off > 0) if self.keeps_exit else np.zeros(len(cars), bool)
         if stranded.any():  # out where they are (see above); the others are put back
             put_back = np.flatnonzero(~stranded)
             found = self.crash(cars.take(put_back), tx[put_back], ty[put_back], damage_limit,

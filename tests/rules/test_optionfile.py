@@ -39,7 +39,8 @@ def test_full_option_data_round_trips(name):
 def test_a_variant_changes_only_what_differs_from_its_base():
     baker, levi = load_rules("baker"), load_rules("levi")
     differing = {k for k, v in levi.options().items() if baker.options()[k] != v}
-    assert differing == {"leaving-track", "start.direction", "start.line-checkpoints"}
+    assert differing == {"leaving-track", "crawl-return", "start.direction",
+                         "start.line-checkpoints"}
 
 
 def write(tmp_path, name, text):

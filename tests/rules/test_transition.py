@@ -102,7 +102,7 @@ def random_car(data, course: Course, rules) -> CarState:
         vy = data.draw(st.integers(-3, 3), label="vy")
     progress = data.draw(st.integers(0, course.goal - 1), label="progress")
     exit_distance = None
-    if off and rules.leaving_track == "detour":
+    if off and "exit" in transition.columns():  # a detour, or a crawl back no farther on
         field = course.distance_field(rules.boundary_counts)
         points = transition.land.points
         px, py = points[data.draw(st.integers(0, len(points) - 1), label="exit point")]
