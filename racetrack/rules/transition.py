@@ -861,7 +861,8 @@ class Transition:
         after = Cars(x=spot[:, 0], y=spot[:, 1], vx=zero, vy=zero, progress=progress,
                      pitted=cars.pitted, damage=damage, brakes=cars.brakes, turbo=cars.turbo,
                      boosters=cars.boosters, areas=areas)
-        cost = np.full(len(cars), 1 + rules.crash_miss_turns, dtype=np.int32)
+        # A car put back over the finish has finished with the crash: it misses no turn after.
+        cost = np.where(progress >= self.goal, 1, 1 + rules.crash_miss_turns).astype(np.int32)
         return Successors(after, cost, out, np.ones(len(cars), dtype=bool))
 
     def restart_points(self, cars: Cars, tx: np.ndarray, ty: np.ndarray,

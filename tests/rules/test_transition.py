@@ -213,3 +213,26 @@ def test_the_games_moves_are_the_searchs_successors(variant, track, data):
     expected, columns = search_successors(race, car)
     game = game_successors(race, car, columns)
     assert {g for g in game if g != ("out",)} == expected
+
+
+@settings(max_examples=1, deadline=None)
+@given(st.just(None))  # the comparison's helpers take hypothesis's assumptions
+def test_a_crash_that_puts_the_car_over_the_finish_misses_no_turn_after_it(_):
+    """The simulation sheet: a crashed car stops near the boundary "and miss[es] a turn". Put
+    back at the end of the finish line, the car has finished with the crash, so the game
+    counts no missed turn after it, and the search must not either (found by the random
+    states above: the game said 2 turns, the search 3)."""
+    track = parse_track(
+        "racetrack-track: 1\nname: Pentagon\n"
+        "outer: [[7, 0], [2.16, 6.66], [-5.66, 4.11], [-5.26, -3.82], [2.32, -7.13]]\n"
+        "holes: [[[3, 0], [1.5, 2.6], [-1.5, 2.6], [-3, 0], [-1.5, -2.6], [1.5, -2.6]]]\n"
+        "start: {a: [0, -3], b: [0, -6], forward: [1, 0]}\n"
+        "checkpoints: [{a: [0, 3], b: [0, 6], forward: [-1, 0]}]\n")
+    rules = load_rules("simulation").replace(start_grid="spread")
+    race = Race(track, rules, [CarSetup("Solo")])
+    car = CarState(Vec(-5, 0), Vec(2, -3), progress=2)
+    expected, columns = search_successors(race, car)
+    game = game_successors(race, car, columns)
+    assert game == expected
+    finished = [row for row in game if row[4] == race.course.goal]
+    assert finished == [(0, -6, 0, 0, 3, 2)]  # its move, then the crash with no choice left
