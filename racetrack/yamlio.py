@@ -175,6 +175,10 @@ def parse_yaml(text: str, file: str, error: type[FileProblemError] = FileProblem
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         what = exc.problem or exc.context or "is not valid YAML"
+        if what in _NESTING_PROBLEMS:
+            # libyaml (from PyYAML 6.0.4) stops deep nesting itself, ahead of the depth the
+            # builder counts: one message for it, whichever parser read the file.
+            raise error(Problem(file, line, _TOO_DEEP)) from None
         raise error(Problem(file, line, f"YAML error: {what}")) from None
     except yaml.YAMLError as exc:
         reason = getattr(exc, "reason", None) or "is not valid YAML"
@@ -185,6 +189,11 @@ def parse_yaml(text: str, file: str, error: type[FileProblemError] = FileProblem
         if loader is not None:
             loader.dispose()
 
+
+#: The one message for nesting past the limit, from the builder's count or from libyaml's own.
+_TOO_DEEP = "YAML is nested too deeply (or an alias refers to itself)"
+#: libyaml's words when it stops nesting itself.
+_NESTING_PROBLEMS = frozenset({"exceeded maximum nesting depth"})
 
 #: What YAML does not allow in a stream (PyYAML's own rule, also applied for libyaml, which
 #: has a few more exceptions): controls other than tab and line breaks, lone surrogates, and
@@ -370,7 +379,7 @@ class _Builder:
             raise self.fail(None, f"YAML expands to more than {self.limits.nodes:,} values "
                                   "(an alias bomb or a far too large file)")
         if depth > self.limits.depth:
-            raise self.fail(line, "YAML is nested too deeply (or an alias refers to itself)")
+            raise self.fail(line, _TOO_DEEP)
 
     def check_tag(self, tag: str | None, kind: str, line: int | None) -> None:
         if tag is not None and tag != "!" and tag != f"{_TAG}{kind}":
