@@ -28,6 +28,7 @@ import numpy as np
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from racetrack import kernel
 from racetrack.crossings import continuations, overlap_gates
 from racetrack.geometry import Line, Region, Vec, as_array, line_crossing, line_crossings, prepared
 from racetrack.track import Track
@@ -324,7 +325,11 @@ class Course:
                 & (y0 <= hi[line, 1])
         result = progress.astype(np.int32, copy=True)
         rows = np.flatnonzero(near)
-        if 0 < len(rows) <= SCALAR_ROWS:
+        compiled = self.compiled_lines
+        if compiled is not None and len(rows):
+            result[rows] = compiled.progress_after(progress[rows], px[rows], py[rows], qx[rows],
+                                                   qy[rows], reach_points)
+        elif 0 < len(rows) <= SCALAR_ROWS:
             for row in rows.tolist():
                 result[row] = self._advance_scalar(int(progress[row]),
                                                    (float(px[row]), float(py[row])),
@@ -335,6 +340,12 @@ class Course:
             ends = np.column_stack([qx[rows], qy[rows]]).astype(float)
             result[rows] = self.advance(progress[rows], starts, ends, reach_points)
         return result
+
+    @cached_property
+    def compiled_lines(self) -> kernel.CourseLines | None:
+        """The lines as the compiled kernel follows progress over them (``None`` where it is
+        not built or the course has more lines than it follows)."""
+        return kernel.CourseLines.of(self)
 
     @cached_property
     def _boxes(self) -> tuple[np.ndarray, np.ndarray]:

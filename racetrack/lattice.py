@@ -6,19 +6,23 @@ the wall counting or not, as the rules say) and answers for whole arrays of move
 stay on it, where they first leave it, and which of its points is nearest to a place. A
 ``ZoneLattice`` answers which zones of each kind a move touches.
 
-Every answer is exact: a clearance test settles the moves well inside, ``EdgeSet``'s signs
-settle those near a wall, and the few either leaves unsure go to shapely.
+Every answer is exact. Where the compiled kernel is built (``racetrack.kernel``), it walks each
+move cell by cell over the region's classified cells; otherwise a clearance test settles the
+moves well inside and ``EdgeSet``'s signs those near a wall. The few either leaves unsure go to
+shapely.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cached_property
 
 import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from racetrack import kernel
 from racetrack.edges import EdgeSet
 from racetrack.geometry import Region
 
@@ -89,6 +93,12 @@ class LatticeRegion:
             self.clearance = np.zeros(0)
         self.edges = EdgeSet(region.geometry, bucket_cell(region.geometry))
 
+    @cached_property
+    def compiled(self) -> kernel.RegionCells | None:
+        """The region's cells as the compiled kernel walks them (``None`` where it is not
+        built, or the region's corners are not multiples of a quarter square)."""
+        return kernel.RegionCells.of(self)
+
     def point_index(self, x: np.ndarray, y: np.ndarray,
                     cells: np.ndarray | None = None) -> np.ndarray:
         """The lattice point index of each point on the region; -1 elsewhere (``cells``: the
@@ -109,6 +119,16 @@ class LatticeRegion:
         result = (i >= 0) & (j >= 0)
         rows = np.flatnonzero(result)
         if not len(rows):
+            return result
+        compiled = self.compiled
+        if compiled is not None:
+            verdict = compiled.segments_inside(px[rows], py[rows], qx[rows], qy[rows])
+            result[rows] = verdict > 0
+            ask = rows[verdict < 0]
+            if len(ask):
+                result[ask] = self.region.covers_segments(
+                    np.column_stack([px[ask], py[ask]]), np.column_stack([qx[ask], qy[ask]]),
+                    self.closed)
             return result
         i, j = i[rows], j[rows]
         length = np.hypot(qx[rows] - px[rows], qy[rows] - py[rows])

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from racetrack import kernel
 from racetrack.course import Course
 from racetrack.errors import RacetrackError
 from racetrack.geometry import Vec
@@ -43,9 +44,12 @@ from racetrack.rules.ruleset import RuleSet
 from racetrack.rules.transition import (
     COLUMNS,
     KIT_COLUMNS,
+    SPECIAL_CODES,
     Cars,
     CrashSpots,
     MoveMemo,
+    Moves,
+    Special,
     Transition,
     transition_for,
 )
@@ -60,6 +64,9 @@ LAYER_SLICE = 1 << 18
 #: copied, the deduplicating hash table, the decoded columns), and a move being judged.
 SLICE_BYTES_PER_STATE = 120
 MOVE_BYTES = 200
+#: States the compiled kernel expands at once, and the bytes of its output a move takes.
+COMPILED_CHUNK = 1 << 13
+COMPILED_MOVE_BYTES = 40
 UNSOLVED = np.iinfo(np.int32).max
 
 
@@ -145,6 +152,24 @@ class StateSpace:
             self.f_width = extent_x + 2 * (self.vmax_x + reach) + 1
             f_height = extent_y + 2 * (self.vmax_y + reach) + 1
             self.size += self.f_width * f_height
+
+    def compiled(self) -> tuple | None:
+        """The numbering and the rules as the compiled kernel reads them
+        (``racetrack.kernel.expand``), where it applies: the transition's rules allow it
+        (``Transition.compiled``) and a state is its point on the track, velocity and
+        progress alone."""
+        transition = self.transition
+        if not transition.compiled or self.radices or self.off_track \
+                or self.finished_base is not None:
+            return None
+        points = np.ascontiguousarray(transition.land.points.reshape(-1), dtype=np.int64)
+        return (self.vmax_x, self.vmax_y, transition.goal, points,
+                *transition.compiled_rules())
+
+    def progress_of(self, keys: np.ndarray) -> np.ndarray:
+        """The progress of each state by its key (a space with no extra columns)."""
+        assert not self.radices and self.finished_base is None
+        return (keys % (self.transition.goal + 1)).astype(np.int32)
 
     def point_codes(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if self.off_track:
@@ -245,9 +270,13 @@ class Search:
         # table of every state's value needs them all (``keep_edges``).
         self.least_exit = LeastValues() if self.space.exit_radix and not keep_edges else None
         self.crash_spots = CrashSpots()
+        # The compiled kernel expands the states where the rules allow it (the numpy
+        # transition judges what it leaves unsure, and crashes).
+        self.compiled = self.space.compiled() if self.least_exit is None else None
+        self.workspace = kernel.Workspace()
         land, vmx, vmy = transition.land, self.space.vmax_x, self.space.vmax_y
         self.moves_memo = MoveMemo(land, vmx, vmy) \
-            if MoveMemo.size(land, vmx, vmy) <= memory // 16 else None
+            if self.compiled is None and MoveMemo.size(land, vmx, vmy) <= memory // 16 else None
         self.keys: list[np.ndarray] = []
         self.parents: list[np.ndarray] = []
         self.count = 0
@@ -258,21 +287,29 @@ class Search:
         self._edge_later: list[np.ndarray] = []
         self._goals: list[np.ndarray] = []
         self._edge_cost: list[np.ndarray] = []
-        self._buckets: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        self._edge_bytes = 0  # of the four lists above
+        # Per turn: batches of (keys, parents, fresh, finishing): ``fresh`` batches hold
+        # distinct states already marked seen, never numbered yet (the compiled kernel's);
+        # where ``fresh`` is None the batch is numbered already, and holds (keys, ids); only
+        # batches with ``finishing`` may hold finished states.
+        self._buckets: dict[int, list[tuple[np.ndarray, np.ndarray, bool]]] = {}
         self._pending_bytes = 0
         self.working_bytes = 0  # the work on the slice of a turn being taken in
         # Slices and batches small enough that their working arrays stay within an eighth of
         # the budget each.
         self.moves_per_state = max(len(transition.changes), len(transition.crawl))
+        self.move_bytes = MOVE_BYTES if self.compiled is None else COMPILED_MOVE_BYTES
         self.slice = max(1024, min(LAYER_SLICE, memory // (8 * SLICE_BYTES_PER_STATE)))
-        self.chunk = max(256, min(CHUNK, memory // (8 * self.moves_per_state * MOVE_BYTES)))
+        self.chunk = max(256, min(CHUNK if self.compiled is None else COMPILED_CHUNK,
+                                  memory // (8 * self.moves_per_state * self.move_bytes)))
         fits = self.space.fits(sources)
         if not fits.all():
             raise SolverError("a starting state lies outside the track's state space")
         keys = self.space.encode(sources)
         if len(first_of_each(keys)) != len(keys):
             raise ValueError("the sources repeat a state")
-        self._buckets[0] = [(keys.astype(self.key_type), np.full(len(keys), -1, dtype=np.int32))]
+        self._buckets[0] = [(keys.astype(self.key_type), np.full(len(keys), -1, dtype=np.int32),
+                             False, True)]
         self.key_all = np.zeros(0, np.int64)
         self.parent_all = np.zeros(0, np.int32)
         self._layers: list[int] = []
@@ -301,10 +338,19 @@ class Search:
 
     def one_turn(self, cars: Cars) -> tuple[np.ndarray, Cars, np.ndarray]:
         """What the search queues after these states, as it would (states already seen are
-        dropped): the row each successor comes from, the successors and their costs."""
+        dropped): the row each successor comes from, the successors and their costs. The
+        compiled kernel answers where the search uses it."""
         found: list[tuple[int, np.ndarray, np.ndarray]] = []
-        self._expand(cars, np.arange(len(cars)), 0,
-                     lambda turns, keys, parents: found.append((turns, keys, parents)))
+
+        def push(turns, keys, parents, fresh=False, finishing=True, numbered=False):
+            found.append((turns, keys, parents))
+
+        rows = np.arange(len(cars))
+        if self.compiled is not None:
+            keys = self.space.encode(cars).astype(self.key_type)
+            self._expand_compiled(keys, rows, 0, push, drop_seen=False)
+        else:
+            self._expand(cars, rows, 0, push)
         if not found:
             return np.zeros(0, np.int64), Cars(x=[], y=[]), np.zeros(0, np.int64)
         keys = np.concatenate([k for _, k, _ in found]).astype(np.int64)
@@ -324,22 +370,41 @@ class Search:
             # slices' states go into the index as they are found, so a state met again in a
             # later slice of the turn is seen.
             while pending:
-                keys, parents = pending.pop()
+                keys, parents, fresh, finishing = pending.pop()
                 self._pending_bytes -= keys.nbytes + parents.nbytes
                 for start in range(0, len(keys), self.slice):
-                    found = self._take_in(keys[start:start + self.slice],
-                                          parents[start:start + self.slice])
+                    part = slice(start, start + self.slice)
+                    if fresh is None:  # numbered already (the second array holds the ids)
+                        # In order of their keys, so the kernel's look-ups of their
+                        # successors walk the index forwards instead of leaping about it.
+                        taken = np.sort(keys[part])
+                        found = (self.index.ids[taken].astype(np.int64), taken)
+                    else:
+                        found = self._take_in(keys[part], parents[part], fresh)
                     if found is None:
                         continue
-                    ids, cars = found
+                    ids, taken = found
                     layer += len(ids)
-                    finished = cars.progress >= self.goal
-                    self._goals.append(ids[finished])
-                    if finished.any() and self.first_goal is None:
-                        self.first_goal = int(ids[np.flatnonzero(finished)[0]])
-                        self.goal_turns = turns
-                        if stop_at_goal:
-                            return
+                    cars = None
+                    if self.compiled is None:
+                        cars = self.space.decode(taken)
+                        finished = cars.progress >= self.goal
+                    elif finishing:  # the kernel says which batches may hold finished states
+                        finished = self.space.progress_of(taken) >= self.goal
+                    else:
+                        finished = None
+                    if finished is not None and finished.any():
+                        self._goals.append(ids[finished])
+                        if self.first_goal is None:
+                            self.first_goal = int(ids[np.flatnonzero(finished)[0]])
+                            self.goal_turns = turns
+                            if stop_at_goal:
+                                return
+                    if cars is None:  # the kernel passes over finished states itself
+                        for first in range(0, len(ids), self.chunk):
+                            part = slice(first, first + self.chunk)
+                            self._expand_compiled(taken[part], ids[part], turns)
+                        continue
                     racing = np.flatnonzero(~finished)
                     for first in range(0, len(racing), self.chunk):
                         part = racing[first:first + self.chunk]
@@ -348,17 +413,19 @@ class Search:
             if layer:
                 self._check_growth(turns, layer)
 
-    def _take_in(self, keys: np.ndarray, parents: np.ndarray,
-                 ) -> tuple[np.ndarray, Cars] | None:
+    def _take_in(self, keys: np.ndarray, parents: np.ndarray, fresh: bool = False,
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
         """Number the states of a slice never seen before (each once, the farthest-on exit
-        only where the search keeps exits so), and decode them."""
+        only where the search keeps exits so): their ids and keys. A ``fresh`` slice is known
+        to hold distinct states never numbered, already marked seen."""
         self.working_bytes = len(keys) * SLICE_BYTES_PER_STATE
-        # Each key once, then only those never seen (the same states and parents as the
-        # other way round, with fewer lookups in the index).
-        first = first_of_each(keys)
-        keys, parents = keys[first], parents[first]
-        fresh = ~self.index.seen(keys)
-        keys, parents = keys[fresh], parents[fresh]
+        if not fresh:
+            # Each key once, then only those never seen (the same states and parents as the
+            # other way round, with fewer lookups in the index).
+            first = first_of_each(keys)
+            keys, parents = keys[first], parents[first]
+            unseen = ~self.index.seen(keys)
+            keys, parents = keys[unseen], parents[unseen]
         if self.least_exit is not None:
             state, exit_ = np.divmod(keys.astype(np.int64), self.space.exit_radix)
             self._check_memory(self.least_exit.growth_bytes(len(keys)))
@@ -366,15 +433,21 @@ class Search:
             keys, parents = keys[farthest_back], parents[farthest_back]
         if not len(keys):
             return None
-        self.working_bytes += min(len(keys), self.chunk) * self.moves_per_state * MOVE_BYTES
+        self.working_bytes += min(len(keys), self.chunk) * self.moves_per_state * self.move_bytes
         self._check_memory(self.index.growth_bytes(len(keys)))
         ids = np.arange(self.count, self.count + len(keys), dtype=np.int64)
-        self.index.add(keys, ids)
-        self.keys.append(keys.astype(self.key_type))
-        self.parents.append(parents.astype(np.int32))
+        if not (fresh and isinstance(self.index, Bitmap)):  # a fresh slice's bits are set
+            self.index.add(keys, ids)
+        self._number(keys, parents, ids)
+        return ids, keys
+
+    def _number(self, keys: np.ndarray, parents: np.ndarray, ids: np.ndarray) -> None:
+        """Keep new states, numbered ``ids`` (the next ones, in order), with their parents."""
+        assert not len(ids) or ids[0] == self.count
+        self.keys.append(keys.astype(self.key_type, copy=False))
+        self.parents.append(parents.astype(np.int32, copy=False))
         self.count += len(keys)
         self._check_memory()
-        return ids, self.space.decode(keys)
 
     def _check_memory(self, growing: int = 0) -> None:
         """Refuse the search before it takes more than its budget: what it keeps (states,
@@ -384,12 +457,11 @@ class Search:
         per_state = np.dtype(self.key_type).itemsize + 4
         used = self.count * per_state + self.index.nbytes + self._pending_bytes \
             + self.working_bytes + growing \
-            + (self.moves_memo.flags.nbytes if self.moves_memo is not None else 0)
+            + (self.moves_memo.flags.nbytes if self.moves_memo is not None else 0) \
+            + self.workspace.nbytes
         if self.least_exit is not None:
             used += self.least_exit.nbytes
-        if self.keep_edges:
-            used += sum(a.nbytes for a in
-                        self._edge_src + self._edge_dst + self._edge_later + self._edge_cost)
+        used += self._edge_bytes
         if used > self.memory:
             raise SolverError(f"the search passed {self.count:,} states ({used >> 20} MB); the "
                               "track is too large to solve here")
@@ -417,10 +489,16 @@ class Search:
                 f"pass the memory budget ({self.memory >> 20} MB); the track is too large to "
                 "solve here")
 
-    def _push(self, turns: int, keys: np.ndarray, parents: np.ndarray) -> None:
+    def _push(self, turns: int, keys: np.ndarray, parents: np.ndarray, fresh: bool = False,
+              finishing: bool = True, numbered: bool = False) -> None:
+        """Queue states for a turn: their keys and parents, or (``numbered``) their keys and
+        ids where they are numbered already; ``fresh``: distinct, never seen, marked seen;
+        ``finishing``: some may have finished."""
         if len(keys):
-            keys, parents = keys.astype(self.key_type), parents.astype(np.int32)
-            self._buckets.setdefault(turns, []).append((keys, parents))
+            keys = keys.astype(self.key_type, copy=False)
+            parents = parents.astype(np.int32, copy=False)
+            kind = None if numbered else fresh
+            self._buckets.setdefault(turns, []).append((keys, parents, kind, finishing))
             self._pending_bytes += keys.nbytes + parents.nbytes
             self._check_memory()
 
@@ -437,27 +515,105 @@ class Search:
         keep = np.flatnonzero(staying)
         after = found.cars.take(keep)
         self._check_fits(after)
-        keys = self.space.encode(after)
-        cost = found.cost[keep]
-        parents = ids[src[keep]]
+        self._queue(self.space.encode(after), ids[src[keep]], found.cost[keep],
+                    found.crashed[keep], turns, push)
+
+    def _queue(self, keys: np.ndarray, parents: np.ndarray, cost: np.ndarray,
+               crashed: np.ndarray, turns: int, push) -> None:
+        """Successors found (their keys, the ids they come from, their costs in turns and
+        whether each is a crash): kept as edges where the search keeps them, and queued for
+        their turn where not seen before."""
         if self.keep_edges:
             # A destination already numbered is kept by its id; the others (not numbered
             # until their turn comes) by their key, looked up once the search is over.
             dst = self.index.find(keys)  # type: ignore[union-attr]
             fresh = dst < 0
-            self._edge_src.append(parents.astype(np.int32))
-            self._edge_dst.append(dst.astype(np.int32, copy=False))
-            self._edge_later.append(keys[fresh].astype(self.key_type, copy=False))
             # The cost in turns, and a flag for a crash (drivers may want to avoid them).
-            self._edge_cost.append((cost + 16 * found.crashed[keep]).astype(np.int8))
+            self._keep_edges(parents.astype(np.int32), dst.astype(np.int32, copy=False),
+                             keys[fresh].astype(self.key_type, copy=False),
+                             (cost + 16 * crashed).astype(np.int8))
         else:
             fresh = ~self.index.seen(keys)
             if self.least_exit is not None:
                 state, exit_ = np.divmod(keys, self.space.exit_radix)
                 fresh &= self.least_exit.least(state) > exit_
+        if len(cost) and (cost == cost[0]).all():
+            push(turns + int(cost[0]), keys[fresh], parents[fresh])
+            return
         for c in np.unique(cost[fresh]):
             mask = fresh & (cost == c)
             push(turns + int(c), keys[mask], parents[mask])
+
+    def _keep_edges(self, src: np.ndarray, dst: np.ndarray, later: np.ndarray,
+                    code: np.ndarray) -> None:
+        """Edges kept: source ids, destination ids (-1: numbered later, by the keys in
+        ``later``, in order), and codes (the cost in turns, plus 16 for a crash)."""
+        self._edge_src.append(src)
+        self._edge_dst.append(dst)
+        self._edge_later.append(later)
+        self._edge_cost.append(code)
+        self._edge_bytes += src.nbytes + dst.nbytes + later.nbytes + code.nbytes
+
+    def _expand_compiled(self, keys: np.ndarray, ids: np.ndarray, turns: int, push=None,
+                         drop_seen: bool = True) -> None:
+        """``_expand`` by the compiled kernel (``racetrack.kernel.expand``): the states by
+        their keys. The kernel judges every move it can be sure of; the numpy transition
+        judges the rest, and works out the crash of a car with no legal move. Where the
+        seen-set is a bitmap, the kernel drops moves to states seen and marks the new ones
+        (unless ``drop_seen`` is false: every successor is queued, none marked)."""
+        transition = self.transition
+        push = push or self._push
+        bitmap = self.index.bits if drop_seen and self.early_drop \
+            and isinstance(self.index, Bitmap) else None
+        want_stuck = transition.rules.crash_outcome != "out"
+        # A table keeping every edge numbers each state as soon as it is met (the order of
+        # turns does not matter there): the kernel looks up and gives out the ids itself.
+        dense = getattr(self.index, "ids", None) if drop_seen and self.keep_edges else None
+        found = kernel.expand(self.compiled, transition.land.compiled,
+                              transition.drive.compiled, transition.course.compiled_lines,
+                              keys, ids, len(transition.changes), bitmap, want_stuck, dense,
+                              self.count, self.workspace)
+        if found.beyond:
+            raise SolverError("a legal move lies beyond the solver's speed bound")
+        if dense is not None:
+            self._keep_edges(found.edge_src, found.edge_dst, np.zeros(0, self.key_type),
+                             np.ones(len(found.edge_src), dtype=np.int8))
+            new = np.arange(self.count, found.count, dtype=np.int64)
+            self._number(found.keys, found.sources, new)
+            push(turns + 1, found.keys, new, numbered=True, finishing=found.finishing > 0)
+        elif bitmap is not None:
+            push(turns + 1, found.keys, found.sources, fresh=True, finishing=found.finishing > 0)
+        else:
+            ones = np.ones(len(found.keys), dtype=np.int32)
+            self._queue(found.keys, found.sources, ones, ones == 0, turns, push)
+        stuck = found.status == 0
+        if len(found.deferred_rows):
+            # Moves the kernel was unsure of: judged in numpy (and shapely), as ``_expand``.
+            rows, inverse = np.unique(found.deferred_rows, return_inverse=True)
+            cars = self.space.decode(keys[rows])
+            moves = Moves(inverse.reshape(-1).astype(np.int64), found.deferred_wx,
+                          found.deferred_wy,
+                          np.full(len(inverse), SPECIAL_CODES.index(Special.NONE), np.int8),
+                          cars.x[inverse] + found.deferred_wx,
+                          cars.y[inverse] + found.deferred_wy)
+            judged = transition.judge(cars, moves, explain=False)
+            legal = np.flatnonzero(judged.legal)
+            after = transition.after(cars, judged, legal)
+            self._check_fits(after.cars)
+            self._queue(self.space.encode(after.cars), ids[rows[moves.row[legal]]],
+                        after.cost, after.crashed, turns, push)
+            alive = np.zeros(len(keys), dtype=bool)
+            alive[rows[moves.row[legal]]] = True
+            stuck |= (found.status == 2) & ~alive
+        stuck = np.flatnonzero(stuck)
+        if want_stuck and len(stuck):
+            crashed = transition.stuck(self.space.decode(keys[stuck]), self.damage_limit,
+                                       self.crash_spots)
+            keep = np.flatnonzero(crashed.out == 0)
+            after = crashed.cars.take(keep)
+            self._check_fits(after)
+            self._queue(self.space.encode(after), ids[stuck[keep]], crashed.cost[keep],
+                        crashed.crashed[keep], turns, push)
 
     def _expand_dropping_seen(self, cars: Cars, ids: np.ndarray, turns: int, push) -> None:
         """Moves that can only drive on or be refused: work out where each would lead, drop
@@ -540,35 +696,58 @@ class Search:
         dst[later] = self.index.find(np.concatenate(self._edge_later))  # type: ignore[union-attr]
         return np.concatenate(self._edge_src), dst, np.concatenate(self._edge_cost)
 
+    def edge_chunks(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``edge_codes`` in the chunks the search kept them in, each destination known (the
+        ones numbered after their edge was found are looked up now, in place)."""
+        for k, later in enumerate(self._edge_later):
+            if len(later):
+                dst = self._edge_dst[k]
+                dst[dst < 0] = self.index.find(later)  # type: ignore[union-attr]
+                self._edge_later[k] = later[:0]
+        return list(zip(self._edge_src, self._edge_dst, self._edge_cost, strict=True))
+
     def goals(self) -> np.ndarray:
         """The ids of every finishing state found."""
         return np.concatenate(self._goals) if self._goals else np.zeros(0, dtype=np.int64)
 
     def route(self, state_id: int) -> Solution:
         """The route to a state: the points after each turn (a missed turn repeats the point),
-        and the point a player picks each turn (replayed through the rules)."""
+        and the point a player picks each turn (replayed through the rules, every turn of the
+        route as one batch)."""
         ids = self.chain(state_id)
         cars = self.states(np.array(ids))
         transition = self.transition
         path = [Vec(int(cars.x[0]), int(cars.y[0]))]
         plays: list[Vec | None] = []
-        for i in range(1, len(ids)):
-            before = cars.take(np.array([i - 1]))
-            target = self.space.encode(cars.take(np.array([i])))[0]
-            moves = transition.candidates(before, explain=False)
-            assert moves.legal is not None
-            legal = np.flatnonzero(moves.legal)
-            found = transition.after(before, moves, legal, self.damage_limit)
-            hit = np.flatnonzero(self.space.fits(found.cars)
-                                 & (self._keys_of(found.cars) == target) & (found.out == 0))
-            if len(hit):
-                j = legal[hit[0]]
+        steps = len(ids) - 1
+        if not steps:
+            return Solution(0, path[0], tuple(path), ())
+        before = cars.take(np.arange(steps))
+        targets = self.space.encode(cars.take(np.arange(1, steps + 1)))
+        moves = transition.candidates(before, explain=False)
+        assert moves.legal is not None
+        legal = np.flatnonzero(moves.legal)
+        found = transition.after(before, moves, legal, self.damage_limit)
+        rows = moves.row[legal]
+        hit = np.flatnonzero(self.space.fits(found.cars) & (found.out == 0)
+                             & (self._keys_of(found.cars) == targets[rows]))
+        # The first legal move of each turn that leads to the next state of the route.
+        turn_hit = np.full(steps, -1, dtype=np.int64)
+        turn_hit[rows[hit][::-1]] = hit[::-1]
+        stuck = np.flatnonzero(turn_hit < 0)
+        crash_cost = dict(zip(stuck.tolist(), transition.stuck(
+            before.take(stuck), self.damage_limit).cost.tolist(), strict=True)) \
+            if len(stuck) else {}
+        for i in range(steps):
+            k = int(turn_hit[i])
+            if k >= 0:
+                j = legal[k]
                 plays.append(Vec(int(moves.tx[j]), int(moves.ty[j])))
-                cost = int(found.cost[hit[0]])
+                cost = int(found.cost[k])
             else:  # no legal move: the crash the rules make of the unchanged move
                 plays.append(None)
-                cost = int(transition.stuck(before, self.damage_limit).cost[0])
-            point = Vec(int(cars.x[i]), int(cars.y[i]))
+                cost = int(crash_cost[i])
+            point = Vec(int(cars.x[i + 1]), int(cars.y[i + 1]))
             path += [point] * cost
             plays += [None] * (cost - 1)
         return Solution(len(path) - 1, path[0], tuple(path), tuple(plays))
@@ -589,6 +768,13 @@ class ValueTable:
         self.search = search
         count = search.count
         goals = search.goals()
+        if kernel.enabled():  # the same search, compiled
+            chunks = search.edge_chunks()
+            crashes = any(bool((code >= 16).any()) for _, _, code in chunks)
+            found = kernel.turns_to_go(chunks, count, goals,
+                                       (False, True) if crashes else (False,))
+            self.value, self.careful = found[0], found[-1]
+            return
         src, dst, code = search.edge_codes()
         cost, crashed = code & 15, code >= 16
         uniform = not len(cost) or int(cost.max()) == 1

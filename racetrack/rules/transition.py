@@ -40,6 +40,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from racetrack import kernel
 from racetrack.areas import marks_for
 from racetrack.course import Course
 from racetrack.distance import UNREACHABLE
@@ -307,6 +308,39 @@ class Transition:
         if self.marks.count:
             found.append("areas")
         return tuple(found)
+
+    # -- the compiled kernel ----------------------------------------------------------------
+
+    @cached_property
+    def compiled(self) -> bool:
+        """Whether the compiled kernel (``racetrack.kernel.expand``) may stand in for
+        ``choices``, ``judge`` and ``after`` on this course: the moves are the ordinary changes
+        of velocity alone, and a move is judged by where it lands, whether it stays on the
+        track, and the rules of first moves, repeats and skids (``movement.first-move``,
+        ``must-change``, ``skid-speed``). Any other rule in play (leaving the track, zones
+        that act on moves, pits, launches, power braking, areas, finishing off the track) and
+        the numpy code decides. A car with no legal move is left to ``stuck``; the state must
+        carry no more than point, velocity and progress (the search checks its columns)."""
+        rules = self.rules
+        return (kernel.enabled() and self.leaving == "illegal" and not self.finish_anywhere
+                and not self.marks and not self.pits and not rules.movement_launch
+                and not rules.movement_power_braking
+                and not (self.oil or self.jump or self.upgrade or self.downgrade)
+                and len(self.changes) <= 64 and self.land.compiled is not None
+                and self.drive.compiled is not None
+                and self.course.compiled_lines is not None)
+
+    def compiled_rules(self) -> tuple:
+        """The rules as ``racetrack.kernel.expand`` reads them (with the search's numbering:
+        see ``racetrack.solver.StateSpace.compiled``): the changes, must-change, the skid speed
+        (0: none), the start's progress, the start points' sheet cells and the first move's
+        direction."""
+        skid = self.rules.movement_skid_speed
+        return (np.ascontiguousarray(self.changes.reshape(-1), dtype=np.int32),
+                bool(self.rules.movement_must_change), 0 if skid is None else int(skid),
+                int(self.course.start_progress),
+                np.ascontiguousarray(self.start_keys, dtype=np.int64),
+                float(self.ahead[0]), float(self.ahead[1]))
 
     # -- the moves each state may consider ----------------------------------------------------
 

@@ -1,0 +1,289 @@
+"""The compiled kernel against the numpy reference it stands in for.
+
+Where the package is built with its kernel (``racetrack.kernel``), the kernel answers a
+search's innermost questions: whether moves stay on a region, the progress they make over the
+course's lines, and what a batch of states leads to. Each answer must be the numpy one (and so
+shapely's): on random tracks with corners on quarters (exact signs) and on hundredths (signs
+near zero are unsure and go to shapely), with the wall counting or not, on every bundled track
+and map, and for every rule set whose moves the kernel judges.
+"""
+
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from racetrack import kernel
+from racetrack.ai.tables import build_value_table
+from racetrack.course import Course
+from racetrack.geometry import Line
+from racetrack.lattice import LatticeRegion, SheetGrid
+from racetrack.rules import load_rules
+from racetrack.rules.transition import Cars, transition_for
+from racetrack.solver import Search, lone_car, solve, standing_starts
+from racetrack.track import bundled_track_paths, find_track, load_track
+from tests.test_lattice import random_moves, rings
+
+pytestmark = pytest.mark.skipif(not kernel.ENABLED, reason="the kernel is switched off")
+
+#: Rule sets whose moves the kernel judges (on a track with no zones): Gardner's, skids, must
+#: change, Baker's five choices with the wall a crash that puts the car back (a stuck car's
+#: crash goes to the numpy transition), the open track.
+COMPILED_RULES = {
+    "gardner": load_rules("gardner"),
+    "skidding": load_rules("skidding"),
+    "must-change": load_rules("gardner").replace(movement_must_change=True,
+                                                 movement_first_move="free"),
+    "plus-restart": load_rules("gardner").replace(movement_choices="plus",
+                                                  crash_outcome="restart",
+                                                  crash_miss_turns=1),
+    "open-track": load_rules("gardner").replace(walls="off-track", movement_choices="square-24"),
+}
+
+
+@contextmanager
+def numpy_only():
+    """Courses and transitions built inside answer in numpy alone."""
+    was, kernel.ENABLED = kernel.ENABLED, False
+    try:
+        yield
+    finally:
+        kernel.ENABLED = was
+
+
+def test_the_kernel_is_built():
+    """The README's install builds it (a machine without a C compiler installs without it,
+    and the game runs on numpy alone): a test run that lost it must say so."""
+    assert kernel._kernel is not None, "racetrack._kernel was not built (no C compiler?)"
+
+
+# -- moves on a region ------------------------------------------------------------------------
+
+def shapely_truth(region: LatticeRegion, course: Course, px, py, qx, qy, closed):
+    ends = region.contains(px, py) & region.contains(qx, qy)
+    truth = np.zeros(len(px), dtype=bool)
+    truth[ends] = course.surface.covers_segments(
+        np.column_stack([px, py])[ends], np.column_stack([qx, qy])[ends], closed)
+    return truth
+
+
+@settings(max_examples=25, deadline=None)
+@given(rings(), st.booleans(), st.randoms(use_true_random=False))
+def test_moves_on_a_region_are_shapelys_answer(track, closed, rng):
+    course = Course(track)
+    region = LatticeRegion(course.surface, SheetGrid(course.sheet), closed)
+    px, py, qx, qy = random_moves(rng, region.points, 600, 12)
+    truth = shapely_truth(region, course, px, py, qx, qy, closed)
+    verdict = region.compiled.segments_inside(px, py, qx, qy)
+    sure = verdict >= 0
+    assert ((verdict == 1) == truth)[sure].all()
+    assert (region.segments_inside(px, py, qx, qy) == truth).all()
+    corners = np.concatenate([np.asarray(r.coords) for r in (track.polygon().exterior,
+                                                             *track.polygon().interiors)])
+    if np.all(corners * 4 == np.round(corners * 4)):  # exact signs: nothing left unsure
+        assert sure.all()
+
+
+def test_every_bundled_track_and_map_agrees_with_shapely():
+    """Every move of up to three squares each way from a sample of each track's points, both
+    wall rules: curves of many short edges, decimal corners, imported maps whose road cells
+    meet only at a corner."""
+    rng = random.Random(7)
+    paths = [*bundled_track_paths()]
+    for path in paths:
+        course = Course(load_track(path))
+        for closed in (True, False):
+            region = LatticeRegion(course.surface, SheetGrid(course.sheet), closed)
+            sample = region.points[rng.sample(range(len(region.points)),
+                                              min(60, len(region.points)))]
+            d = np.array([(dx, dy) for dx in range(-3, 4) for dy in range(-3, 4)])
+            px = np.repeat(sample[:, 0], len(d))
+            py = np.repeat(sample[:, 1], len(d))
+            qx, qy = px + np.tile(d[:, 0], len(sample)), py + np.tile(d[:, 1], len(sample))
+            truth = shapely_truth(region, course, px, py, qx, qy, closed)
+            assert (region.segments_inside(px, py, qx, qy) == truth).all(), (path.stem, closed)
+
+
+def test_imported_maps_with_corner_joins_agree_with_shapely():
+    from racetrack.imports import bundled_map_paths, import_map
+
+    for path in bundled_map_paths():
+        course = Course(import_map(path).track())
+        region = LatticeRegion(course.surface, SheetGrid(course.sheet), True)
+        rng = random.Random(3)
+        px, py, qx, qy = random_moves(rng, region.points, 1500, 4)
+        truth = shapely_truth(region, course, px, py, qx, qy, True)
+        assert (region.segments_inside(px, py, qx, qy) == truth).all(), path.name
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+@st.composite
+def courses(draw):
+    """A random ring (``rings``: quarters or hundredths), sometimes with a checkpoint across the
+    far side (the start line turned round), laps, and sometimes Levi's rule-6 checkpoints on
+    the start line's extension."""
+    track = draw(rings())
+    if draw(st.booleans()):
+        start = track.start
+        turned = Line((start.a[0], -start.a[1]), (start.b[0], -start.b[1]), (-1, 0))
+        track = replace(track, checkpoints=(turned,))
+    return Course(track, laps=draw(st.integers(1, 3)),
+                  start_line_checkpoints=draw(st.booleans()))
+
+
+@settings(max_examples=30, deadline=None)
+@given(courses(), st.booleans(), st.randoms(use_true_random=False))
+def test_progress_is_the_courses_own(course, reach_points, rng):
+    x0, y0, x1, y1 = course.sheet
+    n = 400
+    px = np.array([rng.randint(x0, x1) for _ in range(n)])
+    py = np.array([rng.randint(y0, y1) for _ in range(n)])
+    qx = px + np.array([rng.randint(-9, 9) for _ in range(n)])
+    qy = py + np.array([rng.randint(-9, 9) for _ in range(n)])
+    progress = np.array([rng.randint(0, course.goal) for _ in range(n)], dtype=np.int32)
+    found = course.compiled_lines.progress_after(progress, px, py, qx, qy, reach_points)
+    starts = np.column_stack([px, py]).astype(float)
+    ends = np.column_stack([qx, qy]).astype(float)
+    assert (found == course.advance(progress, starts, ends, reach_points)).all()
+
+
+def test_progress_over_waypoints_is_the_courses_own():
+    """Singleton's waypoints: marks of no length, reached by ending a move on them."""
+    course = Course(load_track(find_track("waypoints")))
+    rng = random.Random(5)
+    points = np.array(course.track.waypoints, dtype=np.int64)
+    px, py, qx, qy = [], [], [], []
+    for _ in range(500):
+        wx, wy = points[rng.randrange(len(points))]
+        qx.append(wx if rng.random() < 0.5 else wx + rng.randint(-2, 2))
+        qy.append(wy if rng.random() < 0.5 else wy + rng.randint(-2, 2))
+        px.append(qx[-1] + rng.randint(-5, 5))
+        py.append(qy[-1] + rng.randint(-5, 5))
+    progress = np.array([rng.randint(0, course.goal) for _ in range(500)], dtype=np.int32)
+    px, py, qx, qy = (np.array(v) for v in (px, py, qx, qy))
+    for reach_points in (True, False):
+        found = course.compiled_lines.progress_after(progress, px, py, qx, qy, reach_points)
+        expected = course.advance(progress, np.column_stack([px, py]).astype(float),
+                                  np.column_stack([qx, qy]).astype(float), reach_points)
+        assert (found == expected).all()
+
+
+# -- a batch of states expanded ---------------------------------------------------------------
+
+@st.composite
+def plain_tracks(draw):
+    """A random ring with no zones, on quarters or hundredths, sometimes with a checkpoint."""
+    course = draw(courses())
+    return course.track
+
+
+def one_turns(track, rules, seed: int):
+    """What one turn leads to from random states, as the search with its kernel and the search
+    in numpy alone queue it: sorted (state, successor, cost) rows."""
+    found = []
+    for compiled in (True, False):
+        context = numpy_only() if not compiled else _nothing()
+        with context:
+            course = Course(track)
+            transition, columns, limit = lone_car(course, rules)
+            assert transition.compiled == compiled
+            rng = np.random.default_rng(seed)
+            points = transition.land.points
+            pick = rng.integers(0, len(points), 300)
+            cars = Cars(x=points[pick, 0], y=points[pick, 1], vx=rng.integers(-3, 4, 300),
+                        vy=rng.integers(-3, 4, 300),
+                        progress=rng.integers(0, course.goal, 300))
+            cars = cars.take(np.flatnonzero(np.abs(cars.vx) + np.abs(cars.vy) < 5))
+            first = np.unique(np.column_stack([cars.x, cars.y, cars.vx, cars.vy, cars.progress]),
+                              axis=0, return_index=True)[1]
+            cars = cars.take(np.sort(first))
+            search = Search(transition, cars, columns, limit, run=False)
+            assert (search.compiled is not None) == compiled
+            rows, after, cost = search.one_turn(cars)
+            found.append(sorted(zip(rows.tolist(), after.x.tolist(), after.y.tolist(),
+                                    after.vx.tolist(), after.vy.tolist(),
+                                    after.progress.tolist(), cost.tolist(), strict=True)))
+    return found
+
+
+@contextmanager
+def _nothing():
+    yield
+
+
+@pytest.mark.parametrize("name", COMPILED_RULES)
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(track=plain_tracks(), seed=st.integers(0, 2**16))
+def test_the_kernel_queues_what_the_numpy_transition_does(name, track, seed):
+    compiled, reference = one_turns(track, COMPILED_RULES[name], seed)
+    assert compiled == reference
+
+
+def test_rules_the_kernel_does_not_judge_go_to_numpy():
+    """Anything beyond its ordinary moves: the transition says so, and the search uses numpy."""
+    track = load_track(find_track("oval"))
+    for name in ("baker", "nystrom", "levi", "pope", "gordon", "sutton-barto"):
+        rules = load_rules(name)
+        transition = transition_for(Course.for_rules(track, rules), rules)
+        assert not transition.compiled, name
+    hazards = load_track(find_track("hazards"))
+    rules = load_rules("gardner")
+    assert not transition_for(Course.for_rules(hazards, rules), rules).compiled  # its oil
+
+
+# -- whole searches ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", COMPILED_RULES)
+@pytest.mark.parametrize("track_name", ["riddler-opolis", "narrows", "oval"])
+def test_optima_are_the_same_with_the_kernel_and_without(name, track_name):
+    rules = COMPILED_RULES[name]
+    track = load_track(find_track(track_name))
+    with numpy_only():
+        expected = solve(Course(track), rules)
+    found = solve(Course(track), rules)
+    assert (found is None) == (expected is None)
+    if found is not None:
+        assert found.moves == expected.moves
+        assert len(found.path) == found.moves + 1
+
+
+@pytest.mark.parametrize("name", ["gardner", "plus-restart"])
+def test_tables_are_the_same_with_the_kernel_and_without(name):
+    """The drivers' moves-to-go table keeps every edge: every state's value is the same."""
+    rules = COMPILED_RULES[name]
+    track = load_track(find_track("riddler-opolis"))
+    with numpy_only():
+        course = Course(track)
+        expected = build_value_table(course, rules)
+        transition, _, _ = lone_car(course, rules)
+    found = build_value_table(Course(track), rules)
+    assert found.search.compiled is not None and expected.search.compiled is None
+    states = expected.search.states(np.arange(expected.search.count))
+    assert (found.values_of(states) == expected.values_of(states)).all()
+    assert (found.values_of(states, careful=True)
+            == expected.values_of(states, careful=True)).all()
+    assert found.search.count == expected.search.count
+
+
+def test_a_search_from_several_starts_is_the_same():
+    track = load_track(find_track("oval"))
+    rules = load_rules("gardner")
+    with numpy_only():
+        course = Course(track)
+        transition, columns, limit = lone_car(course, rules)
+        reference = Search(transition, standing_starts(transition, course.start_positions),
+                           columns, limit, stop_at_goal=True)
+    course = Course(track)
+    transition, columns, limit = lone_car(course, rules)
+    search = Search(transition, standing_starts(transition, course.start_positions), columns,
+                    limit, stop_at_goal=True)
+    assert search.goal_turns == reference.goal_turns
+    route = search.route(search.first_goal)
+    assert route.moves == reference.route(reference.first_goal).moves
