@@ -769,6 +769,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_ssize_t written = 0, deferred = 0, finishing = 0, edges = 0;
     int beyond = 0;
     int64_t per_point = s.span_x * s.span_y * (s.goal + 1);
+    int same = land_o == drive_o;  /* the track a car stands on is the one it drives on */
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
         int64_t key = wide ? ((const int64_t *)keys)[i] : ((const uint32_t *)keys)[i];
@@ -787,21 +788,32 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
             first = col >= 0 && row >= 0 && col < land.width && row < land.height
                     && is_start_cell(&s, row * land.width + col);
         }
-        int from_drive = point_of(&drive, px, py) >= 0;
+        if (!same && point_of(&drive, px, py) < 0) {  /* no move of it stays on the track */
+            status[i] = 0;
+            continue;
+        }
+        /* The boxes of the lines this state's moves may pass (the next line, and the last one
+           with its continuations): a move whose box meets neither keeps its progress. */
+        int64_t ahead = progress < s.goal - 1 ? progress : s.goal - 1;
+        int64_t behind = progress - 1 > 0 ? progress - 1 : 0;
+        const double *box_a = lines.box_ahead + 4 * ahead, *box_b = lines.box_behind + 4 * behind;
         int legal = 0, doubtful = 0, n_seen = 0;
         int64_t seen_wx[64], seen_wy[64];
         for (int64_t c = 0; c < s.n_changes; c++) {
             int64_t wx = vx + s.changes[2 * c], wy = vy + s.changes[2 * c + 1];
             int64_t tx = px + wx, ty = py + wy;
             int64_t target = point_of(&land, tx, ty);
-            if (target < 0 || !from_drive || point_of(&drive, tx, ty) < 0)
+            if (target < 0 || (!same && point_of(&drive, tx, ty) < 0))
                 continue;  /* it does not land on the track */
             if (refused_by_rules(&s, first, vx, vy, wx, wy)) continue;
             int fits = iabs(wx) <= s.vmax_x && iabs(wy) <= s.vmax_y;
-            int64_t next_key = 0, after = 0;
+            int64_t next_key = 0, after = progress;
             if (fits) {
-                after = advance(&lines, progress, (double)px, (double)py, (double)tx,
-                                        (double)ty, 1);
+                double x0 = (double)(px < tx ? px : tx), x1 = (double)(px < tx ? tx : px);
+                double y0 = (double)(py < ty ? py : ty), y1 = (double)(py < ty ? ty : py);
+                if (box_meets(box_a, x0, y0, x1, y1) || box_meets(box_b, x0, y0, x1, y1))
+                    after = advance(&lines, progress, (double)px, (double)py, (double)tx,
+                                    (double)ty, 1);
                 next_key = ((target * s.span_x + (wx + s.vmax_x)) * s.span_y
                             + (wy + s.vmax_y)) * (s.goal + 1) + after;
                 if (bitmap && (bitmap[next_key >> 3] >> (next_key & 7) & 1)) {
