@@ -230,6 +230,16 @@ def test_the_kernel_queues_what_the_numpy_transition_does(name, track, seed):
     assert compiled == reference
 
 
+def test_every_option_of_a_cars_moves_is_decided_for_the_kernel():
+    """A new option that changes a car's moves must say whether the kernel judges them
+    (``COMPILED_OPTIONS``); until it does the kernel stands aside, but the table must not
+    silently fall behind the options."""
+    from racetrack.rules.options import OPTIONS
+    from racetrack.rules.transition import COMPILED_OPTIONS
+
+    assert {o.key for o in OPTIONS if o.moves} == set(COMPILED_OPTIONS)
+
+
 def test_rules_the_kernel_does_not_judge_go_to_numpy():
     """Anything beyond its ordinary moves: the transition says so, and the search uses numpy."""
     track = load_track(find_track("oval"))

@@ -73,6 +73,34 @@ DRIVE, COLLISION, CRASH, LEAVE, OFF, RETURN, FINISH = (KINDS.index(k) for k in (
     MoveKind.RETURN, MoveKind.FINISH))
 
 
+#: The options a lone car's moves depend on (``Option.moves``), each with the values under
+#: which the compiled kernel may judge the moves (``None``: any value). An option missing here,
+#: or a value not listed, and the numpy transition judges every move: a new rule is never
+#: passed over by the kernel (``tests/test_kernel.py`` asks that each option be decided here).
+COMPILED_OPTIONS: dict[str, frozenset | None] = {
+    # what the kernel judges itself
+    "movement.choices": None, "movement.must-change": None, "movement.skid-speed": None,
+    "movement.first-move": None, "walls": None,
+    "movement.launch": frozenset({False}), "movement.power-braking": frozenset({False}),
+    "movement.power-braking-limit": None,  # no power braking
+    "leaving-track": frozenset({"illegal"}), "finish.landing": frozenset({"on-track"}),
+    # a car with no legal move is stuck: its crash is worked out by ``stuck``, in numpy
+    "crash.outcome": None, "crash.set-back": None, "crash.damage": None,
+    "crash.miss-turns": None,
+    # the course's lines, whichever there are
+    "start.line-checkpoints": None, "laps": None, "checkpoints": None,
+    # no car leaves the track, so none crawls
+    "crawl-step": None, "crawl-return": None,
+    # what the course has of these is checked by ``compiled``: no zone that acts on moves, no
+    # area, no pit (water as a wall is the land's own shape)
+    "zones.oil": None, "zones.jump": None, "zones.slopes": None, "zones.water": None,
+    "areas.checkpoints": None, "pit-stop": None,
+    # carried in the state (a damage, a kit): ``StateSpace.compiled`` refuses such states
+    "damage-limit": None, "equipment.brakes": None, "equipment.turbo": None,
+    "equipment.shop": None, "equipment.brakes-reach": None, "equipment.turbo-reach": None,
+    "equipment.boosters-reach": None,
+}
+
 #: How many lone cars' states a transition remembers the candidates of (``candidates``).
 RECENT = 256
 
@@ -320,11 +348,16 @@ class Transition:
         ``must-change``, ``skid-speed``). Any other rule in play (leaving the track, zones
         that act on moves, pits, launches, power braking, areas, finishing off the track) and
         the numpy code decides. A car with no legal move is left to ``stuck``; the state must
-        carry no more than point, velocity and progress (the search checks its columns)."""
-        rules = self.rules
-        return (kernel.enabled() and self.leaving == "illegal" and not self.finish_anywhere
-                and not self.marks and not self.pits and not rules.movement_launch
-                and not rules.movement_power_braking
+        carry no more than point, velocity and progress (the search checks its columns).
+        Which option values it covers is ``COMPILED_OPTIONS``."""
+        if not kernel.enabled():
+            return False
+        for option in OPTIONS:
+            if option.moves:
+                allowed = COMPILED_OPTIONS.get(option.key, frozenset())
+                if allowed is not None and self.rules.option(option.key) not in allowed:
+                    return False
+        return (not self.marks and not self.pits
                 and not (self.oil or self.jump or self.upgrade or self.downgrade)
                 and len(self.changes) <= 64 and self.land.compiled is not None
                 and self.drive.compiled is not None
