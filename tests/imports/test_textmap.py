@@ -64,9 +64,9 @@ class TestKaropapier:
         assert "loop-one.txt" in track.description
 
     def test_every_off_road_code_is_off_the_road_and_every_digit_a_checkpoint(self, tmp_path):
-        text = "SOOOOOOOOOOF\nOXPLGNVTWYZO\n0123456789OO\n"
+        text = "SOOOOOOOOOOF\nOXPLGNVTWYZO\n123456789OOO\n"
         track = import_map(write(tmp_path, text)).track()
-        assert [len(a.polygons) for a in track.checkpoint_areas] == [1] * 10
+        assert [len(a.polygons) for a in track.checkpoint_areas] == [1] * 9
         assert len(track.holes) == 1  # the off-road codes, with road all round them
         assert track.polygon().area == 12 + 2 + 12
 
@@ -88,6 +88,14 @@ class TestKaropapier:
         assert ":3: column 6: unknown cell code 'Q' (and 1 more cell of unknown codes)" \
             in message
         assert "X P L G N V T W Y Z" in message
+
+    def test_the_checkpoints_are_karopapiers_own_1_to_9(self, tmp_path):
+        """Karopapier's map code numbers its checkpoints 1 to 9 (its wiki's page on maps, and
+        the tile table of a client of its API): a 0 is no code of it."""
+        text = KARO.replace("XFFXXXXXXOOX", "XFFXXXXXX0OX")
+        message = error_of(write(tmp_path, text))
+        assert ":5: column 10: unknown cell code '0'" in message
+        assert "the digits 1-9 on the road" in message
 
     def test_no_start_and_no_finish(self, tmp_path):
         assert "no start cell ('S') on the map" in error_of(
