@@ -57,7 +57,17 @@ _LINE_KEYS = ("a", "b", "forward")
 
 
 def load_track(path: str | os.PathLike[str]) -> Track:
-    """Read and validate a track file; raise ``TrackError`` listing every problem found."""
+    """Read and validate a track file; raise ``TrackError`` listing every problem found.
+
+    A map of another program (a Karopapier map, a character grid, a picture: a file whose name
+    ``racetrack.imports.is_map_file`` knows) is imported on the way, as ``racetrack import``
+    would write it, so every command races it as it races a track (``MapError`` if it cannot be
+    read, ``TrackError`` if it is a drawing still to finish).
+    """
+    from racetrack.imports import import_map, is_map_file
+
+    if is_map_file(path):
+        return replace(import_map(path).track(), source=str(path))
     doc = load_yaml(path, TrackError, TRACK_LIMITS)
     return replace(track_from_document(doc), source=str(path))
 
