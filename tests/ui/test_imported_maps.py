@@ -142,3 +142,25 @@ def test_the_car_list_and_legend_keep_clear_of_the_move_to_make(app, tmp_path):
     assert not any(box.collidepoint(p) for box in boxes for p in points)
     assert boxes[0].top > scene.camera.height // 2 and boxes[1].top > boxes[0].bottom
     scene.draw(pygame.Surface(app.screen.get_size()))  # and the cards are drawn there
+
+
+def test_the_editor_tests_and_races_a_map_by_its_sources_rules(app, tmp_path):
+    """Opened in the editor, a Karopapier map is test driven and raced by karopapier's rules
+    (as the game races it), a character grid by Sutton & Barto's; the player's own choice of
+    rules stays as it was for other tracks."""
+    from racetrack.settings import load_settings
+    from racetrack.ui.scenes.editor import EditorScene
+
+    maps = {p.name: p for p in bundled_map_paths()}
+    editor = EditorScene(app, maps["karo-zigzag.txt"])
+    app.push(editor)
+    run(app, 1)
+    assert editor.state.rules.name == "karopapier" and editor.panel.rules_name == "karopapier"
+    assert any("races by its source's rules, karopapier" in t.text for t in editor.toasts)
+    grid = tmp_path / "barto-bend.track"
+    grid.write_text(maps["barto-bend.track"].read_text())
+    editor._open_file(grid)
+    assert editor.state.rules.name == "sutton-barto" and editor.panel.rules_name == "sutton-barto"
+    assert load_settings().rules == "gardner"  # not remembered as the player's choice
+    editor._open_file(find_track("oval"))  # a track that names no rules keeps the panel's
+    assert editor.state.rules.name == "sutton-barto"
