@@ -77,6 +77,11 @@ def test_a_map_races_and_solves_without_being_imported_first(tmp_path, home, cap
     assert capsys.readouterr().err.strip() == (
         f"error: {bad}:2: ragged row: 3 cells where the first row has 4; every row of a map "
         "is as wide as the others")
+    unmarked = oval(tmp_path / "unmarked.png", mark=False)
+    assert main(["solve", str(unmarked)]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.startswith(f"error: {unmarked}: missing 'start'") and "\n" not in error
+    assert error.endswith(f"a drawing to finish first: racetrack edit {unmarked}")
 
 
 def test_an_imported_map_races_by_its_sources_rules_unless_others_are_named(tmp_path, home,

@@ -67,7 +67,13 @@ def load_track(path: str | os.PathLike[str]) -> Track:
     from racetrack.imports import import_map, is_map_file
 
     if is_map_file(path):
-        return replace(import_map(path).track(), source=str(path))
+        imported = import_map(path)
+        try:
+            return replace(imported.track(), source=str(path))
+        except TrackError as exc:  # a picture without its start line: the editor places it
+            raise TrackError([Problem(str(path), None, f"{p.message}; a drawing to finish "
+                                                       f"first: racetrack edit {path}")
+                              for p in exc.problems]) from None
     doc = load_yaml(path, TrackError, TRACK_LIMITS)
     return replace(track_from_document(doc), source=str(path))
 
