@@ -51,6 +51,39 @@ def test_output_name_and_format_can_be_given(tmp_path, home, capsys):
     assert "unknown cell code '#'" in capsys.readouterr().err
 
 
+def test_a_map_races_and_solves_without_being_imported_first(tmp_path, home, capsys):
+    """``play``, ``race``, ``solve`` and ``validate`` take a map as they take a track: it is
+    imported on the way, with its source's rules."""
+    import json
+
+    from racetrack.imports import import_map
+
+    source = tmp_path / "loop.txt"
+    source.write_text(KARO)
+    assert load_track(source) == import_map(source).track()
+    assert main(["validate", str(source)]) == 0
+    assert main(["solve", str(source), "--json"]) == 0
+    on_map = json.loads(capsys.readouterr().out.splitlines()[-1])
+    out = tmp_path / "loop.yaml"
+    assert main(["import", str(source), "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == on_map
+    assert main(["race", str(source), "--driver", "expert", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "karopapier"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("SOOF\nSOO\n")
+    assert main(["solve", str(bad)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"error: {bad}:2: ragged row: 3 cells where the first row has 4; every row of a map "
+        "is as wide as the others")
+    unmarked = oval(tmp_path / "unmarked.png", mark=False)
+    assert main(["solve", str(unmarked)]) == 1
+    error = capsys.readouterr().err.strip()
+    assert error.startswith(f"error: {unmarked}: missing 'start'") and "\n" not in error
+    assert error.endswith(f"a drawing to finish first: racetrack edit {unmarked}")
+
+
 def test_an_imported_map_races_by_its_sources_rules_unless_others_are_named(tmp_path, home,
                                                                             capsys):
     source = tmp_path / "loop.txt"

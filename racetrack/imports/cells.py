@@ -93,7 +93,24 @@ def cells_to_track(cells: CellMap, name: str, file: str) -> tuple[Track, list[st
         raise fail(f"no finish cell ({cells.finish_code}) on the map")
     columns, rows = cells.size
     check_size(columns, rows, file)
-    surface = _surface(cells.road, file)
+    pinches = _pinches(cells.road)
+    pieces = run_count(cells.road) + len(pinches)
+    if pieces > MAX_PIECES:
+        raise fail(f"the map is a pattern of {pieces:,} pieces of road, too intricate to trace "
+                   "as a track")
+    counted = traced_counts(cells.road, cells.start)  # told before a pattern is traced
+    if counted is not None:
+        holes, corners = counted
+        if holes > MAX_ITEMS:
+            raise fail(f"the road has {holes} islands of off-road cells in it; a track holds "
+                       f"at most {MAX_ITEMS} holes")
+        if not holes and corners > MAX_VERTICES:
+            raise fail(f"the outline of the road has {corners:,} corners; a track's polygon "
+                       f"holds at most {MAX_VERTICES:,}")
+        if corners > MAX_VERTICES * (1 + holes):
+            raise fail(f"the outline of the road and its {holes} holes have {corners:,} corners "
+                       f"in all; a track's polygon holds at most {MAX_VERTICES:,}")
+    surface = _surface(cells.road, pinches, file)
     parts = list(surface.geoms) if isinstance(surface, shapely.MultiPolygon) else [surface]
     starts = _points(cells.start)
     counts = [int(np.count_nonzero(shapely.contains_xy(part, starts[:, 0], starts[:, 1])))
@@ -118,12 +135,12 @@ def cells_to_track(cells: CellMap, name: str, file: str) -> tuple[Track, list[st
         elif marked.any():
             notes.append(f"checkpoint {label} lies only on islands not joined to the start: "
                          "left out")
+    if len(chosen.interiors) > MAX_ITEMS:  # counted before a speckled map's rings are made
+        raise fail(f"the road has {len(chosen.interiors)} islands of off-road cells in it; a "
+                   f"track holds at most {MAX_ITEMS} holes")
     chosen = shapely.simplify(chosen, 0)  # the corners of runs along straight walls go
     outer = _ring(chosen.exterior, "the outline", file)
     holes = tuple(_ring(ring, "a hole", file) for ring in chosen.interiors)
-    if len(holes) > MAX_ITEMS:
-        raise fail(f"the road has {len(holes)} islands of off-road cells in it; a track holds "
-                   f"at most {MAX_ITEMS} holes")
     start_points = tuple(Vec(int(x), int(y)) for x, y in _points(cells.start & kept))
     if len(start_points) > MAX_ITEMS:
         notes.append(f"{len(start_points)} start cells: the first {MAX_ITEMS} (row by row) "
@@ -150,14 +167,10 @@ def pinch_size(columns: int, rows: int) -> float:
     return 2.0 ** math.floor(math.log2(0.25 / (2 * (columns + rows + 20))))
 
 
-def _surface(road: np.ndarray, file: str) -> Polygon | shapely.MultiPolygon:
-    """The union of the closed road squares, joined at pinched corners."""
+def _surface(road: np.ndarray, pinches: list[tuple[float, float]],
+             file: str) -> Polygon | shapely.MultiPolygon:
+    """The union of the closed road squares, joined at the pinched corners."""
     rows, columns = road.shape
-    pinches = _pinches(road)
-    pieces = run_count(road) + len(pinches)
-    if pieces > MAX_PIECES:
-        raise MapError(Problem(file, None, f"the map is a pattern of {pieces:,} pieces of "
-                                           "road, too intricate to trace as a track"))
     boxes = rectangles(road)
     if not boxes:
         raise MapError(Problem(file, None, "the map has no road"))
@@ -166,6 +179,80 @@ def _surface(road: np.ndarray, file: str) -> Polygon | shapely.MultiPolygon:
     pieces += [Polygon([(x - size, y), (x, y - size), (x + size, y), (x, y + size)])
                for x, y in pinches]
     return shapely.union_all(pieces)
+
+
+def traced_counts(road: np.ndarray, start: np.ndarray) -> tuple[int, int] | None:
+    """How many holes, and how many corners in all (outline and holes), the road that holds
+    most of the start cells will have once traced, counted on the cells alone: a speckled map
+    or an intricate pattern is refused in a second rather than after a long tracing. None
+    where two pieces of road hold equally many start cells.
+
+    Road cells that touch, by an edge or at a corner, are one piece (diagonal cells are joined
+    at their corner); the rest of the sheet, whatever is not that piece, is cut apart only at
+    such corners, so its parts are the cells joined by their edges, and every part but the one
+    round the map is a hole. A corner of the traced road is where one or three of the four
+    cells round a lattice corner are road; two diagonal ones make the pinch's diamond, which
+    puts two corners on each of the two walls that meet there."""
+    rows, columns = road.shape
+    run_row, first, last, piece = _pieces(road, diagonal=True)
+    cells_row, cells_column = np.nonzero(start)
+    at = np.searchsorted(run_row * (columns + 1) + first,
+                         cells_row * (columns + 1) + cells_column, side="right") - 1
+    counts = np.bincount(piece[at], minlength=int(piece.max()) + 1)
+    best = np.flatnonzero(counts == counts.max())
+    if len(best) > 1:
+        return None
+    kept = piece == best[0]
+    change = np.zeros((rows, columns + 1), dtype=np.int32)
+    np.add.at(change, (run_row[kept], first[kept]), 1)
+    np.add.at(change, (run_row[kept], last[kept] + 1), -1)
+    rest = np.ones((rows + 2, columns + 2), dtype=bool)
+    rest[1:-1, 1:-1] = np.cumsum(change, axis=1)[:, :columns] == 0
+    holes = int(_pieces(rest, diagonal=False)[3].max())  # the parts, less the one round the map
+    a, b, c, d = ~rest[:-1, :-1], ~rest[:-1, 1:], ~rest[1:, :-1], ~rest[1:, 1:]
+    around = a.astype(np.int8) + b + c + d
+    pinched = (a & d & ~b & ~c) | (b & c & ~a & ~d)
+    corners = int(np.count_nonzero((around == 1) | (around == 3))
+                  + 4 * np.count_nonzero(pinched))
+    return holes, corners
+
+
+def _pieces(marked: np.ndarray, diagonal: bool) -> tuple[np.ndarray, ...]:
+    """The runs of marked cells (row, first column, last column, row by row) and the piece
+    each belongs to, numbered from 0: runs of neighbouring rows are joined where they share an
+    edge, or (``diagonal``) a corner too."""
+    rows, columns = marked.shape
+    padded = np.zeros((rows, columns + 2), dtype=np.int8)
+    padded[:, 1:-1] = marked
+    edges = np.diff(padded, axis=1)
+    run_row, first = np.nonzero(edges == 1)
+    last = np.nonzero(edges == -1)[1] - 1
+    width, reach = columns + 1, 1 if diagonal else 0
+    # Each run of row r meets the runs of row r + 1 from the first that ends at or after its
+    # first column to the last that starts at or before its last (a column further each way
+    # for corners): a range of run numbers, since runs are numbered row by row.
+    begin = np.searchsorted(run_row * width + last, (run_row + 1) * width + first - reach)
+    end = np.searchsorted(run_row * width + first, (run_row + 1) * width + last + reach,
+                          side="right")
+    sizes = np.maximum(end - begin, 0)
+    upper = np.repeat(np.arange(len(first)), sizes)
+    lower = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes) \
+        + np.repeat(begin, sizes)
+    parent = list(range(len(first)))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in zip(upper.tolist(), lower.tolist(), strict=True):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    roots = np.array([root(x) for x in range(len(first))], dtype=np.int64)
+    piece = np.unique(roots, return_inverse=True)[1] if len(roots) else roots
+    return run_row, first, last, piece
 
 
 def run_count(marked: np.ndarray) -> int:

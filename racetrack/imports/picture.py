@@ -155,8 +155,12 @@ def _decode(data: bytes, scale: float | None, fail) -> tuple[np.ndarray, float, 
             pixels = np.asarray(image, dtype=np.uint8)
     except MapError:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError,
-            Image.DecompressionBombWarning):
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        # Pillow refuses to open a picture beyond its own limit, far above ours, before it
+        # tells the size: the picture is a picture, only too large.
+        raise fail(f"the picture is more than {Image.MAX_IMAGE_PIXELS:,} pixels; the largest "
+                   f"read is {MAX_PICTURE_PIXELS:,} pixels") from None
+    except UnidentifiedImageError:
         raise fail("is not a picture this game can read (PNG or JPEG)") from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise fail(f"is a damaged picture ({exc})") from None

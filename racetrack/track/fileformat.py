@@ -57,7 +57,23 @@ _LINE_KEYS = ("a", "b", "forward")
 
 
 def load_track(path: str | os.PathLike[str]) -> Track:
-    """Read and validate a track file; raise ``TrackError`` listing every problem found."""
+    """Read and validate a track file; raise ``TrackError`` listing every problem found.
+
+    A map of another program (a Karopapier map, a character grid, a picture: a file whose name
+    ``racetrack.imports.is_map_file`` knows) is imported on the way, as ``racetrack import``
+    would write it, so every command races it as it races a track (``MapError`` if it cannot be
+    read, ``TrackError`` if it is a drawing still to finish).
+    """
+    from racetrack.imports import import_map, is_map_file
+
+    if is_map_file(path):
+        imported = import_map(path)
+        try:
+            return replace(imported.track(), source=str(path))
+        except TrackError as exc:  # a picture without its start line: the editor places it
+            raise TrackError([Problem(str(path), None, f"{p.message}; a drawing to finish "
+                                                       f"first: racetrack edit {path}")
+                              for p in exc.problems]) from None
     doc = load_yaml(path, TrackError, TRACK_LIMITS)
     return replace(track_from_document(doc), source=str(path))
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from racetrack.errors import MapError
 from racetrack.geometry import Region
-from racetrack.imports.cells import CellMap, cells_to_track, pinch_size, rectangles
+from racetrack.imports.cells import CellMap, cells_to_track, pinch_size, rectangles, traced_counts
 from racetrack.track import track_from_data, track_to_data
 from tests import cell_search
 
@@ -67,6 +67,22 @@ def test_the_surface_allows_exactly_the_moves_the_cells_allow(rows):
     allowed = region.covers_segments(starts, ends)
     for (p, q), ok in zip(pairs, allowed, strict=True):
         assert ok == cell_search.legal(plain, p, q), (p, q)
+
+
+@settings(max_examples=80, deadline=None)
+@given(maps())
+def test_holes_and_corners_are_counted_on_the_cells_as_the_tracing_finds_them(rows):
+    """The counts a large map is refused by before it is traced are the traced road's own."""
+    cells = cell_map(rows)
+    counted = traced_counts(cells.road, cells.start)
+    try:
+        track, _ = convert(rows)
+    except MapError:
+        return  # no finish joined to the start: nothing traced to compare with
+    if counted is None:  # two pieces of road with equally many start cells: not counted
+        return
+    corners = len(track.outer) + sum(len(hole) for hole in track.holes)
+    assert counted == (len(track.holes), corners)
 
 
 def test_a_pinch_between_diagonal_cells_is_joined_and_only_the_diagonal_passes_it():

@@ -97,6 +97,13 @@ def test_pictures_that_cannot_be_read(tmp_path):
     assert "the picture is 5000 x 4000 pixels; the largest read is 16,000,000" in error_of(
         huge)
     assert time.perf_counter() - began < 5
+    # Beyond Pillow's own limit the size is not told, but the picture is no less a picture.
+    larger = tmp_path / "larger.png"
+    Image.new("1", (10_000, 10_000), 1).save(larger)
+    began = time.perf_counter()
+    assert "the picture is more than 89,478,485 pixels; the largest read is 16,000,000" in (
+        error_of(larger))
+    assert time.perf_counter() - began < 5
     gif = tmp_path / "track.gif"
     Image.new("RGB", (40, 40), PAPER).save(gif)
     assert "is a GIF picture; this game reads PNG and JPEG" in error_of(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
 
 from racetrack.errors import MapError
@@ -64,9 +65,9 @@ class TestKaropapier:
         assert "loop-one.txt" in track.description
 
     def test_every_off_road_code_is_off_the_road_and_every_digit_a_checkpoint(self, tmp_path):
-        text = "SOOOOOOOOOOF\nOXPLGNVTWYZO\n0123456789OO\n"
+        text = "SOOOOOOOOOOF\nOXPLGNVTWYZO\n123456789OOO\n"
         track = import_map(write(tmp_path, text)).track()
-        assert [len(a.polygons) for a in track.checkpoint_areas] == [1] * 10
+        assert [len(a.polygons) for a in track.checkpoint_areas] == [1] * 9
         assert len(track.holes) == 1  # the off-road codes, with road all round them
         assert track.polygon().area == 12 + 2 + 12
 
@@ -88,6 +89,14 @@ class TestKaropapier:
         assert ":3: column 6: unknown cell code 'Q' (and 1 more cell of unknown codes)" \
             in message
         assert "X P L G N V T W Y Z" in message
+
+    def test_the_checkpoints_are_karopapiers_own_1_to_9(self, tmp_path):
+        """Karopapier's map code numbers its checkpoints 1 to 9 (its wiki's page on maps, and
+        the tile table of a client of its API): a 0 is no code of it."""
+        text = KARO.replace("XFFXXXXXXOOX", "XFFXXXXXX0OX")
+        message = error_of(write(tmp_path, text))
+        assert ":5: column 10: unknown cell code '0'" in message
+        assert "the digits 1-9 on the road" in message
 
     def test_no_start_and_no_finish(self, tmp_path):
         assert "no start cell ('S') on the map" in error_of(
@@ -113,6 +122,26 @@ class TestKaropapier:
                                               ("OX" * 331)[:662] for r in range(1, 600)]
         began = time.perf_counter()
         assert "too intricate" in error_of(write(tmp_path, "\n".join(rows)))
+        assert time.perf_counter() - began < 5
+
+    def test_a_speckled_map_or_a_staircase_is_refused_before_it_is_traced(self, tmp_path):
+        """Under the limit of pieces, a map of 990 x 990 cells with grass specks all over (43,000
+        holes) or staircases of grass from edge to edge (280,000 corners) took 12 and 8 s to
+        trace before it was refused; both are counted on the cells first."""
+        rng = np.random.default_rng(5)
+        grid = np.where(rng.random((990, 990)) < 0.05, "X", "O")
+        grid[1, 0], grid[-2, -1] = "S", "F"
+        speckled = write(tmp_path, "\n".join("".join(row) for row in grid), "specks.txt")
+        column, row = np.meshgrid(np.arange(990), np.arange(990))
+        grid = np.where((column + row) % 14 < 2, "X", "O")
+        grid[0, :], grid[-1, :] = "O", "O"
+        grid[0, 0], grid[-1, -1] = "S", "F"
+        stairs = write(tmp_path, "\n".join("".join(row) for row in grid), "stairs.txt")
+        began = time.perf_counter()
+        assert "the road has 43654 islands of off-road cells in it; a track holds at most 200 " \
+            "holes" in error_of(speckled)
+        assert "the outline of the road has 279,462 corners; a track's polygon holds at most " \
+            "5,000" in error_of(stairs)
         assert time.perf_counter() - began < 5
 
     def test_a_binary_or_empty_file(self, tmp_path):

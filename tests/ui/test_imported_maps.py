@@ -102,3 +102,65 @@ def test_start_cells_are_chosen_and_a_sprint_shows_no_laps(app, tmp_path):
     assert not any(w.startswith("lap") for w in words)
     assert "checkpoints 0/3" in words
     assert hud.start_places(load_track(find_track("oval"))) == "a start point on the line"
+
+
+#: The karopapier optimum on the hairpin from the start cell (1, 7), as far as the top right
+#: corner, where the car list and the legend stand.
+HAIRPIN_ROUTE = [(1, 7), (2, 6), (3, 5), (5, 3), (8, 2), (10, 2), (11, 3), (13, 5), (14, 6),
+                 (16, 6), (18, 6), (19, 7), (19, 9), (19, 12), (20, 14), (22, 15), (25, 16),
+                 (28, 16), (30, 15), (31, 13), (32, 10), (32, 7), (31, 4)]
+
+
+def test_the_car_list_and_legend_keep_clear_of_the_move_to_make(app, tmp_path):
+    """A map seen whole reaches into the window's corners: where the car to move and its
+    candidates lie under the cards at the top right, the cards stand at the bottom right."""
+    import pygame
+
+    from racetrack.geometry import Vec
+    from racetrack.model import Move
+    from racetrack.settings import PlayerChoice
+    from racetrack.ui.scenes.menu import MenuScene
+
+    path = next(p for p in bundled_map_paths() if p.name == "karo-hairpin.txt")
+    out = tmp_path / "hairpin.yaml"
+    save_track(import_map(path).track(), out)
+    app.push(MenuScene(app))
+    scene = app.routes.start_race(out, "karopapier", (PlayerChoice("Ann", "red", "human"),),
+                                  seed=2, animation_seconds=0.0, replace=False)
+    scene.preparing.result()
+    run(app, 120, 1 / 30)  # the announcement ends: the whole map stays in view
+    state = scene.state
+    for point in HAIRPIN_ROUTE:
+        state.apply(Move(Vec(*point)))
+    found = scene.finish_outlooks()
+    run(app, 2)
+    sizes = [(260, 70), (220, 110)]  # the car list and the legend, as large as they get here
+    points = [scene.camera.to_screen(*o.target) for o in found]
+    corner = pygame.Rect(scene.panel_boxes(sizes, [])[0].topleft, (260, 190))
+    assert any(corner.collidepoint(p) for p in points)  # the top right would hide them
+    boxes = scene.panel_boxes(sizes, found)
+    assert not any(box.collidepoint(p) for box in boxes for p in points)
+    assert boxes[0].top > scene.camera.height // 2 and boxes[1].top > boxes[0].bottom
+    scene.draw(pygame.Surface(app.screen.get_size()))  # and the cards are drawn there
+
+
+def test_the_editor_tests_and_races_a_map_by_its_sources_rules(app, tmp_path):
+    """Opened in the editor, a Karopapier map is test driven and raced by karopapier's rules
+    (as the game races it), a character grid by Sutton & Barto's; the player's own choice of
+    rules stays as it was for other tracks."""
+    from racetrack.settings import load_settings
+    from racetrack.ui.scenes.editor import EditorScene
+
+    maps = {p.name: p for p in bundled_map_paths()}
+    editor = EditorScene(app, maps["karo-zigzag.txt"])
+    app.push(editor)
+    run(app, 1)
+    assert editor.state.rules.name == "karopapier" and editor.panel.rules_name == "karopapier"
+    assert any("races by its source's rules, karopapier" in t.text for t in editor.toasts)
+    grid = tmp_path / "barto-bend.track"
+    grid.write_text(maps["barto-bend.track"].read_text())
+    editor._open_file(grid)
+    assert editor.state.rules.name == "sutton-barto" and editor.panel.rules_name == "sutton-barto"
+    assert load_settings().rules == "gardner"  # not remembered as the player's choice
+    editor._open_file(find_track("oval"))  # a track that names no rules keeps the panel's
+    assert editor.state.rules.name == "sutton-barto"

@@ -157,11 +157,16 @@ def draw_car_list(surface: pygame.Surface, state: RaceState, top_right: tuple[in
                   cards: Cards | None = None) -> pygame.Rect:
     """Every car in a side list: its pencil, name, a small arrow of its velocity, speed,
     damage and lap, and finished or out; the car to move is marked. Returns the card."""
-    key = (tuple(state.cars), state.current_car)
-    card = (cards or Cards()).get("cars", key, lambda: _car_list(state))
+    card = car_list_card(state, cards)
     box = card.get_rect(topright=top_right)
     surface.blit(card, box)
     return box
+
+
+def car_list_card(state: RaceState, cards: Cards | None = None) -> pygame.Surface:
+    """The car list's card (``draw_car_list``), for a caller that places it itself."""
+    key = (tuple(state.cars), state.current_car)
+    return (cards or Cards()).get("cars", key, lambda: _car_list(state))
 
 
 def _car_list(state: RaceState) -> pygame.Surface:

@@ -140,12 +140,18 @@ def draw_legend(surface: pygame.Surface, looks: set[Look], colour: Colour, top_r
                 warning: bool = False, ring: bool = True, cards=None) -> pygame.Rect:
     """A card naming the marks on screen now (and the ring, and the warning if shown);
     returns where it was drawn. ``cards`` (``hud.Cards``) keeps it drawn between frames."""
-    key = (frozenset(looks), colour, warning, ring)
-    card = cards.get("legend", key, lambda: _legend(looks, colour, warning, ring)) \
-        if cards is not None else _legend(looks, colour, warning, ring)
+    card = legend_card(looks, colour, warning, ring, cards)
     box = card.get_rect(topright=(round(top_right[0]), round(top_right[1])))
     surface.blit(card, box)
     return box
+
+
+def legend_card(looks: set[Look], colour: Colour, warning: bool = False, ring: bool = True,
+                cards=None) -> pygame.Surface:
+    """The legend's card (``draw_legend``), for a caller that places it itself."""
+    key = (frozenset(looks), colour, warning, ring)
+    return cards.get("legend", key, lambda: _legend(looks, colour, warning, ring)) \
+        if cards is not None else _legend(looks, colour, warning, ring)
 
 
 def _legend(looks: set[Look], colour: Colour, warning: bool, ring: bool) -> pygame.Surface:

@@ -83,6 +83,7 @@ class EditorScene:
         self._laid_out: tuple | None = None
         self._shade: pygame.Surface | None = None
         self._layout()
+        self._drawings_rules()
         self.fit()
         self._after()
 
@@ -378,6 +379,7 @@ class EditorScene:
 
     def _open_file(self, path: Path) -> None:
         if self.state.open(path):
+            self._drawings_rules()
             self.fit()
 
     def _picked(self, index: int) -> None:
@@ -387,6 +389,8 @@ class EditorScene:
         what = self.state.choosing
         if what is Leave.OPEN and entry.path is not None:
             done = self.state.open(entry.path)
+            if done:
+                self._drawings_rules()
         else:
             done = self.state.new_from(entry.path)
         if done:
@@ -410,6 +414,18 @@ class EditorScene:
         self.settings = replace(self.settings, rules=name)
         with contextlib.suppress(OSError):
             save_settings(self.settings)
+
+    def _drawings_rules(self) -> None:
+        """A drawing that names the rules it races by (a map imported from Karopapier, or a
+        character grid) is test driven and raced by them, as the game races it: the panel
+        shows them, and the player's own choice of rules is left as it was for other tracks."""
+        name = self.state.draft.rules
+        if not name or name not in self.variants or name == self.panel.rules_name:
+            return
+        self.state.set_rules(self._rules(name), len(self.settings.players))
+        self.panel.set_rules(name)
+        self.toasts.append(hud.Toast(f"{self.state.draft.name} races by its source's rules, "
+                                     f"{name}"))
 
     def test_drive(self) -> None:
         """T: show (or hide) the solver's optimal line, with the par in the panel."""

@@ -479,15 +479,16 @@ class RaceScene:
         # Over the cars: a point another car stands on shows what driving there does.
         draw_cars.draw_candidates(surface, self.state, self.camera, found, self.hover)
         hud.draw_bar(surface, self.state, self.thinking is not None, cards=self.cards)
-        top = hud.bar_height() + theme.px(8)
         gadgets.draw_kit_panel(surface, self.state, hud.bar_height(), self.armed)
-        listed = hud.draw_car_list(surface, self.state, (surface.get_width() - theme.px(8), top),
-                                   self.cards)
+        panels = [hud.car_list_card(self.state, self.cards)]
         if found and not self.state.placing:
             colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour)
-            marks.draw_legend(surface, {o.look for o in found}, colour,
-                              (listed.right, listed.bottom + theme.px(8)),
-                              warning=any(o.warning for o in found), cards=self.cards)
+            panels.append(marks.legend_card({o.look for o in found}, colour,
+                                            warning=any(o.warning for o in found),
+                                            cards=self.cards))
+        for card, box in zip(panels, self.panel_boxes([c.get_size() for c in panels], found),
+                             strict=True):
+            surface.blit(card, box)
         self._draw_actions(surface)
         hud.draw_toasts(surface, self.toasts)
         hovered = self.outlook_at(self.hover) if found else None
@@ -495,6 +496,41 @@ class RaceScene:
             hud.draw_hover_line(surface, hovered, self.mouse)
         if self.intro:
             hud.draw_banner(surface, self.intro_lines(), alpha=min(1.0, self.intro / 0.4))
+
+    def panel_boxes(self, sizes: list[tuple[int, int]],
+                    found: list[Outlook]) -> list[pygame.Rect]:
+        """Where the car list and the legend below it go: the top right of the window, or
+        its bottom right where the top would cover the car to move or its candidates (a map
+        seen whole reaches into the corners, and a dot under a card cannot be seen)."""
+        gap = theme.px(8)
+        right = self.camera.offset_x + self.camera.width - gap
+        height = sum(h for _, h in sizes) + gap * (len(sizes) - 1)
+        width = max(w for w, _ in sizes)
+        top = hud.bar_height() + gap
+        bottom = self.camera.offset_y + self.camera.height - gap - height
+        busy = self._busy_rect(found)
+        if busy is not None and busy.colliderect(
+                pygame.Rect(right - width, top, width, height)):
+            below = pygame.Rect(right - width, bottom, width, height)
+            if bottom > top and not busy.colliderect(below):
+                top = bottom
+        boxes = []
+        for w, h in sizes:
+            boxes.append(pygame.Rect(right - w, top, w, h))
+            top += h + gap
+        return boxes
+
+    def _busy_rect(self, found: list[Outlook]) -> pygame.Rect | None:
+        """The part of the window the player's turn needs in sight: the car to move and the
+        points it may go to, with room for their marks."""
+        index = self.state.current_car
+        if not found or index is None:
+            return None
+        points = [self.state.cars[index].position, *(o.target for o in found)]
+        xs, ys = zip(*(self.camera.to_screen(p[0], p[1]) for p in points), strict=True)
+        room = theme.px(16)
+        return pygame.Rect(min(xs) - room, min(ys) - room, max(xs) - min(xs) + 2 * room,
+                           max(ys) - min(ys) + 2 * room)
 
     def _draw_actions(self, surface: pygame.Surface) -> None:
         """The armed action's button outlined in the car's pencil (the buttons themselves
