@@ -34,7 +34,7 @@ class CellMap:
 
     @classmethod
     def karo(cls, text: str) -> CellMap:
-        return cls(text.split(), "OSF123456789", "S", "F", "123456789")
+        return cls(text.split(), "OSF0123456789", "S", "F", "0123456789")
 
     @classmethod
     def of_file(cls, path) -> CellMap:

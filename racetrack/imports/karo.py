@@ -1,10 +1,10 @@
 """Karopapier's map code: rows of characters, one per cell (see ``docs/importing.md``).
 
-Road a car may drive on: ``O`` road, ``S`` start, ``F`` finish and the digits ``1`` to ``9``,
-checkpoints (every cell of one digit is the same checkpoint; Karopapier has no checkpoint
-``0``). Off the road: ``X`` grass, ``P`` parc fermé, ``L`` lava, ``G`` gold, ``N`` snow, ``T``
-tar, ``V`` mountain, ``W`` water, ``Y`` sand and ``Z`` mud. Where these come from, and the
-point left open, is in ``docs/importing.md``.
+Road a car may drive on: ``O`` road, ``S`` start, ``F`` finish and the digits, checkpoints
+(every cell of one digit is the same checkpoint): Karopapier's own are ``1`` to ``9``, and a
+``0`` found in a map is read as one more. Off the road: ``X`` grass, ``P`` parc fermé, ``L``
+lava, ``G`` gold, ``N`` snow, ``T`` tar, ``V`` mountain, ``W`` water, ``Y`` sand and ``Z`` mud.
+Where these come from, and the point left open, is in ``docs/importing.md``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import os
 from racetrack.imports.cells import CellMap
 from racetrack.imports.textmap import cell_rows, cells_of, check_codes, read_lines
 
-CHECKPOINTS = "123456789"
+CHECKPOINTS = "0123456789"
 ROAD = "OSF" + CHECKPOINTS
 OFF_ROAD = "XPLGNVTWYZ"
-MEANING = ("Karopapier's codes are O S F and the digits 1-9 on the road, X P L G N V T W Y Z "
+MEANING = ("Karopapier's codes are O S F and the digits 0-9 on the road, X P L G N V T W Y Z "
            "off it")
 
 

@@ -90,13 +90,15 @@ class TestKaropapier:
             in message
         assert "X P L G N V T W Y Z" in message
 
-    def test_the_checkpoints_are_karopapiers_own_1_to_9(self, tmp_path):
-        """Karopapier's map code numbers its checkpoints 1 to 9 (its wiki's page on maps, and
-        the tile table of a client of its API): a 0 is no code of it."""
+    def test_a_0_is_a_checkpoint_of_its_own_beside_1_to_9(self, tmp_path):
+        """Karopapier's own checkpoints are 1 to 9 (its wiki's page on maps, and the tile table
+        of a client of its API); maps elsewhere number them from 0, and a 0 is read as one more
+        checkpoint, never refused."""
         text = KARO.replace("XFFXXXXXXOOX", "XFFXXXXXX0OX")
-        message = error_of(write(tmp_path, text))
-        assert ":5: column 10: unknown cell code '0'" in message
-        assert "the digits 1-9 on the road" in message
+        track = import_map(write(tmp_path, text)).track()
+        assert len(track.checkpoint_areas) == 2  # the 1s and the 0
+        assert "the digits 0-9 on the road" in error_of(
+            write(tmp_path, KARO.replace("XOOXXXXXXOOX", "XOOXXQXXXOOX", 1), "bad.txt"))
 
     def test_no_start_and_no_finish(self, tmp_path):
         assert "no start cell ('S') on the map" in error_of(
