@@ -39,8 +39,13 @@ def read_lines(path: str | os.PathLike[str]) -> tuple[str, list[tuple[int, str]]
     """The file's text and its lines, numbered from 1, with trailing blanks and the blank lines
     before and after the map left out."""
     text = read_text(path, MapError, MAX_MAP_BYTES)
-    lines = [(number, line.rstrip(" \t")) for number, line in
-             enumerate(text.splitlines(), start=1)]
+    rows = text.splitlines()
+    if len([row for row in rows if row.strip()]) == 1 and "\\n" in text:
+        # A map code copied out of JSON (Karopapier's API gives it so): one line, its rows
+        # parted by the two characters backslash and n. Numbered as the rows they are.
+        line = rows[[bool(row.strip()) for row in rows].index(True)]
+        rows = [row.removesuffix("\\r") for row in line.split("\\n")]
+    lines = [(number, line.rstrip(" \t")) for number, line in enumerate(rows, start=1)]
     while lines and not lines[0][1]:
         lines.pop(0)
     while lines and not lines[-1][1]:

@@ -100,6 +100,16 @@ class TestKaropapier:
         assert "the digits 0-9 on the road" in error_of(
             write(tmp_path, KARO.replace("XOOXXXXXXOOX", "XOOXXQXXXOOX", 1), "bad.txt"))
 
+    def test_a_map_code_copied_out_of_json_reads_as_the_map(self, tmp_path):
+        """Karopapier's API hands a map's code as one JSON string: rows parted by the two
+        characters backslash and n (or backslash r, backslash n)."""
+        plain = import_map(write(tmp_path, KARO)).track()
+        for escape in ("\\n", "\\r\\n"):
+            folder = tmp_path / str(len(escape))
+            folder.mkdir()
+            copied = escape.join(KARO.strip().splitlines()) + "\n"
+            assert import_map(write(folder, copied)).track() == plain
+
     def test_no_start_and_no_finish(self, tmp_path):
         assert "no start cell ('S') on the map" in error_of(
             write(tmp_path, KARO.replace("S", "O")))
