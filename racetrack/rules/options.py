@@ -23,8 +23,9 @@ class Option:
     ``since`` is the generation of saved files (replays, records, games) that list the option:
     a file saved before it existed (``since`` 2) raced with the engine's fixed behaviour of
     that time, so such a file may lack it: it then takes ``before`` where the option's
-    default is not that behaviour (the default otherwise); a file lacking an older option is
-    refused (``racetrack.rules.ruleset.rules_from_document``)."""
+    default is not that behaviour (the default otherwise), and the log says so; a file
+    lacking an older option is refused, and so is a file of a format that lists every option
+    (a replay of format 3) lacking any (``racetrack.rules.ruleset.rules_from_document``)."""
 
     key: str
     default: Any
