@@ -393,8 +393,8 @@ OPTIONS: tuple[Option, ...] = (
            "slick right behind your car\").", low=1, high=9, since=2),
     Option("gadgets.gun-damage", 1,
            "Damage each set of rear machine guns does to a car one square behind (Baker: "
-           "\"cause one point of damage ... two sets of guns, two points\").", low=0, high=10,
-           since=2),
+           "\"you can shoot and cause one point of damage ... If you buy two sets of guns, you "
+           "can do two points of damage\").", low=0, high=10, since=2),
     Option("teams.scoring", "none",
            "Team racing.",
            {"none": "every car races for itself",
@@ -420,8 +420,8 @@ OPTIONS: tuple[Option, ...] = (
            since=2),
     Option("prizes.first", 30,
            "A championship's prize money for a race's winner (Baker: \"award prize money to "
-           "the winners\"; he names no sums: $30, $20 and $10 here).", low=0, high=1000,
-           since=2),
+           "the winner and allow them to spend that in the next race\"; he names no sums, nor "
+           "prizes for other places: $30, $20 and $10 here).", low=0, high=1000, since=2),
     Option("prizes.second", 20, "A championship's prize for second place.", low=0, high=1000,
            since=2),
     Option("prizes.third", 10, "A championship's prize for third place.", low=0, high=1000,
