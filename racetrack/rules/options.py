@@ -422,10 +422,12 @@ OPTIONS: tuple[Option, ...] = (
            "A championship's prize money for a race's winner (Baker: \"award prize money to "
            "the winner and allow them to spend that in the next race\"; he names no sums, nor "
            "prizes for other places: $30, $20 and $10 here).", low=0, high=1000, since=2),
-    Option("prizes.second", 20, "A championship's prize for second place.", low=0, high=1000,
-           since=2),
-    Option("prizes.third", 10, "A championship's prize for third place.", low=0, high=1000,
-           since=2),
+    Option("prizes.second", 20,
+           "A championship's prize for second place (Baker names a prize for the winner only: "
+           "this one is ours).", low=0, high=1000, since=2),
+    Option("prizes.third", 10,
+           "A championship's prize for third place (ours too, as the second's).", low=0,
+           high=1000, since=2),
     Option("max-rounds", None,
            "The race stops after this many rounds; unfinished cars are ranked by how far they "
            "still have to go. Null scales the limit with the course: twice the squares from "
