@@ -135,8 +135,10 @@ class Course:
                               and _opposite_on_line(line, track.start) else 1
                               for line in self.lines], dtype=np.int8)
         self._side = self._forward * self._tie[:, None]
-        # Each drawn line's continuations (two at most), for going round its ends.
-        reaches = continuations(drawn, surface, sheet_of(track))
+        # Each drawn line's continuations (two at most), for going round its ends; on a course
+        # from a start to a finish, gates that stop short of the walls have none there.
+        reaches = continuations(drawn, surface, sheet_of(track),
+                                [track.is_circuit or line == start for line in drawn])
         self._reach = np.zeros((len(self.lines), 2, 2, 2), dtype=float)
         self._reach[..., 1, 0] = 1.0  # stand-ins of unit length where a line has none
         self._reach_ok = np.zeros((len(self.lines), 2), dtype=bool)

@@ -16,7 +16,14 @@ a car could go round the end of a line instead of over it. Two things here close
   another drawn line of the same straight line (a rule-6 checkpoint), each reaches over the
   whole ground between the two. Progress counts a move over a line's continuation as
   crossing the line *backwards* only (``racetrack.course``): going round a line's end never
-  passes it, and going back round it un-passes it.
+  passes it, and going back round it un-passes it. On a course from a start to a finish, a
+  checkpoint (or the finish) that stops short of the walls reaches on from that end not at
+  all: it is a gate, passed through its drawn length, and going round it there, either way,
+  is driving past it (Singleton: "Cars must pass through the gates in numerical order"; a
+  gate course that doubles back over a gate's straight line must stay drivable). Only the
+  lap needs the rest: a circuit's start line is crossed again as its finish, and its start
+  line and checkpoints must not be gone round behind; a start line is passed without being
+  crossed, so it reaches on from both ends on every course.
 
 Geometry in lattice units, worked out once per course with shapely.
 """
@@ -106,13 +113,16 @@ def _collinear(line: Line, other: Line) -> bool:
     return all(abs((x - ax) * uy - (y - ay) * ux) <= 1e-7 for x, y in (other.a, other.b))
 
 
-def continuations(lines: Sequence[Line], surface: Polygon, sheet: Sheet) -> list[list[Segment]]:
+def continuations(lines: Sequence[Line], surface: Polygon, sheet: Sheet,
+                  over_track: Sequence[bool] | None = None) -> list[list[Segment]]:
     """For each line (of some length), the stretches its straight line reaches on beyond its
     two ends for going round them: over the track up to its wall where the line stops short,
     then over what is not track up to the track again (just short of it, also where another
-    of ``lines`` is drawn over it) or the edge of the sheet."""
+    of ``lines`` is drawn over it) or the edge of the sheet. A line whose ``over_track`` is
+    false (a gate: a checkpoint or finish of a course from a start to a finish) reaches on
+    only from an end that meets a wall, over what is not track beyond it."""
     result: list[list[Segment]] = []
-    for line in lines:
+    for k, line in enumerate(lines):
         if line.a == line.b:
             result.append([])
             continue
@@ -126,6 +136,8 @@ def continuations(lines: Sequence[Line], surface: Polygon, sheet: Sheet) -> list
             for a, b in stretches:
                 if a - TINY <= t <= b + TINY:
                     t = b if sign > 0 else a
+            if over_track is not None and not over_track[k] and abs(t - end) > TINY:
+                continue  # a gate that stops short of the wall: going round it is driving
             # Over what is not track, to the next stretch of track or the sheet's edge.
             ahead = [a if sign > 0 else b for a, b in stretches
                      if (a > t + TINY if sign > 0 else b < t - TINY)]

@@ -3,7 +3,7 @@
 This is the race's file format; re-simulating and checking a recording is written once for
 both games in ``racetrack.recording``.
 
-The file is YAML (format ``racetrack-replay: 2``; version 1 files still load): the track
+The file is YAML (format ``racetrack-replay: 3``; versions 1 and 2 still load): the track
 embedded whole with a hash of its canonical text, the rule set with every option, the cars and
 their drivers, the seed, every move in order (a steered missile's moves too) and the recorded
 result. Nothing random is left out, so re-simulating the moves
@@ -40,9 +40,14 @@ from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 FORMAT_KEY = "racetrack-replay"
 #: Version 2 records a steered missile's moves (``[car, x, y, steer]``); version 1 files,
-#: written before missiles were steered, load and verify unchanged.
-FORMAT_VERSION = 2
-READ_VERSIONS = (1, 2)
+#: written before missiles were steered, load and verify unchanged. Version 3 lists every rule
+#: option, and a version-3 file lacking one is refused; files of versions 1 and 2 may lack
+#: the options added after their first writers, which take their earlier behaviour (said in
+#: the log).
+FORMAT_VERSION = 3
+READ_VERSIONS = (1, 2, 3)
+#: The first version whose rules must be whole.
+WHOLE_RULES = 3
 MAX_REPLAY_BYTES = 16 * 1024 * 1024
 #: No race is longer: every car moves once a round, and every race stops after
 #: ``max-rounds`` rounds (plus the cars choosing their start points).
@@ -172,7 +177,7 @@ def replay_from_document(doc: YamlDocument) -> Replay:
         root.fail("a replay file must be a YAML mapping")
     version = root[FORMAT_KEY].value if root[FORMAT_KEY].present else None
     if type(version) is not int or version not in READ_VERSIONS:
-        root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a replay of format version 1 or "
+        root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a replay of format version 1 to "
                                                 f"{FORMAT_VERSION} ('{FORMAT_KEY}: "
                                                 f"{FORMAT_VERSION}' missing or different)")
     root.keys(_TOP_KEYS, what="a replay file")
@@ -186,7 +191,7 @@ def replay_from_document(doc: YamlDocument) -> Replay:
     recorded_hash = part["hash"].text(64, default=None, nullable=True)
     try:
         track = track_from_document(doc.sub(("track", "data")))
-        rules = rules_from_document(doc.sub(("rules",)))
+        rules = rules_from_document(doc.sub(("rules",)), whole=version >= WHOLE_RULES)
     except (TrackError, RulesError) as exc:
         raise ReplayError(exc.problems) from None
     setups = [_car(item) for item in root["cars"].items(MAX_CARS, item="car", low=1)]

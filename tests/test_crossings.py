@@ -311,6 +311,38 @@ def test_driving_along_the_far_wall_of_the_infield_is_driving_round():
     assert course.advance_one(1, Vec(7, 7), Vec(5, 7)) == 0  # through the infield: round the end
 
 
+def test_a_gate_course_may_double_back_over_a_gates_straight_line():
+    """Singleton's gates: "Instead of a track, numbered gates are marked on the graph. Cars
+    must pass through the gates in numerical order." On an open sheet a gate stops short of
+    the walls, and a course may come back past it: through gate 1 going right, then up and
+    back left over gate 1's straight line (above the gate) to gate 2, and on to the finish.
+    Going round a gate's end is driving past it, not going back behind it; a start line,
+    passed without being crossed, and the lines of a circuit still reach on round their
+    ends."""
+    from racetrack.solver import solve
+
+    track = Track("Out and back", ((0.5, 0.5), (30.5, 0.5), (30.5, 20.5), (0.5, 20.5)),
+                  Line((3, 14), (3, 18), (1, 0)), finish=Line((20, 3), (20, 8), (1, 0)),
+                  checkpoints=(Line((15, 14), (15, 18), (1, 0)), Line((5, 5), (10, 5), (0, -1))))
+    course = Course(track)
+    assert course.advance_one(1, Vec(14, 16), Vec(16, 16)) == 2  # through gate 1
+    assert course.advance_one(2, Vec(16, 10), Vec(14, 10)) == 2  # back past its end
+    assert course.advance_one(2, Vec(16, 16), Vec(14, 16)) == 1  # back through it
+    assert course.advance_one(1, Vec(4, 12), Vec(2, 12)) == 0    # round the start's end
+    rules = load_rules("gardner")
+    found = solve(Course.for_rules(track, rules), rules)
+    assert found is not None and found.moves == 16
+    points = np.array(found.path)
+    assert ((points[:-1, 0] >= 15) & (points[1:, 0] < 15) & (points[1:, 1] < 14)).any()
+    # The same lines on a circuit reach on over the track: a circuit's checkpoint that
+    # stops short cannot be gone round behind.
+    ring = Track("Ring", ((0.5, 0.5), (30.5, 0.5), (30.5, 20.5), (0.5, 20.5)),
+                 Line((3, 14), (3, 18), (1, 0)), holes=(((6.5, 6.5), (24.5, 6.5), (24.5, 12.5),
+                                                          (6.5, 12.5)),),
+                 checkpoints=(Line((15, 14), (15, 18), (1, 0)),))
+    assert Course(ring).advance_one(2, Vec(16, 19), Vec(14, 19)) == 1
+
+
 # -- the property: no lap without going round ------------------------------------------------------
 
 def ring(rng: np.random.Generator, n: int = 48) -> tuple[Track, tuple[float, float]]:

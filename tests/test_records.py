@@ -211,6 +211,28 @@ def test_a_hand_edited_entry_takes_the_options_it_omits_from_its_variant(tmp_pat
     assert "taken from that variant" in caplog.text
 
 
+def test_an_entry_written_before_the_newer_options_takes_their_defaults_and_says_so(
+        tmp_path, caplog):
+    # A levi record set before Levi's crawl had to come back no farther on, and before rule
+    # 6's checkpoints: it was set under the engine's behaviour of its time, so it keeps that
+    # (its own record, not today's levi's), and the log says which options it lacked.
+    import yaml
+
+    options = load_rules("levi").options()
+    del options["crawl-return"], options["start.line-checkpoints"]
+    entry = {"track": {"name": "Oval", "hash": "abc"},
+             "rules": {"name": "levi", "options": options}, "best": 28, "par": None,
+             "player": "Ann", "date": "2025-03-14", "runs": 1, "moves": []}
+    path = tmp_path / "records.yaml"
+    path.write_text(yaml.safe_dump({"racetrack-records": 1, "records": [entry]}))
+    with caplog.at_level(logging.WARNING):
+        (record,) = load_records(path).entries
+    assert record.rules.crawl_return == "anywhere"
+    assert record.rules.start_line_checkpoints == "none"
+    assert record.rules != load_rules("levi")
+    assert "written before the options start.line-checkpoints, crawl-return" in caplog.text
+
+
 def test_a_damaged_file_is_kept_aside_when_a_run_is_recorded(riddler, tmp_path, caplog):
     path = tmp_path / "records.yaml"
     path.write_text("racetrack-records: 1\nrecords: [oops]\n")

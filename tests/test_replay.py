@@ -59,13 +59,31 @@ def test_saved_rules_are_whole_or_the_replay_is_refused(tmp_path):
     assert "\n" not in str(caught.value)
 
 
-def test_a_replay_saved_before_the_newer_options_loads_with_the_old_behaviour(tmp_path):
+def test_a_replay_of_today_lacking_a_newer_option_is_refused_too(tmp_path):
+    # Format 3 lists every option: one naming levi without Levi's crawl back no farther on
+    # (crawl-return) would otherwise re-simulate under the table's default, anywhere.
+    def forget(data):
+        assert data["racetrack-replay"] == 3
+        del data["rules"]["movement"]["first-move"]
+    with pytest.raises(ReplayError, match=r"lack the option 'movement.first-move'"):
+        load_replay(tampered(tmp_path, forget)).verify()
+
+
+def test_a_replay_saved_before_the_newer_options_loads_with_the_old_behaviour(tmp_path,
+                                                                              caplog):
+    import logging
+
     def older(data):
+        data["racetrack-replay"] = 2
         del data["rules"]["movement"]["first-move"]
         del data["rules"]["blocked"]
-    replay = load_replay(tampered(tmp_path, older))
+    with caplog.at_level(logging.WARNING):
+        replay = load_replay(tampered(tmp_path, older))
     assert replay.race.rules.movement_first_move == "free"
     assert replay.race.rules.blocked == "crash"
+    # Said on load: which options the file lacks and what they were taken as.
+    assert "written before the options movement.first-move, blocked" in caplog.text
+    assert "movement.first-move: free, blocked: crash" in caplog.text
 
 
 def test_an_illegal_move_is_named_by_its_number(tmp_path):

@@ -23,8 +23,9 @@ class Option:
     ``since`` is the generation of saved files (replays, records, games) that list the option:
     a file saved before it existed (``since`` 2) raced with the engine's fixed behaviour of
     that time, so such a file may lack it: it then takes ``before`` where the option's
-    default is not that behaviour (the default otherwise); a file lacking an older option is
-    refused (``racetrack.rules.ruleset.rules_from_document``)."""
+    default is not that behaviour (the default otherwise), and the log says so; a file
+    lacking an older option is refused, and so is a file of a format that lists every option
+    (a replay of format 3) lacking any (``racetrack.rules.ruleset.rules_from_document``)."""
 
     key: str
     default: Any
@@ -392,8 +393,8 @@ OPTIONS: tuple[Option, ...] = (
            "slick right behind your car\").", low=1, high=9, since=2),
     Option("gadgets.gun-damage", 1,
            "Damage each set of rear machine guns does to a car one square behind (Baker: "
-           "\"cause one point of damage ... two sets of guns, two points\").", low=0, high=10,
-           since=2),
+           "\"you can shoot and cause one point of damage ... If you buy two sets of guns, you "
+           "can do two points of damage\").", low=0, high=10, since=2),
     Option("teams.scoring", "none",
            "Team racing.",
            {"none": "every car races for itself",
@@ -419,12 +420,14 @@ OPTIONS: tuple[Option, ...] = (
            since=2),
     Option("prizes.first", 30,
            "A championship's prize money for a race's winner (Baker: \"award prize money to "
-           "the winners\"; he names no sums: $30, $20 and $10 here).", low=0, high=1000,
-           since=2),
-    Option("prizes.second", 20, "A championship's prize for second place.", low=0, high=1000,
-           since=2),
-    Option("prizes.third", 10, "A championship's prize for third place.", low=0, high=1000,
-           since=2),
+           "the winner and allow them to spend that in the next race\"; he names no sums, nor "
+           "prizes for other places: $30, $20 and $10 here).", low=0, high=1000, since=2),
+    Option("prizes.second", 20,
+           "A championship's prize for second place (Baker names a prize for the winner only: "
+           "this one is ours).", low=0, high=1000, since=2),
+    Option("prizes.third", 10,
+           "A championship's prize for third place (ours too, as the second's).", low=0,
+           high=1000, since=2),
     Option("max-rounds", None,
            "The race stops after this many rounds; unfinished cars are ranked by how far they "
            "still have to go. Null scales the limit with the course: twice the squares from "

@@ -212,18 +212,22 @@ def rules_from_data(data: Any, file: str = "<rules>") -> RuleSet:
     return rules_from_document(YamlDocument(data, file, {}))
 
 
-def rules_from_document(doc: YamlDocument, from_variant: bool = False) -> RuleSet:
+def rules_from_document(doc: YamlDocument, from_variant: bool = False,
+                        whole: bool = False) -> RuleSet:
     """A rule set embedded in a saved file (replay, record): every option listed, no base.
 
     A file that lacks an option is refused with one line, rather than silently raced under
-    the option table's default: the saved rules must be whole. Options newer than the file
-    (``Option.since`` 2) may be missing: the file raced with the engine's fixed behaviour of
-    the time (``Option.legacy``: the default, or the old behaviour where the default has
-    changed it, as steered missiles did). Where ``from_variant`` (a hand-edited records
-    file), missing options are instead taken from the bundled variant the rules name, and the
-    log says so."""
+    the option table's default: the saved rules must be whole. ``whole`` is for files of a
+    format that lists every option (a replay of format 3): any option missing is refused.
+    Files of older formats may lack the options newer than their first writers (``Option.since``
+    2): such a file raced with the engine's fixed behaviour of the time (``Option.legacy``: the
+    default, or the old behaviour where the default has changed it, as steered missiles did),
+    and the log says which options it took so. Where ``from_variant`` (a hand-edited records
+    file), a file lacking an option every version wrote is instead completed from the bundled
+    variant the rules name, and the log says so."""
     read = read_option_file(doc, TABLE, embedded=True)
-    missing = [o.key for o in OPTIONS if o.since == 1 and o.key not in read.values]
+    missing = [o.key for o in OPTIONS
+               if (whole or o.since == 1) and o.key not in read.values]
     if missing and from_variant and read.name in bundled_variant_names():
         logger.warning("%s: the rules name %r but omit %s; taken from that variant", doc.file,
                        read.name, ", ".join(missing))
@@ -236,12 +240,24 @@ def rules_from_document(doc: YamlDocument, from_variant: bool = False) -> RuleSe
         raise RulesError(doc.problem((), f"the saved rules lack the option "
                                          f"{describe_key(missing[0])}{more}: a saved file "
                                          "lists every option its race was played under"))
-    elif not from_variant:  # a records table's keys stay those of today's rules
-        older = {o.key: o.legacy for o in OPTIONS
-                 if o.since > 1 and o.before is not None and o.key not in read.values}
+    else:
+        # A records table keeps today's default (its keys stay those of today's rules: a
+        # lone car's time trial knows no missiles); a replay races as it was raced.
+        older = {o.key: o.default if from_variant else o.legacy for o in OPTIONS
+                 if o.since > 1 and o.key not in read.values}
         if older:
+            logger.warning("%s: the saved rules %r were written before the option%s %s; "
+                           "taken as %s", doc.file, read.name or "", "s" * (len(older) > 1),
+                           ", ".join(older),
+                           ", ".join(f"{k}: {_word(v)}" for k, v in older.items()))
             doc = YamlDocument(_with_options(doc.data, older), doc.file, doc.lines)
     return _build(doc, None, (), embedded=True)
+
+
+def _word(value: Any) -> str:
+    """An option's value as a rules file writes it."""
+    return "null" if value is None else str(value).lower() if isinstance(value, bool) \
+        else str(value)
 
 
 def _with_options(data: dict, values: dict[str, Any]) -> dict:

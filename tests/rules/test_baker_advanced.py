@@ -534,7 +534,7 @@ def test_a_replay_records_a_steered_missile_s_moves(bond_replay, tmp_path):
 
     state, path = bond_replay
     data = yaml.safe_load(path.read_text())
-    assert data["racetrack-replay"] == 2 and data["rules"]["gadgets"]["missile-flight"] == \
+    assert data["racetrack-replay"] == 3 and data["rules"]["gadgets"]["missile-flight"] == \
         "steered"
     steered = [row for row in data["moves"] if row[3:] == ["steer"]]
     assert steered and any(move.missile for _, move in state.history)

@@ -9,7 +9,7 @@ from dataclasses import replace
 from racetrack.cli import main
 from racetrack.game import Race
 from racetrack.geometry import Vec
-from racetrack.model import Action, CarSetup, Kit, Move, team_standings
+from racetrack.model import Action, CarSetup, CarStatus, Kit, Move, team_standings
 from racetrack.rules import rules_from_text
 from racetrack.rules.moves import power_brakes
 from racetrack.shop import can_buy, check_kit
@@ -85,6 +85,15 @@ def test_good_brakes_reach():
     assert (1, 0) in special and (2, 0) in special
 
 
+def test_turbo_and_boosters_reach():
+    rules = house("baker-bond", "equipment: {turbo-reach: 3, boosters-reach: 4}")
+    state = solo(rules, Kit(turbo=1, boosters=1, damage=9))
+    state.place(0, Vec(5, 3), Vec(2, 0))
+    special = {tuple(c.velocity): c.note.value for c in state.candidates() if c.note}
+    assert special[(5, 0)] == "turbo" and special[(6, 0)] == "rocket boosters"
+    assert (7, 0) not in special
+
+
 def test_power_braking_limit():
     rules = house("gordon", "movement: {power-braking-limit: 3}")
     assert power_brakes(Vec(6, 0), rules.movement_power_braking_limit) == [
@@ -109,6 +118,21 @@ def test_team_points_and_prizes():
     assert team_standings(cars, (0, 1, 2), points_by_place=rules.team_points) == [
         ("Red", 5), ("Blue", 3)]
     assert rules.prize_money == (100, 20, 10)
+
+
+def test_a_championship_pays_the_rules_prizes_and_points(tmp_path):
+    from racetrack.championship import Championship, Entrant, run_headless
+
+    path = tmp_path / "house.yaml"
+    path.write_text("base: baker\nprizes: {first: 70, second: 0}\nteams: {first: 5}\n")
+    series = Championship(str(path), ["riddler-opolis"],
+                          [Entrant("Ann", "red", "expert"), Entrant("Bob", "blue", "easy")],
+                          seed=3)
+    (state,) = run_headless(series)
+    winner, second = series.results[0]["ranking"]
+    assert state.cars[state.outcome.ranking[0]].status is not CarStatus.OUT
+    assert series.results[0]["prizes"] == {winner: 70, second: 0}
+    assert series.points[winner] == 5
 
 
 def test_racetrack_rules_documents_each_number_with_its_source(capsys):
