@@ -109,6 +109,7 @@ def test_taking_over_leaves_an_interrupted_race_alone(app):
     run(app, 2)
     coach = make_driver("expert")
     waiting.state.apply(coach.choose(waiting.state))
+    waiting.flush()  # the autosaves under way land first, so none lands after the reading
     waiting.record(waiting.state)
     kept = waiting.progress.read_text()
     app.scenes.clear()
