@@ -62,6 +62,17 @@ static void *grab(Buffers *b, PyObject *obj, Py_ssize_t itemsize, int writable,
     return view->buf;
 }
 
+/* The end of a call that returns None: the buffers released, and ``failure`` (if any) raised
+   as a ValueError. */
+static PyObject *finish(Buffers *b, const char *failure) {
+    release(b);
+    if (failure) {
+        PyErr_SetString(PyExc_ValueError, failure);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* -- the region: cells and edges ---------------------------------------------------------- */
 
 enum { CELL_OUT = 0, CELL_IN = 1, CELL_MIXED = 2 };
@@ -877,6 +888,90 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
                          (long long)count);
 }
 
+/* -- hash tables of state ids ---------------------------------------------------------- */
+
+/* ``racetrack.graphs.HashIndex``'s table: 2**bits slots of a uint64 key (all ones: empty) and
+   an int32 value, probed linearly from the key's multiplicative hash (the same hash as
+   ``graphs._hash`` with no salt). */
+#define HASH_EMPTY UINT64_MAX
+#define HASH_MIX 0x9E3779B97F4A7C15ULL
+
+static inline uint64_t slot_of(uint64_t key, int bits) {
+    return (key * HASH_MIX) >> (64 - bits);
+}
+
+/* hash_find(keys, table_keys, table_values, bits, out): the value of each key, -1 for none. */
+static PyObject *hash_find(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *keys_o, *tk_o, *tv_o, *out_o;
+    int bits;
+    if (!PyArg_ParseTuple(args, "OOOiO", &keys_o, &tk_o, &tv_o, &bits, &out_o)) return NULL;
+    Buffers b = {.count = 0};
+    Py_ssize_t n, slots;
+    const uint64_t *keys, *table_keys;
+    const int32_t *table_values;
+    int32_t *out;
+    if (!(keys = grab(&b, keys_o, 8, 0, &n)) || !(table_keys = grab(&b, tk_o, 8, 0, &slots))
+        || !(table_values = grab(&b, tv_o, 4, 0, NULL)) || !(out = grab(&b, out_o, 4, 1, NULL))) {
+        release(&b);
+        return NULL;
+    }
+    if (bits < 1 || bits > 62 || slots != ((Py_ssize_t)1 << bits))
+        return finish(&b, "the table's size is not 2**bits");
+    Py_BEGIN_ALLOW_THREADS
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint64_t key = keys[i], at = slot_of(key, bits);
+        int32_t found = -1;
+        for (uint64_t probes = 0; probes <= mask; probes++, at = (at + 1) & mask) {
+            uint64_t there = table_keys[at];
+            if (there == key) { found = table_values[at]; break; }
+            if (there == HASH_EMPTY) break;
+        }
+        out[i] = found;
+    }
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
+/* hash_place(keys, values, table_keys, table_values, bits): each key into the first empty
+   slot of its probe (keys distinct and not in the table yet; the table never full). */
+static PyObject *hash_place(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *keys_o, *values_o, *tk_o, *tv_o;
+    int bits;
+    if (!PyArg_ParseTuple(args, "OOOOi", &keys_o, &values_o, &tk_o, &tv_o, &bits)) return NULL;
+    Buffers b = {.count = 0};
+    Py_ssize_t n, slots;
+    const uint64_t *keys;
+    const int32_t *values;
+    uint64_t *table_keys;
+    int32_t *table_values;
+    if (!(keys = grab(&b, keys_o, 8, 0, &n)) || !(values = grab(&b, values_o, 4, 0, NULL))
+        || !(table_keys = grab(&b, tk_o, 8, 1, &slots))
+        || !(table_values = grab(&b, tv_o, 4, 1, NULL))) {
+        release(&b);
+        return NULL;
+    }
+    if (bits < 1 || bits > 62 || slots != ((Py_ssize_t)1 << bits))
+        return finish(&b, "the table's size is not 2**bits");
+    int full = 0;
+    Py_BEGIN_ALLOW_THREADS
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    for (Py_ssize_t i = 0; i < n && !full; i++) {
+        uint64_t at = slot_of(keys[i], bits), probes = 0;
+        while (table_keys[at] != HASH_EMPTY && table_keys[at] != keys[i]) {
+            at = (at + 1) & mask;
+            if (++probes > mask) { full = 1; break; }
+        }
+        if (!full) {
+            table_keys[at] = keys[i];
+            table_values[at] = values[i];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    return finish(&b, full ? "the hash table is full" : NULL);
+}
+
 /* -- turns to go, backwards over the edges ------------------------------------------------ */
 
 /* count_edges(dst, counts): counts[v + 1] += the edges into state v (int32 ids, int64
@@ -900,12 +995,7 @@ static PyObject *count_edges(PyObject *Py_UNUSED(self), PyObject *args) {
         counts[dst[i] + 1]++;
     }
     Py_END_ALLOW_THREADS
-    release(&b);
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "an edge into a state that does not exist");
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return finish(&b, bad ? "an edge into a state that does not exist" : NULL);
 }
 
 /* place_edges(src, dst, code, cursor, rsrc, rcode): each edge of the chunk into its place,
@@ -936,12 +1026,7 @@ static PyObject *place_edges(PyObject *Py_UNUSED(self), PyObject *args) {
         rcode[at] = code[i];
     }
     Py_END_ALLOW_THREADS
-    release(&b);
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError, "the edges were not counted as placed");
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return finish(&b, bad ? "the edges were not counted as placed" : NULL);
 }
 
 #define UNSOLVED INT32_MAX
@@ -1053,6 +1138,8 @@ static PyMethodDef methods[] = {
     {"segments_inside", segments_inside, METH_VARARGS, "Moves on a region: 1, 0 or -1."},
     {"progress_after", progress_after, METH_VARARGS, "Progress after lattice moves."},
     {"expand", expand, METH_VARARGS, "A batch of states expanded (see the file)."},
+    {"hash_find", hash_find, METH_VARARGS, "Values of keys in a hash table."},
+    {"hash_place", hash_place, METH_VARARGS, "Keys placed in a hash table."},
     {"count_edges", count_edges, METH_VARARGS, "Edges counted by destination."},
     {"place_edges", place_edges, METH_VARARGS, "Edges placed by destination."},
     {"backward", backward, METH_VARARGS, "Turns to go from every state (Dial's search)."},

@@ -318,6 +318,9 @@ class Course:
         the moves near those lines are tested."""
         progress = np.asarray(progress)
         px, py, qx, qy = (np.asarray(v) for v in (px, py, qx, qy))
+        compiled = self.compiled_lines
+        if compiled is not None and progress.ndim == 1 and len(progress) > 1:  # boxes in C
+            return compiled.progress_after(progress, px, py, qx, qy, reach_points)
         x0, x1 = np.minimum(px, qx), np.maximum(px, qx)
         y0, y1 = np.minimum(py, qy), np.maximum(py, qy)
         near = np.zeros(len(px), dtype=bool)
@@ -327,7 +330,6 @@ class Course:
                 & (y0 <= hi[line, 1])
         result = progress.astype(np.int32, copy=True)
         rows = np.flatnonzero(near)
-        compiled = self.compiled_lines
         if compiled is not None and len(rows):
             result[rows] = compiled.progress_after(progress[rows], px[rows], py[rows], qx[rows],
                                                    qy[rows], reach_points)

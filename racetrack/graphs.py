@@ -19,6 +19,8 @@ import sys
 
 import numpy as np
 
+from racetrack import kernel
+
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 EMPTY = np.uint64(np.iinfo(np.uint64).max)
 # Where a packed edge keeps its destination and its flag (its weight is in bits 32 to 35).
@@ -127,6 +129,8 @@ class HashIndex:
     def find(self, keys: np.ndarray) -> np.ndarray:
         """The id of each key, -1 where it was never added."""
         keys = keys.astype(np.uint64, copy=False)
+        if kernel.enabled():
+            return kernel.hash_find(keys, self.keys, self.values, self.bits)
         mask = (1 << self.bits) - 1
         h = _hash(keys, self.bits)
         # The first probe for every key at once (most keys end there), then the few others.
@@ -166,6 +170,9 @@ class HashIndex:
         self.count += len(keys)
 
     def _place(self, keys: np.ndarray, ids: np.ndarray) -> None:
+        if kernel.enabled():
+            kernel.hash_place(keys, ids, self.keys, self.values, self.bits)
+            return
         mask = (1 << self.bits) - 1
         h = _hash(keys, self.bits)
         pending = np.arange(len(keys))
@@ -235,6 +242,49 @@ class LeastValues:
         before = self.values[slot]
         np.minimum.at(self.values, slot, values)
         return (values < before) & (values == self.values[slot])
+
+
+class DenseLeastValues:
+    """``LeastValues`` over a key space small enough for one array: the least value of every
+    key at its own place (values under 2**31 - 1)."""
+
+    NONE = np.iinfo(np.int32).max
+
+    def __init__(self, space: int):
+        self.values = np.full(space, self.NONE, dtype=np.int32)
+
+    @property
+    def nbytes(self) -> int:
+        return self.values.nbytes
+
+    def growth_bytes(self, more: int) -> int:
+        return 0  # allocated once, for the whole key space
+
+    def least(self, keys: np.ndarray) -> np.ndarray:
+        found = self.values[keys].astype(np.int64)
+        return np.where(found == self.NONE, LeastValues.NONE, found)
+
+    def lower(self, keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """As ``LeastValues.lower``."""
+        before = self.values[keys]
+        np.minimum.at(self.values, keys, values.astype(np.int32))
+        return (values < before) & (values == self.values[keys])
+
+
+class Unindexed:
+    """A seen-set that remembers nothing, for a search whose ``LeastValues`` already tells
+    every state it has seen (a state is seen when its key's least value is no greater)."""
+
+    nbytes = 0
+
+    def seen(self, keys: np.ndarray) -> np.ndarray:
+        return np.zeros(len(keys), dtype=bool)
+
+    def add(self, keys: np.ndarray, ids: np.ndarray | None = None) -> None:
+        pass
+
+    def growth_bytes(self, more: int) -> int:
+        return 0
 
 
 def _within(values: np.ndarray, end: int) -> bool:

@@ -221,3 +221,20 @@ def turns_to_go(edges, count: int, goals: np.ndarray,
         _kernel.backward(start, rsrc, rcode, goals, leave_out_crashes, value, *links)
         found.append(value)
     return found
+
+
+def hash_find(keys: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray,
+              bits: int) -> np.ndarray:
+    """``racetrack.graphs.HashIndex.find`` in compiled code (the same table, the same probes)."""
+    out = np.empty(len(keys), dtype=np.int32)
+    _kernel.hash_find(np.ascontiguousarray(keys, dtype=np.uint64), table_keys, table_values,
+                      bits, out)
+    return out
+
+
+def hash_place(keys: np.ndarray, values: np.ndarray, table_keys: np.ndarray,
+               table_values: np.ndarray, bits: int) -> None:
+    """``racetrack.graphs.HashIndex._place`` in compiled code."""
+    _kernel.hash_place(np.ascontiguousarray(keys, dtype=np.uint64),
+                       np.ascontiguousarray(values, dtype=np.int32), table_keys, table_values,
+                       bits)

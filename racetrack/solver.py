@@ -31,9 +31,11 @@ from racetrack.geometry import Vec
 from racetrack.graphs import (
     Bitmap,
     DenseIndex,
+    DenseLeastValues,
     HashIndex,
     LeastValues,
     ReverseEdges,
+    Unindexed,
     first_of_each,
 )
 from racetrack.model import CarState, Kit
@@ -268,7 +270,14 @@ class Search:
         # move left is out (``Transition.crash``): whatever the others can do, it can do as
         # soon, so they are not searched on. Exact for the fewest turns, but a
         # table of every state's value needs them all (``keep_edges``).
-        self.least_exit = LeastValues() if self.space.exit_radix and not keep_edges else None
+        self.least_exit: LeastValues | DenseLeastValues | None = None
+        if self.space.exit_radix and not keep_edges:
+            states = -(-space // self.space.exit_radix)  # the keys without the exit
+            self.least_exit = DenseLeastValues(states) if states * 4 <= memory // 4 \
+                else LeastValues()
+            # A state was seen if and only if its exit is no less than the least seen for its
+            # other columns: the least values are the seen-set.
+            self.index = Unindexed()
         self.crash_spots = CrashSpots()
         # The compiled kernel expands the states where the rules allow it (the numpy
         # transition judges what it leaves unsure, and crashes).
