@@ -3,7 +3,10 @@
 A search numbers each state by an integer key. ``Bitmap`` remembers which keys were seen with
 one bit each (for key spaces that fit the memory budget); ``DenseIndex`` maps keys to state
 ids with an array over the whole key space; ``HashIndex`` does the same for any key space,
-with memory in proportion to the states found. ``first_of_each`` deduplicates a batch of keys
+with memory in proportion to the states found (its probes run in the compiled kernel where
+it is built). ``LeastValues`` and ``DenseLeastValues`` keep the least value seen per key (the
+farthest-on exit of a detour), hashed or in one array; where they decide what was seen,
+``Unindexed`` stands in for the seen-set. ``first_of_each`` deduplicates a batch of keys
 by scattering their positions into a small hash table, so no batch is ever sorted.
 
 The drivers' moves-to-go table and the distance-to-go field both search backwards from the
