@@ -169,9 +169,19 @@ class StateSpace:
                 *transition.compiled_rules())
 
     def progress_of(self, keys: np.ndarray) -> np.ndarray:
-        """The progress of each state by its key (a space with no extra columns)."""
-        assert not self.radices and self.finished_base is None
-        return (keys % (self.transition.goal + 1)).astype(np.int32)
+        """The progress of each state by its key (as ``decode`` would give it)."""
+        key = keys.astype(np.int64)
+        done = None
+        if self.finished_base is not None:
+            done = key >= self.finished_base
+            key = np.where(done, 0, key)
+        below = 1
+        for _, radix in self.radices:
+            below *= radix
+        progress = (key // below) % (self.transition.goal + 1)
+        if done is not None:
+            progress[done] = self.transition.goal
+        return progress.astype(np.int32)
 
     def point_codes(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         if self.off_track:
@@ -373,11 +383,14 @@ class Search:
         while self._buckets:
             turns = min(self._buckets)
             pending = self._buckets.pop(turns)
+            # Every state of the turn is numbered (and marked seen) before any is expanded: the
+            # kernel marks a move's state seen as soon as it finds it, so a state this turn
+            # holds in a batch not taken in yet (a crash's put-back queued turns ago, a move
+            # the kernel left to numpy) would be taken for seen, and numbered a turn late.
+            # Taken in a slice at a time (deduplicated and numbered), expanded a chunk at a
+            # time, so the working arrays stay in proportion to a slice.
+            taken: list[tuple[np.ndarray, np.ndarray]] = []
             layer = 0
-            # A turn's states a slice at a time, so the work on them (deduplicating, decoding,
-            # expanding) takes memory in proportion to a slice, never to the whole turn. The
-            # slices' states go into the index as they are found, so a state met again in a
-            # later slice of the turn is seen.
             while pending:
                 keys, parents, fresh, finishing = pending.pop()
                 self._pending_bytes -= keys.nbytes + parents.nbytes
@@ -386,41 +399,47 @@ class Search:
                     if fresh is None:  # numbered already (the second array holds the ids)
                         # In order of their keys, so the kernel's look-ups of their
                         # successors walk the index forwards instead of leaping about it.
-                        taken = np.sort(keys[part])
-                        found = (self.index.ids[taken].astype(np.int64), taken)
+                        slice_keys = np.sort(keys[part])
+                        found = (self.index.ids[slice_keys].astype(np.int64), slice_keys)
                     else:
                         found = self._take_in(keys[part], parents[part], fresh)
                     if found is None:
                         continue
-                    ids, taken = found
+                    ids, slice_keys = found
                     layer += len(ids)
-                    cars = None
-                    if self.compiled is None:
-                        cars = self.space.decode(taken)
-                        finished = cars.progress >= self.goal
-                    elif finishing:  # the kernel says which batches may hold finished states
-                        finished = self.space.progress_of(taken) >= self.goal
-                    else:
-                        finished = None
-                    if finished is not None and finished.any():
-                        self._goals.append(ids[finished])
-                        if self.first_goal is None:
-                            self.first_goal = int(ids[np.flatnonzero(finished)[0]])
-                            self.goal_turns = turns
-                            if stop_at_goal:
-                                return
-                    if cars is None:  # the kernel passes over finished states itself
-                        for first in range(0, len(ids), self.chunk):
-                            part = slice(first, first + self.chunk)
-                            self._expand_compiled(taken[part], ids[part], turns)
-                        continue
-                    racing = np.flatnonzero(~finished)
-                    for first in range(0, len(racing), self.chunk):
-                        part = racing[first:first + self.chunk]
-                        self._expand(cars.take(part), ids[part], turns, self._push)
+                    # The kernel says which of its batches may hold finished states.
+                    if (self.compiled is None or finishing) and self._finish(
+                            ids, self.space.progress_of(slice_keys), turns) and stop_at_goal:
+                        return
+                    taken.append((ids, slice_keys))
+                    self._pending_bytes += ids.nbytes
                 del keys, parents
+            for ids, slice_keys in taken:
+                self._pending_bytes -= ids.nbytes
+                if self.compiled is not None:  # it passes over finished states itself
+                    for first in range(0, len(ids), self.chunk):
+                        part = slice(first, first + self.chunk)
+                        self._expand_compiled(slice_keys[part], ids[part], turns)
+                    continue
+                cars = self.space.decode(slice_keys)
+                racing = np.flatnonzero(cars.progress < self.goal)
+                for first in range(0, len(racing), self.chunk):
+                    part = racing[first:first + self.chunk]
+                    self._expand(cars.take(part), ids[part], turns, self._push)
+            del taken
             if layer:
                 self._check_growth(turns, layer)
+
+    def _finish(self, ids: np.ndarray, progress: np.ndarray, turns: int) -> bool:
+        """Note the states (``ids``) that have finished; whether any has."""
+        finished = progress >= self.goal
+        if not finished.any():
+            return False
+        self._goals.append(ids[finished])
+        if self.first_goal is None:
+            self.first_goal = int(ids[np.flatnonzero(finished)[0]])
+            self.goal_turns = turns
+        return True
 
     def _take_in(self, keys: np.ndarray, parents: np.ndarray, fresh: bool = False,
                  ) -> tuple[np.ndarray, np.ndarray] | None:
