@@ -62,6 +62,20 @@ static void *grab(Buffers *b, PyObject *obj, Py_ssize_t itemsize, int writable,
     return view->buf;
 }
 
+/* ``grab``, refusing an array of fewer than ``need`` items (the C code trusts no length it
+   has not checked). */
+static void *grab_at_least(Buffers *b, PyObject *obj, Py_ssize_t itemsize, int writable,
+                           Py_ssize_t need) {
+    Py_ssize_t length;
+    void *data = grab(b, obj, itemsize, writable, &length);
+    if (data && length < need) {
+        PyErr_Format(PyExc_ValueError, "an array of %zd items where %zd are needed", length,
+                     need);
+        return NULL;
+    }
+    return data;
+}
+
 /* The end of a call that returns None: the buffers released, and ``failure`` (if any) raised
    as a ValueError. */
 static PyObject *finish(Buffers *b, const char *failure) {
@@ -460,8 +474,9 @@ static PyObject *segments_inside(PyObject *Py_UNUSED(self), PyObject *args) {
     const int64_t *px, *py, *qx, *qy;
     int8_t *out;
     if (unpack_region(&b, packed, &r) < 0 || !(px = grab(&b, pxo, 8, 0, &n))
-        || !(py = grab(&b, pyo, 8, 0, NULL)) || !(qx = grab(&b, qxo, 8, 0, NULL))
-        || !(qy = grab(&b, qyo, 8, 0, NULL)) || !(out = grab(&b, outo, 1, 1, NULL))) {
+        || !(py = grab_at_least(&b, pyo, 8, 0, n)) || !(qx = grab_at_least(&b, qxo, 8, 0, n))
+        || !(qy = grab_at_least(&b, qyo, 8, 0, n))
+        || !(out = grab_at_least(&b, outo, 1, 1, n))) {
         release(&b);
         return NULL;
     }
@@ -613,9 +628,9 @@ static PyObject *progress_after(PyObject *Py_UNUSED(self), PyObject *args) {
     const double *px, *py, *qx, *qy;
     int32_t *out;
     if (unpack_lines(&b, packed, &l) < 0 || !(progress = grab(&b, prog_o, 4, 0, &n))
-        || !(px = grab(&b, pxo, 8, 0, NULL)) || !(py = grab(&b, pyo, 8, 0, NULL))
-        || !(qx = grab(&b, qxo, 8, 0, NULL)) || !(qy = grab(&b, qyo, 8, 0, NULL))
-        || !(out = grab(&b, outo, 4, 1, NULL))) {
+        || !(px = grab_at_least(&b, pxo, 8, 0, n)) || !(py = grab_at_least(&b, pyo, 8, 0, n))
+        || !(qx = grab_at_least(&b, qxo, 8, 0, n)) || !(qy = grab_at_least(&b, qyo, 8, 0, n))
+        || !(out = grab_at_least(&b, outo, 4, 1, n))) {
         release(&b);
         return NULL;
     }
@@ -641,6 +656,7 @@ typedef struct {
     int64_t start_progress;
     const int64_t *start_cells; /* sorted sheet cells of the start points (first-move rule) */
     int64_t n_start_cells;
+    int64_t n_points;           /* how many points the numbering knows */
     double ahead_x, ahead_y;    /* the first move's direction, or 0 0 for any */
 } Space;
 
@@ -656,7 +672,8 @@ static int unpack_space(Buffers *b, PyObject *packed, Space *s) {
     s->span_x = 2 * vmax_x + 1; s->span_y = 2 * vmax_y + 1;
     s->must_change = must_change; s->skid = skid; s->start_progress = start_progress;
     Py_ssize_t n;
-    if (!(s->points = grab(b, points, 8, 0, NULL))) return -1;
+    if (!(s->points = grab(b, points, 8, 0, &n))) return -1;
+    s->n_points = n / 2;
     if (!(s->changes = grab(b, changes, 4, 0, &n))) return -1;
     s->n_changes = n / 2;
     if (!(s->start_cells = grab(b, starts, 8, 0, &n))) return -1;
@@ -755,31 +772,36 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     int wide = key_bytes == 8;
     if (unpack_space(&b, space_o, &s) < 0 || unpack_region(&b, land_o, &land) < 0
         || unpack_region(&b, drive_o, &drive) < 0 || unpack_lines(&b, lines_o, &lines) < 0
-        || !(keys = grab(&b, keys_o, key_bytes, 0, &n)) || !(ids = grab(&b, ids_o, 8, 0, NULL))
-        || (bitmap_o != Py_None && !(bitmap = grab(&b, bitmap_o, 1, 1, NULL)))
-        || !(out_keys = grab(&b, ok_o, key_bytes, 1, NULL))
-        || !(out_src = grab(&b, os_o, 4, 1, NULL))
-        || !(def_rows = grab(&b, dr_o, 8, 1, NULL)) || !(def_wx = grab(&b, dx_o, 4, 1, NULL))
-        || !(def_wy = grab(&b, dy_o, 4, 1, NULL)) || !(status = grab(&b, st_o, 1, 1, NULL))
-        || (dense_o != Py_None && (!(dense = grab(&b, dense_o, 4, 1, NULL))
-                                   || !(edge_src = grab(&b, es_o, 4, 1, NULL))
-                                   || !(edge_dst = grab(&b, ed_o, 4, 1, NULL))))) {
+        || !(keys = grab(&b, keys_o, key_bytes, 0, &n))) {
         release(&b);
         return NULL;
     }
-    if (dense && bitmap) {
+    if (s.n_changes > 64) return finish(&b, "more than 64 choices a move");
+    if (bitmap_o != Py_None && dense_o != Py_None)
+        return finish(&b, "a bitmap or state ids, not both");
+    int64_t per_point = s.span_x * s.span_y * (s.goal + 1);
+    int64_t space = s.n_points * per_point;  /* every key lies below */
+    Py_ssize_t moves = n * (Py_ssize_t)s.n_changes;
+    if (!(ids = grab_at_least(&b, ids_o, 8, 0, n))
+        || (bitmap_o != Py_None && !(bitmap = grab_at_least(&b, bitmap_o, 1, 1, (space + 7) / 8)))
+        || !(out_keys = grab_at_least(&b, ok_o, key_bytes, 1, moves))
+        || !(out_src = grab_at_least(&b, os_o, 4, 1, moves))
+        || !(def_rows = grab_at_least(&b, dr_o, 8, 1, moves))
+        || !(def_wx = grab_at_least(&b, dx_o, 4, 1, moves))
+        || !(def_wy = grab_at_least(&b, dy_o, 4, 1, moves))
+        || !(status = grab_at_least(&b, st_o, 1, 1, n))
+        || (dense_o != Py_None && (!(dense = grab_at_least(&b, dense_o, 4, 1, space))
+                                   || !(edge_src = grab_at_least(&b, es_o, 4, 1, moves))
+                                   || !(edge_dst = grab_at_least(&b, ed_o, 4, 1, moves))))) {
         release(&b);
-        PyErr_SetString(PyExc_ValueError, "a bitmap or state ids, not both");
         return NULL;
     }
-    if (s.n_changes > 64) {
-        release(&b);
-        PyErr_SetString(PyExc_ValueError, "more than 64 choices a move");
-        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t key = wide ? ((const int64_t *)keys)[i] : ((const uint32_t *)keys)[i];
+        if (key < 0 || key >= space) return finish(&b, "a key beyond the states' numbering");
     }
     Py_ssize_t written = 0, deferred = 0, finishing = 0, edges = 0;
     int beyond = 0;
-    int64_t per_point = s.span_x * s.span_y * (s.goal + 1);
     int same = land_o == drive_o;  /* the track a car stands on is the one it drives on */
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -814,8 +836,8 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
             int64_t wx = vx + s.changes[2 * c], wy = vy + s.changes[2 * c + 1];
             int64_t tx = px + wx, ty = py + wy;
             int64_t target = point_of(&land, tx, ty);
-            if (target < 0 || (!same && point_of(&drive, tx, ty) < 0))
-                continue;  /* it does not land on the track */
+            if (target < 0 || target >= s.n_points || (!same && point_of(&drive, tx, ty) < 0))
+                continue;  /* it does not land on the track (the numbering's points) */
             if (refused_by_rules(&s, first, vx, vy, wx, wy)) continue;
             int fits = iabs(wx) <= s.vmax_x && iabs(wy) <= s.vmax_y;
             int64_t next_key = 0, after = progress;

@@ -67,6 +67,20 @@ def test_the_kernel_is_built():
     assert kernel._kernel is not None, "racetrack._kernel was not built (no C compiler?)"
 
 
+def test_the_kernel_checks_every_length_it_is_given():
+    """An array shorter than the call needs is a ValueError, never a read or write beyond it."""
+    course = Course(load_track(find_track("oval")))
+    region = LatticeRegion(course.surface, SheetGrid(course.sheet), True)
+    cells = region.compiled
+    moves = np.zeros(4, dtype=np.int64)
+    with pytest.raises(ValueError, match="items where 4 are needed"):
+        kernel._kernel.segments_inside(cells.packed, moves, moves[:3], moves, moves,
+                                       np.empty(4, dtype=np.int8))
+    with pytest.raises(ValueError, match="items where 4 are needed"):
+        course.compiled_lines.progress_after(np.zeros(4, np.int32), moves, moves, moves,
+                                             moves[:2])
+
+
 # -- moves on a region ------------------------------------------------------------------------
 
 def shapely_truth(region: LatticeRegion, course: Course, px, py, qx, qy, closed):
