@@ -315,11 +315,11 @@ class Course:
                        qx: np.ndarray, qy: np.ndarray, reach_points: bool = True) -> np.ndarray:
         """``advance`` for lattice moves p→q, with a fast path: a move whose box meets neither
         the box of the line ahead of it nor that of the line behind keeps its progress, so only
-        the moves near those lines are tested."""
+        the moves near those lines are tested (in the compiled kernel where it is built)."""
         progress = np.asarray(progress)
         px, py, qx, qy = (np.asarray(v) for v in (px, py, qx, qy))
         compiled = self.compiled_lines
-        if compiled is not None and progress.ndim == 1 and len(progress) > 1:  # boxes in C
+        if compiled is not None and progress.ndim == 1:
             return compiled.progress_after(progress, px, py, qx, qy, reach_points)
         x0, x1 = np.minimum(px, qx), np.maximum(px, qx)
         y0, y1 = np.minimum(py, qy), np.maximum(py, qy)
@@ -330,10 +330,7 @@ class Course:
                 & (y0 <= hi[line, 1])
         result = progress.astype(np.int32, copy=True)
         rows = np.flatnonzero(near)
-        if compiled is not None and len(rows):
-            result[rows] = compiled.progress_after(progress[rows], px[rows], py[rows], qx[rows],
-                                                   qy[rows], reach_points)
-        elif 0 < len(rows) <= SCALAR_ROWS:
+        if 0 < len(rows) <= SCALAR_ROWS:
             for row in rows.tolist():
                 result[row] = self._advance_scalar(int(progress[row]),
                                                    (float(px[row]), float(py[row])),

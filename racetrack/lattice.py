@@ -85,18 +85,23 @@ class LatticeRegion:
         cells = grid.cells(self.points[:, 0], self.points[:, 1])
         self.points = self.points[cells >= 0]
         self.index[cells[cells >= 0]] = np.arange(len(self.points), dtype=np.int32)
-        boundary = region.geometry.boundary
-        if len(self.points):
-            distance = shapely.distance(shapely.points(self.points.astype(float)), boundary)
-            self.clearance = np.asarray(distance, dtype=float) - 1e-9
-        else:
-            self.clearance = np.zeros(0)
         self.edges = EdgeSet(region.geometry, bucket_cell(region.geometry))
+
+    @cached_property
+    def clearance(self) -> np.ndarray:
+        """Per lattice point, how far it lies from the wall (a hair less): a move no longer
+        than its two ends' clearances together stays on the region (the numpy path's first
+        test; the kernel keeps its own, in whole cells)."""
+        if not len(self.points):
+            return np.zeros(0)
+        distance = shapely.distance(shapely.points(self.points.astype(float)),
+                                    self.region.geometry.boundary)
+        return np.asarray(distance, dtype=float) - 1e-9
 
     @cached_property
     def compiled(self) -> kernel.RegionCells | None:
         """The region's cells as the compiled kernel walks them (``None`` where it is not
-        built, or the region's corners are not multiples of a quarter square)."""
+        built, or a corner's coordinate is not finite)."""
         return kernel.RegionCells.of(self)
 
     def point_index(self, x: np.ndarray, y: np.ndarray,
