@@ -66,8 +66,9 @@ from racetrack.shop import check_kit, starting_kit
 from racetrack.track import Track
 
 MAX_CARS = 12
-#: Turns running a car must stand still, held up by another car, before the rules'
-#: ``stalled`` option takes over.
+#: Turns running every racing car must stand still (at rest where it was) before the rules'
+#: ``stalled`` option takes over: two cars held up face to face, or cars waiting for each other
+#: at any distance, wait for ever otherwise.
 STALL_TURNS = 3
 #: The fewest rounds a race runs before the round limit stops it (``max-rounds: null``).
 MIN_ROUND_LIMIT = 500
@@ -195,6 +196,8 @@ class RaceState:
         # Per car: turns running it has stood still with other cars where it could go, and
         # those cars (the ``stalled`` rule's business).
         self.held: list[tuple[int, frozenset[int]]] = [(0, frozenset())] * len(cars)
+        # Per car: turns running it has stood still, at rest where it was (whatever held it).
+        self.still: list[int] = [0] * len(cars)
         self._pending: list[Event] = []
         self._pending = self._settle()
 
@@ -486,13 +489,14 @@ class RaceState:
         other._pending = list(self._pending)
         other.gadgets = self.gadgets.clone()
         other.held = list(self.held)
+        other.still = list(self.still)
         return other
 
     # -- cars holding each other up ----------------------------------------------------------
 
     def _note_held(self, index: int, candidate: Candidate) -> None:
-        """Count the turns a car stands still with other racing cars on points it could
-        have gone to (the candidates' targets, legal or not)."""
+        """Count the turns a car stands still, and those it does so with other racing cars on
+        points it could have gone to (the candidates' targets, legal or not)."""
         car = self.cars[index]
         by: frozenset[int] = frozenset()
         if candidate.target == car.position and candidate.velocity == ZERO:
@@ -502,6 +506,10 @@ class RaceState:
                            if j != index and other.racing
                            and (other.position.x, other.position.y) in reach)
         self.held[index] = (self.held[index][0] + 1 if by else 0, by)
+        # At rest where it was: a car braking to a stop has changed (its speed).
+        standing = car.velocity == ZERO and candidate.target == car.position \
+            and candidate.velocity == ZERO
+        self.still[index] = self.still[index] + 1 if standing else 0
 
     def holding_up(self, a: int, b: int) -> bool:
         """Whether cars ``a`` and ``b`` have held each other up for ``STALL_TURNS`` turns."""
@@ -517,10 +525,15 @@ class RaceState:
 
     @property
     def stalled(self) -> bool:
-        """Whether every car still racing (two or more) has stood still, held up, for
-        ``STALL_TURNS`` turns running."""
+        """Whether the cars still racing (two or more) have all stood still, at rest where they
+        were, for ``STALL_TURNS`` turns running while nothing else changed (no car missing
+        turns, no missile in flight), whatever their distance: nothing would ever change
+        again. Under ``stalled: pass`` cars face to face may pass each other once they have
+        held each other up that long, so there the standstill must last twice as long."""
         racing = [i for i, car in enumerate(self.cars) if car.racing]
-        return len(racing) > 1 and all(self.held[i][0] >= STALL_TURNS for i in racing)
+        turns = STALL_TURNS * (2 if self.race.rules.stalled == "pass" else 1)
+        return len(racing) > 1 and not self.missiles \
+            and all(self.still[i] >= turns for i in racing)
 
     # -- the rules at work --------------------------------------------------------------------
 
@@ -776,7 +789,7 @@ class RaceState:
             if self.missiles and not self.gadgets.steered else []
         if rules.finish_end == "first-across" and any(c.finish for c in self.cars):
             return events + self._finish_race(Termination.FIRST_ACROSS)
-        if rules.stalled == "end" and self.stalled:
+        if self.stalled:
             return events + self._finish_race(Termination.STALLED)
         self.turn += 1
         if self.turn == len(self.race.order):
@@ -806,6 +819,7 @@ class RaceState:
             car = self.cars[index]
             if car.racing and car.missed_turns:
                 self.cars[index] = replace(car, missed_turns=car.missed_turns - 1)
+                self.still[index] = 0  # its turns go by: something changes
                 events.append(Event(EventKind.MISSED_TURN, index, f"{self._name(index)} misses "
                                     "a turn", car.position))
             elif car.racing:
@@ -833,6 +847,7 @@ class RaceState:
         """Every point the car could reach on the track is taken by a car: it stays where it
         is and comes to rest (``blocked: wait``)."""
         car = self.cars[index]
+        self.still[index] = self.still[index] + 1 if car.velocity == ZERO else 0
         self.cars[index] = replace(car, velocity=ZERO, launch=False, moves=car.moves + 1)
         self.trails[index].append(car.position)
         self.last_round = self.round
