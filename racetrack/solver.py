@@ -535,16 +535,11 @@ class Search:
         if self.early_drop:
             self._expand_dropping_seen(cars, ids, turns, push)
             return
-        src, found = transition.successors(cars, self.damage_limit, self.crash_spots,
-                                           self.moves_memo)
-        staying = found.out == 0
-        if not self.leave_track and found.left is not None:
-            staying &= ~found.left
-        keep = np.flatnonzero(staying)
-        after = found.cars.take(keep)
+        src, after, cost, crashed = kept_successors(transition, cars, self.damage_limit,
+                                                    self.crash_spots, self.moves_memo,
+                                                    self.leave_track)
         self._check_fits(after)
-        self._queue(self.space.encode(after), ids[src[keep]], found.cost[keep],
-                    found.crashed[keep], turns, push)
+        self._queue(self.space.encode(after), ids[src], cost, crashed, turns, push)
 
     def _queue(self, keys: np.ndarray, parents: np.ndarray, cost: np.ndarray,
                crashed: np.ndarray, turns: int, push) -> None:
@@ -787,7 +782,34 @@ class Search:
         return keys
 
 
-class ValueTable:
+class TableReading:
+    """How a turns-to-go table is read by a state's parts (its ``values_of`` does the rest)."""
+
+    def values_of(self, cars: Cars, careful: bool = False) -> np.ndarray:
+        raise NotImplementedError
+
+    def moves_to_go(self, point: Vec, velocity: Vec, progress: int, pitted: bool = False,
+                    launch: bool = False) -> int | None:
+        """The fewest turns to the finish from this state; ``None`` if it cannot finish."""
+        found = self.values([point], [velocity], [progress], [pitted], [launch])[0]
+        return None if found == UNSOLVED else int(found)
+
+    def values(self, points: Sequence[Vec], velocities: Sequence[Vec],
+               progress: Iterable[int], pitted: Iterable[bool] | None = None,
+               launch: Iterable[bool] | None = None) -> np.ndarray:
+        """Turns to go for many on-track states given by their parts."""
+        pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
+        vel = np.asarray(velocities, dtype=np.int64).reshape(-1, 2)
+        n = len(pts)
+        cars = Cars(x=pts[:, 0], y=pts[:, 1], vx=vel[:, 0], vy=vel[:, 1],
+                    progress=np.asarray(list(progress), dtype=np.int64),
+                    pitted=None if pitted is None else np.asarray(list(pitted), dtype=int),
+                    launch=None if launch is None else np.asarray(list(launch), dtype=int))
+        assert len(cars) == n
+        return self.values_of(cars)
+
+
+class ValueTable(TableReading):
     """Turns to go from every reachable state (the computer drivers' table): ``value`` by the
     best route, ``careful`` by the best route that never crashes (``UNSOLVED`` where there is
     none)."""
@@ -877,28 +899,21 @@ class ValueTable:
         return Cars(**{name: getattr(cars, name) if name in carried or name in COLUMNS[:5]
                        else None for name in COLUMNS})
 
-    def moves_to_go(self, point: Vec, velocity: Vec, progress: int, pitted: bool = False,
-                    launch: bool = False) -> int | None:
-        """The fewest turns to the finish from this state; ``None`` if it cannot finish."""
-        found = self.values([point], [velocity], [progress], [pitted], [launch])[0]
-        return None if found == UNSOLVED else int(found)
-
-    def values(self, points: Sequence[Vec], velocities: Sequence[Vec],
-               progress: Iterable[int], pitted: Iterable[bool] | None = None,
-               launch: Iterable[bool] | None = None) -> np.ndarray:
-        """Turns to go for many on-track states given by their parts."""
-        pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
-        vel = np.asarray(velocities, dtype=np.int64).reshape(-1, 2)
-        n = len(pts)
-        cars = Cars(x=pts[:, 0], y=pts[:, 1], vx=vel[:, 0], vy=vel[:, 1],
-                    progress=np.asarray(list(progress), dtype=np.int64),
-                    pitted=None if pitted is None else np.asarray(list(pitted), dtype=int),
-                    launch=None if launch is None else np.asarray(list(launch), dtype=int))
-        assert len(cars) == n
-        return self.values_of(cars)
-
-
 # --------------------------------------------------------------------------------------------
+
+
+def kept_successors(transition: Transition, cars: Cars, damage_limit: int | None,
+                    spots: CrashSpots, memo: MoveMemo | None, leave_track: bool,
+                    ) -> tuple[np.ndarray, Cars, np.ndarray, np.ndarray]:
+    """The successors a search keeps of a batch of states: not those that put the car
+    out, nor (unless ``leave_track``) those off the track. The row each comes from, the
+    states, their costs in turns and whether each is a crash."""
+    src, found = transition.successors(cars, damage_limit, spots, memo)
+    staying = found.out == 0
+    if not leave_track and found.left is not None:
+        staying &= ~found.left
+    keep = np.flatnonzero(staying)
+    return src[keep], found.cars.take(keep), found.cost[keep], found.crashed[keep]
 
 
 def least_turns(transition: Transition, sources: Cars, accel: int) -> int:
