@@ -80,6 +80,14 @@ STYLES = {
     "expert": Style(slack=0.0, careful=False, margin=2, anticipates=True),
 }
 
+#: How much sooner than evenly over the race a level spends its slips.
+EARLY = 2
+
+#: Turns a driver may go without getting nearer the finish by the table, keeping out of the
+#: way of other cars, before it drives one move by the table alone: caution never stops a car
+#: for good.
+PATIENCE = 3
+
 #: The speed a driver keeps to when it must steer by the lookahead alone.
 FALLBACK_SPEED = 2
 
@@ -95,6 +103,8 @@ class TableDriver:
         self.seed = seed
         self.random = random.Random(seed)
         self._par: int | None = None  # turns driven plus turns to go, at its first move
+        self._record = UNSOLVED  # the fewest turns to go it has seen
+        self._idle = 0  # turns since then
 
     def prepare(self, state: RaceState, car: int) -> None:
         """Build the table now (it is cached), so the first move is as quick as the rest."""
@@ -170,10 +180,11 @@ class TableDriver:
             return self._fallback_move(state, options)
         hopeful = [i for i, v in enumerate(values) if v < UNSOLVED]
         pool = self._in_traffic(state, options, values, hopeful) \
-            if racing_cars(state) > 1 and not state.placing else hopeful
+            if racing_cars(state) > 1 and not state.placing and self._idle < PATIENCE \
+            else hopeful
         choice = self._pick(state, options, values, pool)
         choice = self._unstalled(state, options, values, hopeful, choice)
-        self._keep_par(state, min(values[i] for i in hopeful))
+        self._keep_records(state, min(values[i] for i in hopeful))
         return options[choice].move
 
     def _option_values(self, state: RaceState, options: list[Candidate]) -> list[int] | None:
@@ -217,7 +228,12 @@ class TableDriver:
         moves = state.cars[state.current_car].moves
         par = self._par if self._par is not None else moves + 1 + best
         lost = moves + 1 + best - par
-        if lost + 1 > math.floor(slack * (moves + 1)):
+        # Its slips, spent in the first half of the race or so: a level drops back early,
+        # where the cars are close together, instead of holding the cars behind it up all
+        # race long.
+        allowed = min(math.floor(slack / (1 - slack) * par),
+                      math.floor(EARLY * slack * (moves + 1)))
+        if lost + 1 > allowed:
             return None
         slower = [i for i in pool if values[i] == best + 1]
         return self._among_equals(options, slower) if slower else None
@@ -250,11 +266,18 @@ class TableDriver:
         best = min(values[i] for i in moving)
         return self._among_equals(options, [i for i in moving if values[i] == best])
 
-    def _keep_par(self, state: RaceState, best: int) -> None:
+    def _keep_records(self, state: RaceState, best: int) -> None:
         """Bookkeeping after the choice: the par (turns driven plus the best turns to go) the
-        level's slips are counted against, set on its first move."""
-        if self._par is None and not state.placing:
+        level's slips are counted against, set on its first move; and the turns since the
+        best turns to go last reached a new low."""
+        if state.placing:
+            return
+        if self._par is None:
             self._par = state.cars[state.current_car].moves + 1 + best
+        if best < self._record:
+            self._idle, self._record = 0, best
+        else:
+            self._idle += 1
 
     def _fallback_move(self, state: RaceState, options: list[Candidate]) -> Move:
         """No table to trust (a track too large for one): plan a few moves ahead, always
