@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from racetrack.ai import LEVELS, make_driver
+from racetrack.ai.driver import STYLES
 from racetrack.ai.tables import value_table
 from racetrack.course import Course
 from racetrack.game import Race
@@ -73,6 +74,22 @@ def test_levels_are_ordered_on_average():
                                         progress=[race.course.start_progress]))[0]
             lost[levels[index]] += car.moves - int(best)
     assert lost["expert"] <= lost["hard"] < lost["medium"] < lost["easy"]
+
+
+@pytest.mark.parametrize("track_name", ["oval", "spiral"])
+def test_each_level_alone_keeps_within_its_share_of_the_optimum(track_name):
+    """A level's handicap is in proportion to the track: alone it takes at most
+    1 / (1 - slack) times the optimum (1.09, 1.23, 1.45), and more than the level above."""
+    taken = {}
+    for level in LEVELS:
+        state, _ = run_race(track_name, "gardner", [level], seed=2)
+        race = state.race
+        spot = race.grid[0]
+        best = int(value_table(race.course, race.rules).values_of(Cars(
+            x=[spot.x], y=[spot.y], vx=[0], vy=[0], progress=[race.course.start_progress]))[0])
+        taken[level] = state.cars[0].moves
+        assert best <= taken[level] <= best / (1 - STYLES[level].slack)
+    assert taken["expert"] < taken["hard"] < taken["medium"] < taken["easy"]
 
 
 def test_the_same_seed_drives_the_same_race():
