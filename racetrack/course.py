@@ -127,11 +127,14 @@ class Course:
         self._forward[self.is_point] = (0.0, 1.0)
         self._point = np.array([line.a for line in self.lines], dtype=float)
         # Which side a point on a line counts as: its forward side ("a move that ends on the
-        # line has reached it"), but one side for every line on the start line's straight line.
-        # Rule 6's checkpoints there point the other way, and a car moving along that straight
-        # line would otherwise be past the checkpoint and past the start at once: it could
-        # pass a checkpoint, ride the line back to the finish and step over it.
-        self._tie = np.array([-1 if track.start is not None
+        # line has reached it"), but one side for every checkpoint on the start line's straight
+        # line. Rule 6's checkpoints there point the other way, and a car moving along that
+        # straight line would otherwise be past the checkpoint and past the start at once: it
+        # could pass a checkpoint, ride the line back to the finish and step over it. A finish
+        # of its own is left out: the race ends there, so nothing is ridden past it, and a
+        # course that comes back to finish on the start's straight line (a U) is finished by a
+        # move that ends on its finish line, as on any other.
+        self._tie = np.array([-1 if track.start is not None and line != track.finish
                               and _opposite_on_line(line, track.start) else 1
                               for line in self.lines], dtype=np.int8)
         self._side = self._forward * self._tie[:, None]
