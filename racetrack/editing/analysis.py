@@ -5,7 +5,8 @@ Run off the window's thread (``Analyst``), after the drawing has been still for 
 * the par (fewest moves from the best start point) and its optimal line, from
   ``racetrack.ai.tables.par``, under the rules the player has chosen;
 * the fairness line: the optimum from each start point (``solve_each_start``, the solver's
-  ``--starts``);
+  ``--starts``), and a problem marked on every start place from which no car can finish
+  (the track is not ready to race while one is left: a car put there is out of the race);
 * a finish or checkpoint that faces backwards: the best route with the checkpoints left out
   crosses it the wrong way first;
 * a checkpoint no car can reach (or the finish, when the whole course cannot be finished).
@@ -41,6 +42,23 @@ class Analysis:
     each_start: tuple[tuple[Vec, int | None], ...] = ()
     warnings: tuple[Mark, ...] = ()
     problem: str = ""  # why there is nothing to say (too large to solve, ...)
+
+    @property
+    def stranded(self) -> tuple[Vec, ...]:
+        """The start places no car can finish from."""
+        return tuple(point for point, moves in self.each_start if moves is None)
+
+    @property
+    def problems(self) -> tuple[Mark, ...]:
+        """A mark on each start place no car can finish from, under these rules."""
+        return tuple(Mark((float(point[0]), float(point[1])),
+                          f"No car can finish from the start place at {tuple(point)} "
+                          f"({self.rules.name} rules): move the start or widen the road there")
+                     for point in self.stranded)
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        return (*self.problems, *self.warnings)
 
     @property
     def par(self) -> int | None:

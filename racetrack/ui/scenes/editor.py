@@ -18,7 +18,7 @@ import pygame
 
 from racetrack.editing import Choice, EditorState, Leave, Tool
 from racetrack.editing.files import TrackEntry, templates, your_tracks
-from racetrack.editing.state import QUIET_BEFORE_ANALYSIS, Asking
+from racetrack.editing.state import Asking
 from racetrack.editing.state import autosave_path as autosave_path
 from racetrack.editing.tools import KEY_HELP, TOOL_HELP
 from racetrack.errors import FileProblemError
@@ -42,7 +42,8 @@ PROMPTS = {Asking.NAME: ("Name", "The track's name:"),
            Asking.DESCRIPTION: ("Description", "A line about the track:"),
            Asking.SAVE_AS: ("Save as", "A name for the file in your tracks folder:")}
 #: How each answer to a question looks: the one that loses work in red.
-ANSWER_STYLES = {Choice.SAVE: "primary", Choice.DISCARD: "danger", Choice.REPLACE: "danger"}
+ANSWER_STYLES = {Choice.SAVE: "primary", Choice.RESTORE: "primary", Choice.DISCARD: "danger",
+                 Choice.REPLACE: "danger"}
 
 
 class EditorScene:
@@ -54,8 +55,7 @@ class EditorScene:
         rules, cars = self._rules(rules_name), len(self.settings.players)
         self.toasts: list[hud.Toast] = []
         try:
-            self.state = EditorState.of_file(path, rules, cars) if path is not None \
-                else EditorState.restore(rules, cars)
+            self.state = EditorState.starting(path, rules, cars)
         except FileProblemError as exc:
             self.state = EditorState.restore(rules, cars)
             self.toasts.append(hud.Toast(str(exc.problems[0])))
@@ -64,7 +64,7 @@ class EditorScene:
         self.camera = Camera(followed=False)
         self.canvas = EditorCanvas()
         self.panel = EditorPanel(Actions(
-            tool=self.state.set_tool, save=self.state.save,
+            tool=self.state.set_tool, save=lambda: self.state.files.save(),
             open=lambda: self.state.request(Leave.OPEN),
             new=lambda: self.state.request(Leave.NEW), test_drive=self.test_drive,
             race=self.race, menu=lambda: self.state.request(Leave.MENU),
@@ -184,10 +184,10 @@ class EditorScene:
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if self.panning:
                 self.camera.pan(*intent.rel)
-            elif state.gesture is not None:
+            elif state.hand.gesture is not None:
                 state.drag(self.world(intent.pos), self.shift)
             else:
-                state.hover(self.world(intent.pos))
+                state.hand.hover(self.world(intent.pos))
         elif isinstance(intent, Click):
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if not self.on_canvas(intent.pos):
@@ -199,7 +199,7 @@ class EditorScene:
         elif isinstance(intent, Release):
             if self.panning and (intent.button == 2 or intent.button == 1):
                 self.panning = False
-            elif state.gesture is not None:
+            elif state.hand.gesture is not None:
                 state.release(self.world(intent.pos), self.shift)
 
     def _key(self, intent: Key) -> None:
@@ -253,7 +253,7 @@ class EditorScene:
         if not isinstance(intent, Key) or self.chooser is None:
             return
         if intent.name == "escape":
-            self.state.choosing = None
+            self.state.files.cancel_choosing()
         else:
             self.chooser.key(intent.name)
 
@@ -334,8 +334,7 @@ class EditorScene:
             choice = Choice.CANCEL if number is None else choices[number]
             self._answered(lambda: self.state.answer(choice))
 
-        self.dialog = Question(self.app.page(self), "Replace?" if Choice.REPLACE in choices
-                               else "Unsaved changes", question.text,
+        self.dialog = Question(self.app.page(self), question.title, question.text,
                                [choice.value for choice in choices], answer,
                                [ANSWER_STYLES.get(choice) for choice in choices],
                                area=self.canvas_rect)
@@ -369,7 +368,7 @@ class EditorScene:
                                area=self.canvas_rect)
 
     def _cancel_choosing(self) -> None:
-        self.state.choosing = None
+        self.state.files.cancel_choosing()
 
     def _other_file(self) -> None:
         """A track file or a map from anywhere, through the file dialog."""
@@ -433,14 +432,14 @@ class EditorScene:
             self.toasts.append(hud.Toast("Fix the marked problems first"))
             return
         self.state.show_route = not self.state.show_route
-        self.state.quiet = max(self.state.quiet, QUIET_BEFORE_ANALYSIS)
+        self.state.checks.hurry()
         self.state.update(0.0)
 
     def race(self) -> None:
         """R: race the drawing now, with the players and rules chosen; the results lead back
         here."""
         track = self.state.track()
-        if track is None:
+        if track is None or not self.state.raceable():
             self.toasts.append(hud.Toast("Fix the marked problems first"))
             return
         try:
@@ -461,7 +460,7 @@ class EditorScene:
         self.toasts = [t for t in self.toasts if t.age < t.life]
         if self.app.layout_key != self._laid_out or self.app.page(self) is not self.panel.page:
             self._layout()
-        self.state.reach_is(GRAB / self.camera.scale, arrow_length(self.camera.scale))
+        self.state.hand.reach_is(GRAB / self.camera.scale, arrow_length(self.camera.scale))
         self.state.update(dt)
         self.panel.layout(self.state, self.app.page(self), self.app.layout_key)
         self._after()  # what the panel's buttons asked for (they call the state directly)
@@ -470,9 +469,7 @@ class EditorScene:
         state = self.state
         mouse = self.mouse if not (state.question or state.prompt or state.choosing) else None
         self.canvas.draw(surface, state, self.camera, mouse, self.shift)
-        job = state.analyst.job
-        solving = job is not None and not job.done()
-        self.panel.draw(surface, state, status_lines(state, solving))
+        self.panel.draw(surface, state, status_lines(state, state.checks.solving()))
         if self.dialog or self.prompt or self.chooser:
             self._shaded(surface)  # the dialog's window is drawn over it by pygame_gui
         if self.help:

@@ -139,7 +139,7 @@ def test_problems_are_marked_and_flipping_the_start_fixes_direction(app, editor)
     key(app, pygame.K_r, text="r")  # refuses to race an invalid track
     assert not isinstance(app.scenes[-1], RaceScene)
     forward = editor.draft.start.forward
-    click_at(app, editor, arrow_tip(editor.draft.start, editor.state.arrow * 0.7))
+    click_at(app, editor, arrow_tip(editor.draft.start, editor.state.hand.arrow * 0.7))
     assert editor.draft.start.forward == (-forward[0], -forward[1])
 
 
@@ -158,7 +158,7 @@ def test_test_drive_uses_the_chosen_rules_and_the_race_comes_back_to_the_drawing
     editor.panel.rules.set("baker")
     editor.choose_rules("baker")
     key(app, pygame.K_t, text="t")
-    found = editor.state.analyst.job.result(timeout=60)
+    found = editor.state.checks.analyst.job.result(timeout=60)
     run(app, 1)
     assert editor.state.analysis() is found and found.rules.name == "baker"
     assert found.par is not None and editor.state.show_route
@@ -298,10 +298,10 @@ def test_the_panels_tool_buttons_rules_list_and_laps_list(app, editor):
     click_at_pixel(app, panel.tool_buttons[Tool.ZONE].rect.center)
     assert editor.state.tool is Tool.ZONE and panel.tool_buttons[Tool.ZONE].element.is_selected
     assert not panel.tool_buttons[Tool.SELECT].element.is_selected
-    assert panel.option is not None and panel.option.value == editor.state.zone_kind
-    other = next(kind for kind in panel.option.choices if kind != editor.state.zone_kind)
+    assert panel.option is not None and panel.option.value == editor.state.palette.zone_kind
+    other = next(kind for kind in panel.option.choices if kind != editor.state.palette.zone_kind)
     pick(app, panel.option, other)
-    assert editor.state.zone_kind == other
+    assert editor.state.palette.zone_kind == other
     pick(app, panel.rules, "baker")
     assert editor.state.rules.name == "baker" and load_settings().rules == "baker"
     pick(app, panel.laps, "3 laps")
