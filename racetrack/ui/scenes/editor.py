@@ -52,6 +52,8 @@ class EditorScene:
         self.settings = load_settings()
         self.variants = bundled_variant_names()
         rules_name = self.settings.rules if self.settings.rules in self.variants else "gardner"
+        self.own_rules = rules_name  # the player's choice, for drawings that name none
+        self._rules_of: str | None = None  # the rules named by the drawing last shown
         rules, cars = self._rules(rules_name), len(self.settings.players)
         self.toasts: list[hud.Toast] = []
         try:
@@ -263,6 +265,8 @@ class EditorScene:
         for note in state.notes:
             self.toasts.append(hud.Toast(note))
         state.notes.clear()
+        if state.draft.rules != self._rules_of:
+            self._drawings_rules()
         if self._shown_for.get("question") is not state.question:
             self._close("dialog", "question")
             if state.question is not None:
@@ -410,6 +414,7 @@ class EditorScene:
     def choose_rules(self, name: str) -> None:
         """Test drives and races use these rules, remembered for the New race screen too."""
         self.state.set_rules(self._rules(name), len(self.settings.players))
+        self.own_rules = name
         self.settings = replace(self.settings, rules=name)
         with contextlib.suppress(OSError):
             save_settings(self.settings)
@@ -417,14 +422,18 @@ class EditorScene:
     def _drawings_rules(self) -> None:
         """A drawing that names the rules it races by (a map imported from Karopapier, or a
         character grid) is test driven and raced by them, as the game races it: the panel
-        shows them, and the player's own choice of rules is left as it was for other tracks."""
-        name = self.state.draft.rules
-        if not name or name not in self.variants or name == self.panel.rules_name:
+        shows them. The player's own choice of rules is left as it was, and comes back for
+        a drawing that names none."""
+        named = self.state.draft.rules
+        self._rules_of = named
+        name = named if named in self.variants else self.own_rules
+        if name == self.panel.rules_name and name == self.state.rules.name:
             return
         self.state.set_rules(self._rules(name), len(self.settings.players))
         self.panel.set_rules(name)
-        self.toasts.append(hud.Toast(f"{self.state.draft.name} races by its source's rules, "
-                                     f"{name}"))
+        self.toasts.append(hud.Toast(
+            f"{self.state.draft.name} races by its source's rules, {name}" if name == named
+            else f"Back to your own rules, {name}"))
 
     def test_drive(self) -> None:
         """T: show (or hide) the solver's optimal line, with the par in the panel."""
