@@ -526,6 +526,14 @@ class Page:
             for dialog in self.dialogs:
                 dialog.show() if visible else dialog.hide()
 
+    def cover(self, covered: bool) -> None:
+        """Hide the page's controls under a sheet the scene draws over the whole window (a
+        list of keys), or show them again; the page stays the one on top."""
+        if covered:
+            self.root.hide()
+        elif self.visible:
+            self.root.show()
+
     def kill(self) -> None:
         for dialog in self.dialogs:
             dialog.kill()

@@ -20,7 +20,7 @@ from racetrack.editing import Choice, EditorState, Leave, Tool
 from racetrack.editing.files import TrackEntry, templates, your_tracks
 from racetrack.editing.state import Asking
 from racetrack.editing.state import autosave_path as autosave_path
-from racetrack.editing.tools import KEY_HELP, TOOL_HELP
+from racetrack.editing.tools import KEY_HELP, TOOL_SHORT
 from racetrack.errors import FileProblemError
 from racetrack.imports import MAP_SUFFIXES
 from racetrack.rules import bundled_variant_names, load_rules
@@ -30,11 +30,10 @@ from racetrack.ui import theme
 from racetrack.ui.dialogs import Picker, Prompt, Question
 from racetrack.ui.gui import Entry
 from racetrack.ui.input import Click, Intent, Key, KeyUp, Motion, Release, Text, Wheel
-from racetrack.ui.render import hud
+from racetrack.ui.render import hud, key_list
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.editor_view import EditorCanvas
 from racetrack.ui.render.sheet import arrow_length
-from racetrack.ui.render.words import wrap
 from racetrack.ui.scenes.editor_panel import Actions, EditorPanel, panel_width, status_lines
 
 GRAB = 9  # pixels within which a point or an edge is grabbed
@@ -84,6 +83,7 @@ class EditorScene:
         self._shown_for: dict[str, object] = {}  # what each open dialog was made for
         self._laid_out: tuple | None = None
         self._shade: pygame.Surface | None = None
+        self._key_layout: tuple[pygame.Rect, key_list.KeyLayout] | None = None
         self._layout()
         self._drawings_rules()
         self.fit()
@@ -158,7 +158,7 @@ class EditorScene:
             self.mouse = intent.pos
         if self.help:
             if isinstance(intent, Key | Click):
-                self.help = False
+                self.toggle_help()
         elif self.state.question is not None:
             self._handle_question(intent)
         elif self.state.prompt is not None:
@@ -401,7 +401,11 @@ class EditorScene:
         self._after()
 
     def toggle_help(self) -> None:
+        """F1: the list of every key over the whole window (the panel's controls hidden under
+        it), or back."""
         self.help = not self.help
+        if self.panel.page is not None:
+            self.panel.page.cover(self.help)
 
     # -- rules, test drive and racing --------------------------------------------------------
 
@@ -472,6 +476,8 @@ class EditorScene:
         self.state.hand.reach_is(GRAB / self.camera.scale, arrow_length(self.camera.scale))
         self.state.update(dt)
         self.panel.layout(self.state, self.app.page(self), self.app.layout_key)
+        if self.help:
+            self.panel.page.cover(True)  # laid out afresh under the list of keys
         self._after()  # what the panel's buttons asked for (they call the state directly)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -483,35 +489,35 @@ class EditorScene:
             self._shaded(surface)  # the dialog's window is drawn over it by pygame_gui
         if self.help:
             self._help(surface)
+            return
         # Over the drawing, clear of the panel's buttons and the pointer's coordinates.
         room = self.canvas_rect
         room.h -= theme.px(26)
         hud.draw_toasts(surface.subsurface(room), self.toasts)
 
     def _shaded(self, surface: pygame.Surface) -> None:
-        """A pale veil over the paper, made once per window size."""
-        size = (self.camera.width, surface.get_height())
+        """A pale veil over the paper."""
+        surface.blit(self._veil((self.camera.width, surface.get_height())), (0, 0))
+
+    def _veil(self, size: tuple[int, int]) -> pygame.Surface:
+        """A pale see-through sheet, made once per size."""
         if self._shade is None or self._shade.get_size() != size:
             self._shade = pygame.Surface(size, pygame.SRCALPHA)
-            self._shade.fill((250, 248, 240, 215))
-        surface.blit(self._shade, (0, 0))
+            self._shade.fill((250, 248, 240, 228))
+        return self._shade
 
     def _help(self, surface: pygame.Surface) -> None:
-        self._shaded(surface)
-        x, y = 24, 20
-        surface.blit(theme.font(32, True).render("Keys (any key closes this)", True,
-                                                 theme.TEXT), (x, y))
-        y += 40
-        rows = [(f"{tool.key.upper()}  {tool.value}", TOOL_HELP[tool]) for tool in Tool]
-        rows += list(KEY_HELP)
-        size = 20 if surface.get_height() < 800 else 24
-        width = max(30, (self.camera.width - 220) // (size // 2))
-        for keys, what in rows:
-            pieces = wrap(what, width)
-            surface.blit(theme.font(size, True).render(keys, True, theme.TEXT), (x, y))
-            for piece in pieces:
-                surface.blit(theme.font(size).render(piece, True, theme.MUTED), (x + 190, y))
-                y += size - 3
-            y += 2
-            if y > surface.get_height() - size:
-                break
+        """The list of every key, over the whole window, laid out to fit it."""
+        width, height = surface.get_size()
+        surface.blit(self._veil((width, height)), (0, 0))
+        margin = theme.px(20)
+        title = theme.ui_font(28, True)
+        surface.blit(title.render("Every key (any key closes this)", True, theme.TEXT),
+                     (margin, margin))
+        room = pygame.Rect(margin, margin + title.get_linesize() + theme.px(8),
+                           width - 2 * margin, 0)
+        room.h = height - room.y - margin
+        if self._key_layout is None or self._key_layout[0] != room:
+            rows = [(tool.key.upper(), TOOL_SHORT[tool]) for tool in Tool] + list(KEY_HELP)
+            self._key_layout = (room, key_list.lay_out(rows, room))
+        key_list.draw(surface, self._key_layout[1])

@@ -368,3 +368,16 @@ def click_at_pixel(app, pos, button=1):
 def two_players(app):
     """A human and a computer, the default players, remembered as the player left them."""
     save_settings(load_settings())
+
+
+def test_f1_lists_every_key_over_the_whole_window_and_any_key_closes_it(app, editor):
+    press(app, pygame.K_F1)
+    assert editor.help and not editor.panel.page.root.visible  # the panel's buttons hidden
+    surface = pygame.Surface(app.screen.get_size())
+    editor.draw(surface)
+    room, layout = editor._key_layout
+    assert room.w > editor.camera.width  # the whole window, not only the paper
+    assert any(row.keys == "Ctrl+O / Ctrl+N" for row in layout.rows)
+    click_at_pixel(app, editor.panel.buttons["Race"].rect.center)  # a click only closes it
+    assert not editor.help and editor.panel.page.root.visible
+    assert app.scenes[-1] is editor
