@@ -178,7 +178,8 @@ class EditorScene:
             return
         if isinstance(intent, Key):
             self.shift = intent.shift
-            self._key(intent)
+            if not self._browse(intent):
+                self._key(intent)
         elif isinstance(intent, Wheel):
             if self.on_canvas(intent.pos):
                 self.camera.zoom(1.15 ** intent.steps, intent.pos)
@@ -203,6 +204,21 @@ class EditorScene:
                 self.panning = False
             elif state.hand.gesture is not None:
                 state.release(self.world(intent.pos), self.shift)
+
+    def _browse(self, intent: Key) -> bool:
+        """With one of the panel's lists open, the keys work it: Up / Down and PgUp / PgDn
+        go through it (it scrolls with them), Enter and Esc close it."""
+        choice = self.panel.open_list()
+        if choice is None:
+            return False
+        steps = {"up": -1, "down": 1, "pageup": -5, "pagedown": 5}
+        if intent.name in steps:
+            choice.browse(steps[intent.name])
+        elif intent.name in ("enter", "escape"):
+            choice.open_list(False)
+        else:
+            return False
+        return True
 
     def _key(self, intent: Key) -> None:
         name = intent.name

@@ -138,6 +138,11 @@ class EditorPanel:
         self.text_bottom = top - theme.ui_font(19).get_linesize() - theme.px(6)
         self._refresh(state)
 
+    def open_list(self) -> Choice | None:
+        """The panel's drop-down whose list is open, if one is."""
+        return next((choice for choice in (self.option, self.rules, self.laps)
+                     if choice is not None and choice.expanded), None)
+
     def hint_lines(self, state: EditorState) -> list[str]:
         return wrap_pixels(TOOL_HELP[state.tool], theme.ui_font(19), self.rect.w - theme.px(24))
 

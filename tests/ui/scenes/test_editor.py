@@ -381,3 +381,24 @@ def test_f1_lists_every_key_over_the_whole_window_and_any_key_closes_it(app, edi
     click_at_pixel(app, editor.panel.buttons["Race"].rect.center)  # a click only closes it
     assert not editor.help and editor.panel.page.root.visible
     assert app.scenes[-1] is editor
+
+
+def test_an_open_rules_list_takes_the_arrow_keys_and_esc_closes_only_it(app, editor):
+    rules = editor.panel.rules
+    first = rules.value
+    click_at_pixel(app, rules.rect.center)
+    run(app, 2)
+    assert rules.expanded
+    press(app, pygame.K_DOWN)
+    run(app, 2)
+    rules = editor.panel.rules
+    chosen = rules.choices[rules.choices.index(first) + 1]
+    assert rules.value == chosen and editor.state.rules.name == chosen
+    assert rules.expanded  # still open, on the entry chosen
+    press(app, pygame.K_PAGEUP)
+    run(app, 2)
+    assert editor.panel.rules.value == editor.panel.rules.choices[
+        max(0, rules.choices.index(chosen) - 5)]
+    press(app, pygame.K_ESCAPE)
+    run(app, 2)
+    assert not editor.panel.rules.expanded and app.scenes[-1] is editor  # only the list closed
