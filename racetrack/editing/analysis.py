@@ -81,7 +81,8 @@ class Analysis:
         if not reached:
             return f"from each start: {shown}"
         spread = max(reached) - min(reached)
-        verdict = "fair" if spread == 0 and len(reached) == len(values) else \
+        stuck = len(values) - len(reached)
+        verdict = f"{stuck} cannot finish" if stuck else "fair" if spread == 0 else \
             f"{spread} move{'s' if spread != 1 else ''} apart"
         return f"from each start: {shown} ({verdict})"
 

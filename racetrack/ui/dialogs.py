@@ -22,6 +22,24 @@ from racetrack.ui.gui import Button, Entry, Page, SelectAllEntry
 from racetrack.ui.render.words import wrap_pixels
 
 
+#: The window's title bar and frame, above and around its inside.
+CHROME = 40
+
+
+def text_height(text: str, width: int) -> int:
+    """How tall ``text`` stands wrapped to a window ``width`` wide (the words' box inside it
+    has margins, and a little room is kept for the text box's own padding)."""
+    font = theme.gui_font(19)
+    lines = len(wrap_pixels(text, font, width - theme.px(56))) or 1
+    return lines * font.get_linesize() + theme.px(28)
+
+
+def width_in(area: pygame.Rect | None, page: Page, most: int) -> int:
+    """A dialog's width: ``most`` (at the UI scale) where the area allows."""
+    room = area.w if area is not None else page.app.size[0]
+    return min(theme.px(most), room - theme.px(20))
+
+
 class Dialog:
     """A blocking window over ``area`` (default: the whole window), with buttons along its
     foot. ``on_close`` hears the window's own close button (not ``close()``)."""
@@ -98,7 +116,9 @@ class Question(Dialog):
     def __init__(self, page: Page, title: str, text: str, answers: Sequence[str],
                  on_answer: Callable[[int | None], None], styles: Sequence[str | None] = (),
                  area: pygame.Rect | None = None):
-        size = (theme.px(500), theme.px(190))
+        width = width_in(area, page, 520)
+        words = text_height(text, width)
+        size = (width, theme.px(CHROME) + words + theme.px(70))
         super().__init__(page, title, size, area, on_close=lambda: on_answer(None))
         self.words(_escape(text))
         self.buttons(answers, [lambda n=n: on_answer(n) for n in range(len(answers))], styles)
@@ -111,11 +131,13 @@ class Prompt(Dialog):
     def __init__(self, page: Page, title: str, label: str, text: str, max_length: int,
                  on_answer: Callable[[str | None], None], area: pygame.Rect | None = None,
                  ignore: str | None = None):
-        size = (theme.px(560), theme.px(220))
+        width = width_in(area, page, 560)
+        words = text_height(label, width)
+        size = (width, theme.px(CHROME) + words + theme.px(130))
         super().__init__(page, title, size, area, on_close=lambda: on_answer(None))
         inner, gap = self.inner, theme.px(10)
-        self.words(_escape(label), bottom=theme.px(50))
-        element = SelectAllEntry(pygame.Rect(gap, theme.px(58), inner.w - 2 * gap,
+        self.words(_escape(label), bottom=words)
+        element = SelectAllEntry(pygame.Rect(gap, words + gap, inner.w - 2 * gap,
                                              theme.px(40)),
                                  page.gui.manager, container=self.window, initial_text=text)
         element.set_text_length_limit(max_length)

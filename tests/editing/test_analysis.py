@@ -118,6 +118,7 @@ def test_a_start_place_no_car_can_finish_from_is_a_problem_marked_where_it_is():
     assert all(m.severity is Severity.PROBLEM for m in found.problems)
     assert "(0, 2)" in found.problems[0].message and "gardner rules" in found.problems[0].message
     assert found.problems[0] in found.marks
+    assert found.fairness_text().endswith(f"({len(stranded)} cannot finish)")
     assert analyse(ring(), rules).problems == ()  # every place of the plain ring finishes
 
 
