@@ -21,7 +21,6 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Button, Entry, Page, SelectAllEntry
 from racetrack.ui.render.words import wrap_pixels
 
-
 #: The window's title bar and frame, above and around its inside.
 CHROME = 40
 
