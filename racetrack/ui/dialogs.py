@@ -39,6 +39,17 @@ def width_in(area: pygame.Rect | None, page: Page, most: int) -> int:
     return min(theme.px(most), room - theme.px(20))
 
 
+def button_widths(words: Sequence[str], styles: Sequence[str | None] = ()) -> list[int]:
+    """How wide each button at a dialog's foot wants to be: its words and a margin (a primary
+    button's words are larger)."""
+    widths = []
+    for number, word in enumerate(words):
+        primary = number < len(styles) and styles[number] == "primary"
+        font = theme.gui_font(24, bold=True) if primary else theme.ui_font(19, bold=True)
+        widths.append(max(theme.px(96), font.size(word)[0] + theme.px(36)))
+    return widths
+
+
 class Dialog:
     """A blocking window over ``area`` (default: the whole window), with buttons along its
     foot. ``on_close`` hears the window's own close button (not ``close()``)."""
@@ -73,8 +84,7 @@ class Dialog:
         """A row of buttons at the foot, right-aligned, the first one leftmost."""
         inner, gap = self.inner, theme.px(10)
         height = theme.px(40)
-        fonts = theme.ui_font(19, bold=True)
-        widths = [max(theme.px(96), fonts.size(word)[0] + theme.px(36)) for word in words]
+        widths = button_widths(words, styles)
         spare = inner.w - 2 * gap - (len(words) - 1) * gap
         if sum(widths) > spare:  # a narrow window: equal shares
             widths = [spare // len(words)] * len(words)
@@ -115,7 +125,8 @@ class Question(Dialog):
     def __init__(self, page: Page, title: str, text: str, answers: Sequence[str],
                  on_answer: Callable[[int | None], None], styles: Sequence[str | None] = (),
                  area: pygame.Rect | None = None):
-        width = width_in(area, page, 520)
+        buttons = sum(button_widths(answers, styles)) + theme.px(10) * (len(answers) + 2)
+        width = min(width_in(area, page, 640), max(width_in(area, page, 520), buttons))
         words = text_height(text, width)
         size = (width, theme.px(CHROME) + words + theme.px(70))
         super().__init__(page, title, size, area, on_close=lambda: on_answer(None))
