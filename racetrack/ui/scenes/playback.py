@@ -403,8 +403,9 @@ class PlaybackScene(FormScene):
                             theme.px(CONTROLS_HEIGHT))
         pygame.draw.rect(surface, theme.PANEL, panel)
         pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.topright, 2)
+        paper = surface.subsurface(pygame.Rect(0, 0, width, panel.y))  # toasts clear of it
         if self.choosing is not None:
-            hud.draw_toasts(surface, self.toasts)
+            hud.draw_toasts(paper, self.toasts)
             return
         radius = self.bar.h // 2
         pygame.draw.rect(surface, (230, 226, 214), self.bar, border_radius=radius)
@@ -418,4 +419,4 @@ class PlaybackScene(FormScene):
                                              theme.MUTED)
             surface.blit(label, label.get_rect(midleft=(self.label_x,
                                                         height - theme.px(32))))
-        hud.draw_toasts(surface, self.toasts)
+        hud.draw_toasts(paper, self.toasts)
