@@ -99,6 +99,7 @@ KILLED = textwrap.dedent("""
     drawn() { test -f "$HOME_DIR/data/editor-autosave.yaml" && \
               ! grep -q "sketch" "$HOME_DIR/data/editor-autosave.yaml"; }
     start() { "$PYTHON" -m racetrack edit "$@" & game=$!; wait_for 60 window; sleep 2; }
+    shots() { test "$(ls "$RACETRACK_SCREENSHOTS"/racetrack-*.png 2>/dev/null | wc -l)" -ge "$1"; }
     start
     xdotool mousemove 470 400 key p
     for point in "150 150" "750 160" "820 600" "400 700" "120 500"; do
@@ -111,6 +112,7 @@ KILLED = textwrap.dedent("""
     cp "$HOME_DIR/data/editor-autosave.yaml" "$HOME_DIR/before-kill.yaml"
     start "$TRACK"                           # the question shows; killed before an answer
     xdotool key F12
+    wait_for 30 shots 1
     sleep 1
     kill -9 "$game"; wait "$game" || true
     cmp "$HOME_DIR/data/editor-autosave.yaml" "$HOME_DIR/before-kill.yaml"
@@ -119,6 +121,7 @@ KILLED = textwrap.dedent("""
     wait_for 30 test -f "$HOME_DIR/data/tracks/New track unsaved.yaml"
     sleep 1
     xdotool key F12
+    wait_for 30 shots 2
     sleep 1
     kill -9 "$game"; wait "$game" || true
 """)
