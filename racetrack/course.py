@@ -30,7 +30,16 @@ from shapely.ops import unary_union
 
 from racetrack import kernel
 from racetrack.crossings import continuations, overlap_gates
-from racetrack.geometry import Line, Region, Vec, as_array, line_crossing, line_crossings, prepared
+from racetrack.geometry import (
+    ORIENTATION_TOLERANCE,
+    Line,
+    Region,
+    Vec,
+    as_array,
+    line_crossing,
+    line_crossings,
+    prepared,
+)
 from racetrack.track import Track
 
 if TYPE_CHECKING:
@@ -127,11 +136,14 @@ class Course:
         self._forward[self.is_point] = (0.0, 1.0)
         self._point = np.array([line.a for line in self.lines], dtype=float)
         # Which side a point on a line counts as: its forward side ("a move that ends on the
-        # line has reached it"), but one side for every line on the start line's straight line.
-        # Rule 6's checkpoints there point the other way, and a car moving along that straight
-        # line would otherwise be past the checkpoint and past the start at once: it could
-        # pass a checkpoint, ride the line back to the finish and step over it.
-        self._tie = np.array([-1 if track.start is not None
+        # line has reached it"), but one side for every checkpoint on the start line's straight
+        # line. Rule 6's checkpoints there point the other way, and a car moving along that
+        # straight line would otherwise be past the checkpoint and past the start at once: it
+        # could pass a checkpoint, ride the line back to the finish and step over it. A finish
+        # of its own is left out: the race ends there, so nothing is ridden past it, and a
+        # course that comes back to finish on the start's straight line (a U) is finished by a
+        # move that ends on its finish line, as on any other.
+        self._tie = np.array([-1 if track.start is not None and line != track.finish
                               and _opposite_on_line(line, track.start) else 1
                               for line in self.lines], dtype=np.int8)
         self._side = self._forward * self._tie[:, None]
@@ -350,10 +362,11 @@ class Course:
 
     @cached_property
     def _boxes(self) -> tuple[np.ndarray, np.ndarray]:
-        """The box around each listed line (a mark's box is its point)."""
+        """The box around each listed line (a mark's box is its point), widened by
+        ``_box_slack``."""
         a = np.array([line.a for line in self.lines], dtype=float)
         b = np.array([line.b for line in self.lines], dtype=float)
-        return np.minimum(a, b), np.maximum(a, b)
+        return np.minimum(a, b) - self._box_slack, np.maximum(a, b) + self._box_slack
 
     @cached_property
     def _behind_boxes(self) -> tuple[np.ndarray, np.ndarray]:
@@ -362,7 +375,20 @@ class Course:
         lo, hi = self._boxes
         ends = np.where(self._reach_ok[:, :, None, None], self._reach,
                         np.stack([lo, lo], axis=1)[:, :, None, :])
-        return (np.minimum(lo, ends.min(axis=(1, 2))), np.maximum(hi, ends.max(axis=(1, 2))))
+        return (np.minimum(lo, ends.min(axis=(1, 2)) - self._box_slack),
+                np.maximum(hi, ends.max(axis=(1, 2)) + self._box_slack))
+
+    @cached_property
+    def _box_slack(self) -> float:
+        """How far outside a line's box a move may lie and still touch it: the crossing tests
+        count an orientation within ``ORIENTATION_TOLERANCE`` of the squared lengths as on the
+        line, so a line's end a hair short of a lattice point (a continuation stopped just
+        before the track) still meets a move from that point. The boxes only spare moves the
+        full test, so they must be no stricter than it: the slack covers the longest move and
+        line on the sheet."""
+        x0, y0, x1, y1 = self.sheet
+        span = 2.0 * ((x1 - x0) + (y1 - y0)) + 20.0
+        return 2.0 * ORIENTATION_TOLERANCE * (span * span + 1.0)
 
     @property
     def area_marks(self):

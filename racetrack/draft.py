@@ -332,6 +332,11 @@ class History:
         self.drafts.append(draft)
         self.position += 1
 
+    def amend(self, draft: Draft) -> None:
+        """``draft`` in place of the current step (the steps undone after it are dropped)."""
+        del self.drafts[self.position + 1:]
+        self.drafts[self.position] = draft
+
     def undo(self) -> bool:
         if self.position > 0:
             self.position -= 1
@@ -473,6 +478,10 @@ def _draft_from(root: Field) -> Draft:
         rules=read_rules_name(root["rules"]) or "")
 
 
+#: What the editor says of an autosave read back whole.
+RESTORED = "Restored the track you were drawing"
+
+
 def restore_autosave(path: Path) -> tuple[Draft | None, str]:
     """The drawing in progress from the editor's autosave, and what to tell the player.
 
@@ -487,7 +496,7 @@ def restore_autosave(path: Path) -> tuple[Draft | None, str]:
     except TrackError as exc:
         draft, problems = None, exc.problems
     if not problems:
-        return draft, "Restored the track you were drawing"
+        return draft, RESTORED
     try:
         aside = keep_aside(path)
     except OSError as exc:

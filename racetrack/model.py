@@ -210,6 +210,17 @@ class Missile:
 
 
 @dataclass(frozen=True)
+class Handover:
+    """A car a person took over part way through a race (watching its replay, then playing
+    on): the computer driver that drove it until then, and how many of the race's moves had
+    been made. Its moves before that were the computer's, which a record or a ranking of
+    people must know."""
+
+    driver: str
+    after: int
+
+
+@dataclass(frozen=True)
 class CarSetup:
     """A car as the players set it up before the race."""
 
@@ -221,10 +232,22 @@ class CarSetup:
     kit: Kit | None = None  # what it bought in the shop; None: what the rules give every car
     budget: int | None = None  # what it had to spend in the shop; None: the rules' budget
     team: str = ""  # team racing: cars with the same team name score together
+    handover: Handover | None = None  # human only from a take-over; None: all along
 
     @property
     def is_human(self) -> bool:
         return self.driver == "human"
+
+    @property
+    def human_all_along(self) -> bool:
+        """A person drove it from the start (not taken over from a computer driver)."""
+        return self.is_human and self.handover is None
+
+    def driver_at(self, move: int) -> str:
+        """Who chose the race's move number ``move`` (counted from 0) for this car."""
+        if self.handover is not None and move < self.handover.after:
+            return self.handover.driver
+        return self.driver
 
 
 @dataclass(frozen=True)

@@ -156,8 +156,9 @@ def race_trial_track(race: Race) -> Track:
 
 
 def is_time_trial(race: Race) -> bool:
-    """A race with exactly one car, and a person driving it."""
-    return len(race.cars) == 1 and race.cars[0].is_human
+    """A race with exactly one car, and a person driving it from the start (a run taken over
+    from a computer driver part way is no person's time)."""
+    return len(race.cars) == 1 and race.cars[0].human_all_along
 
 
 def run_turns(state: RaceState) -> int | None:

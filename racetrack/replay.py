@@ -3,7 +3,8 @@
 This is the race's file format; re-simulating and checking a recording is written once for
 both games in ``racetrack.recording``.
 
-The file is YAML (format ``racetrack-replay: 3``; versions 1 and 2 still load): the track
+The file is YAML (format ``racetrack-replay: 3``, or 4 for a race a person took over part way;
+versions 1 and 2 still load): the track
 embedded whole with a hash of its canonical text, the rule set with every option, the cars and
 their drivers, the seed, every move in order (a steered missile's moves too) and the recorded
 result. Nothing random is left out, so re-simulating the moves
@@ -22,7 +23,16 @@ from racetrack.errors import ReplayError, RulesError, TrackError
 from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader, describe_key
 from racetrack.game import MAX_CARS, Race, RaceState
 from racetrack.geometry import Vec
-from racetrack.model import MAX_ITEMS, MISSILE_MARK, Action, CarSetup, CarStatus, Kit, Move
+from racetrack.model import (
+    MAX_ITEMS,
+    MISSILE_MARK,
+    Action,
+    CarSetup,
+    CarStatus,
+    Handover,
+    Kit,
+    Move,
+)
 from racetrack.recording import Recording
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.ruleset import rules_from_document
@@ -43,9 +53,13 @@ FORMAT_KEY = "racetrack-replay"
 #: written before missiles were steered, load and verify unchanged. Version 3 lists every rule
 #: option, and a version-3 file lacking one is refused; files of versions 1 and 2 may lack
 #: the options added after their first writers, which take their earlier behaviour (said in
-#: the log).
-FORMAT_VERSION = 3
-READ_VERSIONS = (1, 2, 3)
+#: the log). Version 4 adds a car's ``taken-over``: the computer driver that drove it before a
+#: person took over, and after how many moves; only such a race is written as version 4, so
+#: every other file still reads in a game that knows version 3.
+FORMAT_VERSION = 4
+HANDOVER_VERSION = 4
+PLAIN_VERSION = 3
+READ_VERSIONS = (1, 2, 3, 4)
 #: The first version whose rules must be whole.
 WHOLE_RULES = 3
 MAX_REPLAY_BYTES = 16 * 1024 * 1024
@@ -86,8 +100,9 @@ def replay_data(state: RaceState) -> dict[str, Any]:
     """Plain data for a race so far: setup, every move and (if over) the result."""
     race = state.race
     reference = {"file": race.track.source} if race.track.source else {}
+    taken_over = any(car.handover is not None for car in race.cars)
     return {
-        FORMAT_KEY: FORMAT_VERSION,
+        FORMAT_KEY: HANDOVER_VERSION if taken_over else PLAIN_VERSION,
         "track": {**reference, "hash": track_hash(race.track),
                   "data": track_to_data(race.track)},
         "rules": race.rules.to_data(),
@@ -115,6 +130,8 @@ def car_data(race: Race, car: CarSetup) -> dict[str, Any]:
             **({"reverse": True} if car.reverse else {}),
             **({"team": car.team} if car.team else {}),
             **({"budget": car.budget} if car.budget is not None else {}),
+            **({"taken-over": {"from": car.handover.driver, "after-moves": car.handover.after}}
+               if car.handover is not None else {}),
             **({"kit": kit.to_data()} if car.kit is not None or kit != Kit() else {})}
 
 
@@ -194,13 +211,18 @@ def replay_from_document(doc: YamlDocument) -> Replay:
         rules = rules_from_document(doc.sub(("rules",)), whole=version >= WHOLE_RULES)
     except (TrackError, RulesError) as exc:
         raise ReplayError(exc.problems) from None
-    setups = [_car(item) for item in root["cars"].items(MAX_CARS, item="car", low=1)]
+    setups = [_car(item, version) for item in root["cars"].items(MAX_CARS, item="car", low=1)]
     names = [setup.name for setup in setups]
     if len(set(names)) != len(names):
         twice = next(name for name in names if names.count(name) > 1)
         root["cars"].fail(f"two cars are named {twice!r}: every car needs its own name")
     seed = root["seed"].whole(-MAX_SEED, MAX_SEED, default=0)
     moves = _moves(root["moves"], len(setups), steered=version >= 2)
+    for number, setup in enumerate(setups):
+        if setup.handover is not None and setup.handover.after > len(moves):
+            root.reader.fail(("cars", number, "taken-over", "after-moves"),
+                             f"taken over after {setup.handover.after} moves, but the race "
+                             f"has {len(moves)}")
     result = _result(root["result"])
     try:
         race = Race(track, rules, setups, seed)
@@ -212,6 +234,7 @@ def replay_from_document(doc: YamlDocument) -> Replay:
 
 _TOP_KEYS = (FORMAT_KEY, "track", "rules", "seed", "cars", "moves", "result")
 _CAR_KEYS = ("name", "colour", "driver", "can-swim", "reverse", "team", "budget", "kit")
+_HANDOVER_KEYS = ("from", "after-moves")
 #: The longest path a replay names its track by.
 MAX_PATH = 4_096
 #: The largest seed a file may hold.
@@ -222,10 +245,11 @@ MAX_MOVE_COORD = 1_000_000
 MAX_BUDGET = 10**9
 
 
-def _car(field: Field) -> CarSetup:
+def _car(field: Field, version: int = FORMAT_VERSION) -> CarSetup:
     from racetrack.ai import LEVELS
 
-    field.keys(_CAR_KEYS, what="a car")
+    field.keys((*_CAR_KEYS, "taken-over") if version >= HANDOVER_VERSION else _CAR_KEYS,
+               what="a car")
     kit = None
     if field["kit"].present:
         kit_field = field["kit"].named("a car's kit")
@@ -234,12 +258,22 @@ def _car(field: Field) -> CarSetup:
                        kit_field[key].whole(0, MAX_BUDGET if key == "money" else MAX_ITEMS))
                  for key in kit_field.value}
         kit = Kit(**items)
+    driver = field["driver"].choice(("human", *LEVELS), default="human", unknown="driver",
+                                    valid="drivers")
+    handover = None
+    if field["taken-over"].present:
+        part = field["taken-over"].named("a car's take-over")
+        part.keys(_HANDOVER_KEYS, what="'taken-over'")
+        if driver != "human":
+            part.fail("only a car a person drives can have been taken over")
+        handover = Handover(part["from"].choice(LEVELS, unknown="driver", valid="drivers"),
+                            part["after-moves"].whole(1, MAX_MOVES))
     return CarSetup(field["name"].text(MAX_NAME), field["colour"].text(MAX_NAME, default="red"),
-                    field["driver"].choice(("human", *LEVELS), default="human",
-                                           unknown="driver", valid="drivers"),
+                    driver,
                     field["can-swim"].flag(default=False), field["reverse"].flag(default=False),
                     kit=kit, budget=field["budget"].whole(0, MAX_BUDGET, default=None),
-                    team=field["team"].text(MAX_NAME, default="", empty=True))
+                    team=field["team"].text(MAX_NAME, default="", empty=True),
+                    handover=handover)
 
 
 def _moves(field: Field, cars: int, steered: bool = True) -> list[tuple[int, Move]]:

@@ -16,9 +16,12 @@ from typing import Any
 from racetrack.protocol import GameSetup, GameState
 
 
-def humans_in(setup: GameSetup, seats: Collection[int]) -> GameSetup:
-    """``setup`` with the players in ``seats`` human (the others as they were)."""
+def humans_in(setup: GameSetup, seats: Collection[int], after: int = 0) -> GameSetup:
+    """``setup`` with the players in ``seats`` human (the others as they were) from the
+    game's move ``after`` on: a race's car taken over from a computer driver part way records
+    who drove it until then."""
     from racetrack.game import Race
+    from racetrack.model import Handover
     from racetrack.trees import TreesGame
 
     bad = [seat for seat in seats if not 0 <= seat < len(setup.player_names)]
@@ -26,7 +29,9 @@ def humans_in(setup: GameSetup, seats: Collection[int]) -> GameSetup:
         raise ValueError(f"there is no seat {bad[0]}: the seats are 0 to "
                          f"{len(setup.player_names) - 1}")
     if isinstance(setup, Race):
-        cars = [replace(car, driver="human") if i in seats else car
+        cars = [car if i not in seats or car.is_human else
+                replace(car, driver="human",
+                        handover=Handover(car.driver, after) if after > 0 else None)
                 for i, car in enumerate(setup.cars)]
         return Race(setup.track, setup.rules, cars, seed=setup.seed)
     if isinstance(setup, TreesGame):
@@ -46,7 +51,7 @@ def take_over(setup: GameSetup, state: GameState, seats: Collection[int],
         raise ValueError("choose at least one player to take over")
     if state.is_over:
         raise ValueError("the game is over at this point")
-    new = humans_in(setup, seats)
+    new = humans_in(setup, seats, len(state.history))
     resumed = new.start()
     for _, move in state.history:
         resumed.apply(move)

@@ -233,3 +233,47 @@ def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int =
                     best[key] = after.round
                     buckets.setdefault(after.round, []).append(after)
     return None
+
+
+def fewest_moves_to_finish_line(track: Track, changes=SQUARE, first_move="free",
+                                limit=300) -> int | None:
+    """Fewest moves from rest over a course from a start line to a finish line with no
+    checkpoints, judged without the game's progress rules: a move finishes when its segment
+    touches the finish line's drawn segment and goes from behind it to on or ahead of it (a
+    point on a line has reached it). For courses whose start cannot be backed over (it lies
+    across a dead end), where nothing else can count."""
+    surface = track.polygon()
+    shapely.prepare(surface)
+    finish = track.finish
+    drawn = shapely.LineString([finish.a, finish.b])
+
+    def side(point) -> float:
+        return ((point[0] - finish.a[0]) * finish.forward[0]
+                + (point[1] - finish.a[1]) * finish.forward[1])
+
+    def finishes(p, q) -> bool:
+        return side(p) < 0 <= side(q) and drawn.intersects(shapely.LineString([p, q]))
+
+    frontier = [(tuple(p), (0, 0)) for p in track.start_positions()]
+    seen = set(frontier)
+    first = True
+    for depth in range(1, limit + 1):
+        following = []
+        for (x, y), (vx, vy) in frontier:
+            for dx, dy in changes:
+                v = (vx + dx, vy + dy)
+                if first and not first_move_allowed(first_move, track, v):
+                    continue
+                q = (x + v[0], y + v[1])
+                segment = shapely.LineString([(x, y), q]) if v != (0, 0) else shapely.Point(q)
+                if not surface.covers(segment):
+                    continue
+                if finishes((x, y), q):
+                    return depth
+                if (q, v) not in seen:
+                    seen.add((q, v))
+                    following.append((q, v))
+        frontier, first = following, False
+        if not frontier:
+            return None
+    return None

@@ -29,6 +29,7 @@ from racetrack.rules import load_rules
 from racetrack.rules.transition import Cars, transition_for
 from racetrack.solver import Search, ValueTable, lone_car, solve, standing_starts
 from racetrack.track import bundled_track_paths, find_track, load_track
+from tests.conftest import make_track
 from tests.test_lattice import random_moves, rings
 
 # Switched off on purpose (``RACETRACK_KERNEL=off``), there is nothing to compare; a kernel
@@ -170,6 +171,26 @@ def test_progress_is_the_courses_own(course, reach_points, rng):
     starts = np.column_stack([px, py]).astype(float)
     ends = np.column_stack([qx, qy]).astype(float)
     assert (found == course.advance(progress, starts, ends, reach_points)).all()
+
+
+def test_a_move_from_the_point_a_continuation_stops_short_of_is_tested_in_full():
+    """A start line's continuation across the infield stops a hair short of the far side
+    (2.9999999 where the wall is at 3): the crossing tests count a move from (0, 3) as touching
+    it, so the boxes that spare moves the full test must not leave that move out: the kernel,
+    the plain-Python path and numpy agree that it backs over the start."""
+    track = make_track("""
+        outer: [[6, 0], [3, 5.25], [-3, 5.25], [-6, 0], [-3, -5.25], [3, -5.25]]
+        holes: [[[3.5, 0], [1.75, 3], [-1.75, 3], [-3.5, 0], [-1.75, -3], [1.75, -3]]]
+        start: {a: [0, -3.4999999999999996], b: [0, -6], forward: [1, 0]}
+        laps: 3
+    """)
+    course = Course(track)
+    reached = course.advance(np.array([1]), np.array([[0.0, 3.0]]), np.array([[-1.0, 6.0]]),
+                             False)
+    assert reached.tolist() == [0]
+    assert course.advance_one(1, (0, 3), (-1, 6), False) == 0
+    assert course.progress_after(np.array([1]), np.array([0]), np.array([3]), np.array([-1]),
+                                 np.array([6]), False).tolist() == [0]
 
 
 def test_progress_over_waypoints_is_the_courses_own():

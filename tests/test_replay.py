@@ -151,3 +151,32 @@ def test_an_overridden_race_replays_exactly(tmp_path):
     assert replay.race.rules == rules and replay.race.rules.name == "gardner + square-24"
     final = replay.verify()
     assert final.cars == state.cars and final.outcome == state.outcome
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda car: car.update({"taken-over": {"from": "easy", "after-moves": 99999}}),
+     "taken over after 99999 moves, but the race has"),
+    (lambda car: car.update({"taken-over": {"from": "wizard", "after-moves": 2}}),
+     "unknown driver"),
+    (lambda car: car.update({"taken-over": {"from": "easy", "after-moves": 2},
+                             "driver": "hard"}),
+     "only a car a person drives can have been taken over"),
+    (lambda car: car.update({"taken-over": {"from": "easy", "after-moves": 2, "x": 1}}),
+     "'x'"),
+])
+def test_a_bad_take_over_is_refused_in_one_line(tmp_path, change, message):
+    def taken(data):
+        data["racetrack-replay"] = 4
+        data["cars"][1]["driver"] = "human"
+        change(data["cars"][1])
+    with pytest.raises(ReplayError, match=message) as caught:
+        load_replay(tampered(tmp_path, taken))
+    assert "\n" not in str(caught.value)
+
+
+def test_a_take_over_needs_the_version_that_knows_it(tmp_path):
+    def early(data):
+        data["cars"][1].update({"driver": "human",
+                                "taken-over": {"from": "easy", "after-moves": 2}})
+    with pytest.raises(ReplayError, match="taken-over"):
+        load_replay(tampered(tmp_path, early))  # a version-3 file cannot hold one

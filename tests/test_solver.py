@@ -19,9 +19,16 @@ from racetrack.position import parse_car_position
 from racetrack.rules import load_rules
 from racetrack.rules.transition import Cars, transition_for
 from racetrack.solver import SolverError, solve, solve_each_start, solve_position
-from racetrack.track import find_track, load_track, parse_track
+from racetrack.track import Track, find_track, load_track, parse_track
 from tests.conftest import make_track
-from tests.reference_bfs import PLUS, SQUARE, SQUARE_24, fewest_moves, fewest_turns_in_game
+from tests.reference_bfs import (
+    PLUS,
+    SQUARE,
+    SQUARE_24,
+    fewest_moves,
+    fewest_moves_to_finish_line,
+    fewest_turns_in_game,
+)
 
 # Optimum under Gardner's rules for every bundled track (his oil rule and water as a wall count).
 PINNED = {"canyon": 28, "figure-eight": 34, "grand-prix": 73, "hairpins": 45, "hazards": 46,
@@ -87,6 +94,52 @@ def race_plays(track, rules, solution, car=None):
         if point is not None:
             state.apply(Move(point))
     return state
+
+
+def u_course(finish_x: float, mirrored: bool) -> Track:
+    """A U of arms three squares wide, closed at one end, open at the other: the start line
+    crosses the top arm at its dead end (x = 1), the finish the bottom arm at ``finish_x``,
+    arrows pointing opposite ways. At ``finish_x`` = 1 the finish lies on the start line's
+    straight line, on the last column of points: a car finishes only by ending a move on it.
+    ``mirrored`` flips the course left to right, arrows and all."""
+    def x(value: float) -> float:
+        return 13 - value if mirrored else value
+    outer = [[x(a), b] for a, b in ([0.5, 0.5], [12.5, 0.5], [12.5, 8.5], [0.5, 8.5], [0.5, 5.5],
+                                    [9.5, 5.5], [9.5, 3.5], [0.5, 3.5])]
+    sign = -1 if mirrored else 1
+    return make_track(f"""
+        outer: {outer[::sign]}
+        start: {{a: [{x(1)}, 0.5], b: [{x(1)}, 3.5], forward: [{sign}, 0]}}
+        finish: {{a: [{x(finish_x)}, 5.5], b: [{x(finish_x)}, 8.5], forward: [{-sign}, 0]}}
+    """, name="U")
+
+
+U_COURSES = [(finish_x, mirrored) for finish_x in (1, 2) for mirrored in (False, True)]
+
+
+@pytest.mark.parametrize("finish_x, mirrored", U_COURSES)
+@pytest.mark.parametrize("first_move", ["ahead", "free"])
+def test_a_course_that_finishes_on_the_start_lines_straight_line(finish_x, mirrored, first_move):
+    """A move that ends on the finish line has reached it, also where the finish lies on the
+    start line's straight line pointing the other way (a U, both ways round): the optimum is
+    a plain search's that judges the finish line alone, and the route races in."""
+    track = u_course(finish_x, mirrored)
+    rules = load_rules("gardner").replace(movement_first_move=first_move)
+    expected = fewest_moves_to_finish_line(track, SQUARE, first_move)
+    solution = solve(Course.for_rules(track, rules), rules)
+    assert expected is not None and solution.moves == expected
+    state = race_plays(track, rules, solution)
+    assert state.cars[0].finish is not None and state.last_round == solution.moves
+
+
+@pytest.mark.parametrize("mirrored", [False, True])
+def test_ending_a_move_on_a_finish_on_the_start_lines_straight_line_finishes(mirrored):
+    course = Course(u_course(1, mirrored))
+    x = 12 if mirrored else 1
+    step = 1 if mirrored else -1
+    assert course.advance_one(course.start_progress, (x - 2 * step, 7), (x, 7)) == course.goal
+    assert course.advance_one(course.start_progress, (x - 2 * step, 7), (x - step, 7)) \
+        == course.start_progress
 
 
 # Cars a few turns from the finish of riddler-opolis (whose line runs from the infield to the

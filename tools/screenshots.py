@@ -319,8 +319,8 @@ def editor(app: App, out: Path) -> None:
     scene.fit()
     pointer(scene, (17, 26))
     state.update(1.0)
-    if state.analyst.job is not None:
-        state.analyst.job.result(timeout=60)
+    if state.checks.analyst.job is not None:
+        state.checks.analyst.job.result(timeout=60)
     frames(app, 2)
     save(app, out, "editor-road")
 
@@ -353,7 +353,7 @@ def editor(app: App, out: Path) -> None:
     state.answer(Choice.DISCARD)
     frames(app, 3)
     save(app, out, "editor-templates")
-    state.choosing = None
+    state.new_from(None)
     frames(app, 1)
 
     # A picture of a track drawn in ink, opened in the editor: traced, its red stroke the
@@ -370,8 +370,8 @@ def editor(app: App, out: Path) -> None:
     scene.fit()
     pointer(scene, (-100, -100))
     state.update(1.0)
-    if state.analyst.job is not None:
-        state.analyst.job.result(timeout=120)
+    if state.checks.analyst.job is not None:
+        state.checks.analyst.job.result(timeout=120)
     state.update(1.0)
     frames(app, 2)
     save(app, out, "editor-import")

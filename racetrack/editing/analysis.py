@@ -5,7 +5,8 @@ Run off the window's thread (``Analyst``), after the drawing has been still for 
 * the par (fewest moves from the best start point) and its optimal line, from
   ``racetrack.ai.tables.par``, under the rules the player has chosen;
 * the fairness line: the optimum from each start point (``solve_each_start``, the solver's
-  ``--starts``);
+  ``--starts``), and a problem marked on every start place from which no car can finish
+  (the track is not ready to race while one is left: a car put there is out of the race);
 * a finish or checkpoint that faces backwards: the best route with the checkpoints left out
   crosses it the wrong way first;
 * a checkpoint no car can reach (or the finish, when the whole course cannot be finished).
@@ -43,6 +44,23 @@ class Analysis:
     problem: str = ""  # why there is nothing to say (too large to solve, ...)
 
     @property
+    def stranded(self) -> tuple[Vec, ...]:
+        """The start places no car can finish from."""
+        return tuple(point for point, moves in self.each_start if moves is None)
+
+    @property
+    def problems(self) -> tuple[Mark, ...]:
+        """A mark on each start place no car can finish from, under these rules."""
+        return tuple(Mark((float(point[0]), float(point[1])),
+                          f"No car can finish from the start place at {tuple(point)} "
+                          f"({self.rules.name} rules): move the start or widen the road there")
+                     for point in self.stranded)
+
+    @property
+    def marks(self) -> tuple[Mark, ...]:
+        return (*self.problems, *self.warnings)
+
+    @property
     def par(self) -> int | None:
         return self.solution.moves if self.solution is not None else None
 
@@ -63,7 +81,8 @@ class Analysis:
         if not reached:
             return f"from each start: {shown}"
         spread = max(reached) - min(reached)
-        verdict = "fair" if spread == 0 and len(reached) == len(values) else \
+        stuck = len(values) - len(reached)
+        verdict = f"{stuck} cannot finish" if stuck else "fair" if spread == 0 else \
             f"{spread} move{'s' if spread != 1 else ''} apart"
         return f"from each start: {shown} ({verdict})"
 

@@ -72,8 +72,12 @@ class Document:
         """Whether closing now would lose work: the drawing differs from its file."""
         return self.draft != self.saved
 
-    def push(self, draft: Draft) -> None:
-        self.history.push(draft)
+    def push(self, draft: Draft, amend: bool = False) -> None:
+        """A step of undo (with ``amend``, in place of the current one), autosaved."""
+        if amend:
+            self.history.amend(draft)
+        else:
+            self.history.push(draft)
         self.autosave()
 
     def undo(self) -> bool:

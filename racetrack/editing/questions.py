@@ -1,7 +1,8 @@
 """What the editor asks before it would lose work, and the texts it waits for.
 
 A ``Question`` is shown with a button per ``Choice``; ``then`` is what happens once it is
-answered (the template list, the file list, leaving for the menu, quitting). A ``Prompt`` asks
+answered (the template list, the file list, leaving for the menu, quitting). The drawing left
+unsaved last time is offered back by a question too, before any file is opened. A ``Prompt`` asks
 for a line of text: the track's name, its description, or the name to save it under.
 """
 
@@ -22,10 +23,14 @@ class Leave(Enum):
 
 
 class Choice(Enum):
+    """An answer; the window takes the first letter as its key."""
+
     SAVE = "Save"
     DISCARD = "Discard"
     CANCEL = "Cancel"
     REPLACE = "Replace"
+    RESTORE = "Restore"
+    KEEP_ASIDE = "Keep aside"
 
 
 class Asking(Enum):
@@ -43,7 +48,8 @@ class Question:
     text: str
     choices: tuple[Choice, ...]
     then: Leave | None = None
-    target: Path | None = None  # the file a Replace writes
+    target: Path | None = None  # the file a Replace writes, or the one to open after
+    title: str = "Unsaved changes"
 
 
 @dataclass(frozen=True)

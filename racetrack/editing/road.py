@@ -4,8 +4,9 @@ A designer clicks a handful of points (or drags freehand) along where the road s
 line is smoothed through them (a Catmull-Rom spline, so a few clicks make a flowing curve) and
 widened with shapely's ``buffer``. A closed centreline makes a circuit: an outline with the
 infield as a hole. An open one makes a point-to-point road with a run-off past the finish. The
-start line goes across the road at the first point, its ends on lattice points and its arrow
-along the way the line was drawn; an open road gets its finish at the last point.
+start line goes across the road at the first point (or, when that is a corner, on the
+straight stretch nearest it), its ends on lattice points and its arrow along the way the line
+was drawn; an open road gets its finish at the last point.
 
 Outlines are kept to a tenth of a square (``set_precision`` keeps them valid while rounding),
 so the file stays readable and every corner can be dragged afterwards like any other.
@@ -17,6 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from shapely.geometry import LinearRing, LineString, MultiPolygon, Polygon
 
@@ -38,6 +40,10 @@ MAX_SKEW = 0.45
 #: An open road goes on this far behind its start line, and at least this far past its finish.
 RUN_IN = 1.0
 RUN_OFF = 3.0
+#: The most a road may turn near its start line (radians, about 25°). Measured on circuits
+#: drawn with corners of every sharpness and widths of 3 to 8: a start on a rounded square
+#: corner of a narrow road already strands a car in the infield's corner.
+STRAIGHT_ENOUGH = 0.45
 #: Infield pieces smaller than this (in square squares) are slivers of the buffer, not holes.
 MIN_HOLE_AREA = 1.0
 
@@ -55,6 +61,7 @@ class Road:
     start: Line
     finish: Line | None
     centreline: tuple[Coord, ...]
+    start_at_first: bool = True  # False: moved along to a stretch where every car can start
 
 
 def smooth(points: Sequence[Coord], closed: bool, step: float = STEP) -> list[Coord]:
@@ -103,10 +110,87 @@ def build_road(points: Sequence[Coord], width: float, closed: bool,
     half = min(MAX_WIDTH, max(MIN_WIDTH, width)) / 2
     track = Polygon(outer, holes)
     run_in, run_off = (0.0, 0.0) if closed else (RUN_IN, max(RUN_OFF, half))
-    start = line_across(centre, _index_at(centre, run_in), half, track)
+    start, at_first = start_line(centre, closed, _index_at(centre, run_in), half, track)
     finish = None if closed else line_across(
         centre, _index_at(centre, _length(centre) - run_off), half, track)
-    return Road(outer, holes, start, finish, tuple(centre))
+    return Road(outer, holes, start, finish, tuple(centre), at_first)
+
+
+def start_line(centre: Sequence[Coord], closed: bool, first: int, half: float,
+               surface: Polygon) -> tuple[Line, bool]:
+    """The start line nearest the centreline's point ``first`` where the road runs straight
+    for a car length or two each side, and whether that is ``first`` itself.
+
+    On a corner the line across the road runs along the bisector into the infield's point:
+    its places sit in the corner, where a car cannot get going (or the line meets the road
+    twice), and a car starting there may never finish. So the line goes to the nearest
+    stretch (either way round a circuit, onwards on an open road) whose direction turns less
+    than ``STRAIGHT_ENOUGH`` within ``half`` + 2 squares of it; on a road with none, to the
+    straightest place, the nearest of those."""
+    count = len(centre) if closed else len(centre) - 1
+    if count < 2:
+        return line_across(centre, first, half, surface), True
+    turning = _turning(centre, closed, half + 2.0)
+    ring = (LinearRing if closed else LineString)(centre)
+    order = _nearest_first(first, count, closed)
+    fallback: tuple[float, int, Line] | None = None
+    for index in order:
+        straight = turning[index] <= STRAIGHT_ENOUGH
+        if not straight and fallback is not None and turning[index] >= fallback[0]:
+            continue
+        try:
+            line = _line_at(centre, closed, index, half, surface)
+        except RoadError:
+            continue
+        meets = shapely.intersection(LineString([line.a, line.b]), ring)
+        if shapely.get_num_geometries(meets) != 1:
+            continue  # it reaches across to another stretch of road
+        if straight:
+            return line, index == first
+        if fallback is None or turning[index] < fallback[0]:
+            fallback = (turning[index], index, line)
+    if fallback is None:
+        return line_across(centre, first, half, surface), True
+    return fallback[2], fallback[1] == first
+
+
+def _line_at(centre: Sequence[Coord], closed: bool, index: int, half: float,
+             surface: Polygon) -> Line:
+    """The line across the road at a centreline point (a circuit's read from that point on,
+    so the way ahead wraps round)."""
+    if closed:
+        return line_across([*centre[index:], *centre[:index]], 0, half, surface)
+    return line_across(centre, index, half, surface)
+
+
+def _nearest_first(first: int, count: int, closed: bool) -> list[int]:
+    """The centreline's points by distance from ``first``: either way round a circuit,
+    onwards (up to half way) on an open road."""
+    if not closed:
+        return list(range(first, max(first + 1, count // 2)))
+    order = [first]
+    for k in range(1, count // 2 + 1):
+        order += [(first + k) % count, (first - k) % count]
+    return list(dict.fromkeys(order))
+
+
+def _turning(centre: Sequence[Coord], closed: bool, reach: float) -> list[float]:
+    """For each centreline point, the most the road's direction differs from its direction
+    there within ``reach`` squares along it, either way (radians)."""
+    points = np.asarray(centre, dtype=float)
+    ahead = np.roll(points, -1, axis=0) if closed else points[1:]
+    steps = ahead - points[:len(ahead)]
+    lengths = np.hypot(steps[:, 0], steps[:, 1])
+    angles = np.arctan2(steps[:, 1], steps[:, 0])
+    count = len(steps)
+    span = max(1, math.ceil(reach / max(float(np.median(lengths)), 1e-6)))
+    found = []
+    for i in range(count):
+        window = np.arange(i - span, i + span + 1)
+        window = window % count if closed else window[(window >= 0) & (window < count)]
+        differences = np.abs((angles[window] - angles[i] + math.pi) % (2 * math.pi) - math.pi)
+        found.append(float(differences.max()))
+    return found
 
 
 def road_surface(points: Sequence[Coord], width: float, closed: bool, freehand: bool = False,

@@ -1,4 +1,5 @@
-"""The editor's tools and the keys that pick them, with the words the help panel shows."""
+"""The editor's tools and the keys that pick them, with the words the panel and the list of
+every key (F1) show."""
 
 from __future__ import annotations
 
@@ -61,21 +62,47 @@ TOOL_HELP: dict[Tool, str] = {
                 "start line), again to remove it",
 }
 
-#: The keys that work in every tool, for the help panel.
+#: One short line per tool, for the list of every key (F1).
+TOOL_SHORT: dict[Tool, str] = {
+    Tool.SELECT: "select, move; drag the paper for a box",
+    Tool.ROAD: "road: click or drag its centreline",
+    Tool.OUTLINE: "outline: click its corners",
+    Tool.HOLE: "hole: the corners of an infield",
+    Tool.ZONE: "zone: its corners (K: its kind)",
+    Tool.START: "start line: both ends",
+    Tool.FINISH: "finish line: both ends",
+    Tool.CHECKPOINT: "checkpoint: both ends",
+    Tool.WAYPOINT: "waypoint: click a point",
+    Tool.COLLECTABLE: "coin or gadget (K: which)",
+    Tool.AREA: "finish or checkpoint area (K)",
+    Tool.PLACE: "start place: click a point",
+}
+
+#: The keys that work in every tool, for the list of every key (F1): the drawing's own, then
+#: the window's (panning, zooming, the test drive, racing, the files).
 KEY_HELP: tuple[tuple[str, str], ...] = (
+    ("Enter", "close the shape; end an open road"),
+    ("Esc", "back out: a drag, a shape, the selection, the editor"),
     ("Backspace", "remove the last point drawn"),
     ("Del, right-click", "remove a point, a line or the selection"),
     ("click an arrow", "flip which way cars cross"),
+    ("[ / ]", "the road's width"),
+    ("K", "the next kind of zone, item or area"),
+    ("PgUp / PgDn", "renumber a checkpoint"),
     ("M / Shift+M", "mirror the selection (left-right / up-down)"),
     ("E / Shift+E", "rotate it a quarter turn"),
-    ("Ctrl+D, Ctrl+A", "duplicate, select all"),
     ("Shift+arrows", "nudge the selection"),
-    ("arrows, middle drag, Space+drag", "pan"),
+    ("Ctrl+A, Ctrl+D", "select all, duplicate"),
+    ("Ctrl+C / Ctrl+V", "copy / paste"),
     ("+ / -", "laps"),
     ("N / D", "name / description"),
+    ("arrows, middle drag, Space+drag", "pan"),
+    ("wheel", "zoom"),
+    ("Home", "show the whole drawing"),
     ("T", "test drive: the optimal line"),
     ("R", "race on it"),
     ("Ctrl+S / Ctrl+Shift+S", "save / save as"),
     ("Ctrl+O / Ctrl+N", "open / new from a template"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo"),
+    ("F1", "this list"),
 )

@@ -21,6 +21,34 @@ from racetrack.ui import theme
 from racetrack.ui.gui import Button, Entry, Page, SelectAllEntry
 from racetrack.ui.render.words import wrap_pixels
 
+#: The window's title bar and frame, above and around its inside.
+CHROME = 40
+
+
+def text_height(text: str, width: int) -> int:
+    """How tall ``text`` stands wrapped to a window ``width`` wide (the words' box inside it
+    has margins, and a little room is kept for the text box's own padding)."""
+    font = theme.gui_font(19)
+    lines = len(wrap_pixels(text, font, width - theme.px(56))) or 1
+    return lines * font.get_linesize() + theme.px(28)
+
+
+def width_in(area: pygame.Rect | None, page: Page, most: int) -> int:
+    """A dialog's width: ``most`` (at the UI scale) where the area allows."""
+    room = area.w if area is not None else page.app.size[0]
+    return min(theme.px(most), room - theme.px(20))
+
+
+def button_widths(words: Sequence[str], styles: Sequence[str | None] = ()) -> list[int]:
+    """How wide each button at a dialog's foot wants to be: its words and a margin (a primary
+    button's words are larger)."""
+    widths = []
+    for number, word in enumerate(words):
+        primary = number < len(styles) and styles[number] == "primary"
+        font = theme.gui_font(24, bold=True) if primary else theme.ui_font(19, bold=True)
+        widths.append(max(theme.px(96), font.size(word)[0] + theme.px(36)))
+    return widths
+
 
 class Dialog:
     """A blocking window over ``area`` (default: the whole window), with buttons along its
@@ -56,8 +84,7 @@ class Dialog:
         """A row of buttons at the foot, right-aligned, the first one leftmost."""
         inner, gap = self.inner, theme.px(10)
         height = theme.px(40)
-        fonts = theme.ui_font(19, bold=True)
-        widths = [max(theme.px(96), fonts.size(word)[0] + theme.px(36)) for word in words]
+        widths = button_widths(words, styles)
         spare = inner.w - 2 * gap - (len(words) - 1) * gap
         if sum(widths) > spare:  # a narrow window: equal shares
             widths = [spare // len(words)] * len(words)
@@ -98,7 +125,10 @@ class Question(Dialog):
     def __init__(self, page: Page, title: str, text: str, answers: Sequence[str],
                  on_answer: Callable[[int | None], None], styles: Sequence[str | None] = (),
                  area: pygame.Rect | None = None):
-        size = (theme.px(500), theme.px(190))
+        buttons = sum(button_widths(answers, styles)) + theme.px(10) * (len(answers) + 2)
+        width = min(width_in(area, page, 640), max(width_in(area, page, 520), buttons))
+        words = text_height(text, width)
+        size = (width, theme.px(CHROME) + words + theme.px(70))
         super().__init__(page, title, size, area, on_close=lambda: on_answer(None))
         self.words(_escape(text))
         self.buttons(answers, [lambda n=n: on_answer(n) for n in range(len(answers))], styles)
@@ -111,11 +141,13 @@ class Prompt(Dialog):
     def __init__(self, page: Page, title: str, label: str, text: str, max_length: int,
                  on_answer: Callable[[str | None], None], area: pygame.Rect | None = None,
                  ignore: str | None = None):
-        size = (theme.px(560), theme.px(220))
+        width = width_in(area, page, 560)
+        words = text_height(label, width)
+        size = (width, theme.px(CHROME) + words + theme.px(130))
         super().__init__(page, title, size, area, on_close=lambda: on_answer(None))
         inner, gap = self.inner, theme.px(10)
-        self.words(_escape(label), bottom=theme.px(50))
-        element = SelectAllEntry(pygame.Rect(gap, theme.px(58), inner.w - 2 * gap,
+        self.words(_escape(label), bottom=words)
+        element = SelectAllEntry(pygame.Rect(gap, words + gap, inner.w - 2 * gap,
                                              theme.px(40)),
                                  page.gui.manager, container=self.window, initial_text=text)
         element.set_text_length_limit(max_length)

@@ -259,6 +259,22 @@ class Choice(Control):
         self.step(by)
         return True
 
+    def open_list(self, opened: bool = True) -> None:
+        """Open the list (or close it) at the next frame, as a click on it would."""
+        state = self.element.current_state
+        if state is not None and self.expanded != opened:
+            state.should_transition = True
+
+    def browse(self, by: int) -> None:
+        """Up / Down with the list open: the entry before or after is chosen, and the list
+        stays open, scrolled to it (at the first or last entry it goes no further)."""
+        target = max(0, min(len(self.choices) - 1, self.index + by))
+        if self.choices and target != self.index:
+            self.set(self.choices[target])
+            if self.on_change:
+                self.on_change(self.value)
+        self.open_list()
+
 
 class SelectAllEntry(UITextEntryLine):
     """A text field that selects all of its text when it gets the focus, so typing replaces
@@ -525,6 +541,14 @@ class Page:
                 self.root.hide()
             for dialog in self.dialogs:
                 dialog.show() if visible else dialog.hide()
+
+    def cover(self, covered: bool) -> None:
+        """Hide the page's controls under a sheet the scene draws over the whole window (a
+        list of keys), or show them again; the page stays the one on top."""
+        if covered:
+            self.root.hide()
+        elif self.visible:
+            self.root.show()
 
     def kill(self) -> None:
         for dialog in self.dialogs:

@@ -92,3 +92,44 @@ def test_the_analyst_answers_off_the_thread_and_keeps_only_the_latest():
         assert analyst.latest().track.laps == 2
     finally:
         analyst.close()
+
+
+def cornered_ring() -> Track:
+    """A narrow circuit with its start line on a square corner, as the road tool once built
+    it: the place in the infield's corner cannot finish (``solve --starts`` says so)."""
+    from racetrack.draft import Draft
+    from racetrack.editing.road import road_surface
+
+    outer, holes, _ = road_surface([(0, 0), (30, 0), (30, 20), (0, 20), (0, 0)], 3.0, True)
+    return Draft(outer=outer, holes=holes, start=Line((0, -2), (0, 3), (1, 0))).to_track()
+
+
+def test_a_start_place_no_car_can_finish_from_is_a_problem_marked_where_it_is():
+    from racetrack.course import Course
+    from racetrack.draft import Severity
+    from racetrack.solver import solve_each_start
+
+    track, rules = cornered_ring(), load_rules("gardner")
+    stranded = [p for p, v in solve_each_start(Course(track), rules).items() if v is None]
+    assert stranded  # the solver's own word, as `racetrack solve --starts` prints it
+    found = analyse(track, rules)
+    assert list(found.stranded) == stranded
+    assert [m.at for m in found.problems] == [(float(p.x), float(p.y)) for p in stranded]
+    assert all(m.severity is Severity.PROBLEM for m in found.problems)
+    assert "(0, 2)" in found.problems[0].message and "gardner rules" in found.problems[0].message
+    assert found.problems[0] in found.marks
+    assert found.fairness_text().endswith(f"({len(stranded)} cannot finish)")
+    assert analyse(ring(), rules).problems == ()  # every place of the plain ring finishes
+
+
+def test_the_editor_is_not_ready_to_race_while_a_start_place_cannot_finish():
+    from racetrack.draft import Draft
+    from racetrack.editing import EditorState
+
+    state = EditorState(Draft.from_track(cornered_ring()), rules=load_rules("gardner"))
+    assert state.raceable()  # nothing known against it until the solver has answered
+    state.update(1.0)
+    state.checks.analyst.job.result(timeout=60)
+    assert not state.raceable()
+    assert any("No car can finish from the start place at (0, 2)" in m.message
+               for m in state.marks())

@@ -3,14 +3,18 @@ surprised, driven by presses, drags and keys in lattice coordinates."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from racetrack.course import Course
 from racetrack.draft import Draft, Sketch, across, load_draft
 from racetrack.editing import Choice, EditorState, Leave, Tool
 from racetrack.editing.parts import FINISH, OUTER, START, Part, PartKind
 from racetrack.editing.state import Asking, autosave_path
 from racetrack.rules import load_rules
 from racetrack.settings import tracks_dir
+from racetrack.solver import solve_each_start
 from racetrack.track import Zone, bundled_track_paths, load_track
 from tests.imports.test_textmap import KARO
 
@@ -110,7 +114,7 @@ def test_closing_the_window_asks_only_with_unsaved_changes(state):
 
 def test_the_autosave_keeps_the_pending_polygon_and_the_file(state):
     draw_box(state)
-    state.save_as("Kept")
+    state.files.save_as("Kept")
     path = tracks_dir() / "Kept.yaml"
     state.set_tool(Tool.ZONE)
     click(state, (2, 2), (5, 2), (5, 5))  # a zone half drawn
@@ -120,18 +124,18 @@ def test_the_autosave_keeps_the_pending_polygon_and_the_file(state):
     assert again.path == path and again.tool is Tool.ZONE and again.dirty
     click(again, (2, 5), (2, 2))  # finish the zone after the restart
     assert len(again.draft.zones) == 1
-    assert again.save()  # Ctrl+S writes to the file it belongs to, without asking
+    assert again.files.save()  # Ctrl+S writes to the file it belongs to, without asking
     assert again.prompt is None and load_track(path).zones == again.draft.zones
 
 
 def test_saving_over_another_track_asks(state):
     draw_box(state)
-    state.save_as("Twin")
+    state.files.save_as("Twin")
     first = (tracks_dir() / "Twin.yaml").read_text()
     other = EditorState()
     other.set_tool(Tool.ROAD)
     click(other, (0, 0), (20, 0), (20, 14), (0, 14), (0, 0))
-    other.save_as("Twin")
+    other.files.save_as("Twin")
     assert other.question is not None and Choice.REPLACE in other.question.choices
     assert (tracks_dir() / "Twin.yaml").read_text() == first
     other.answer(Choice.REPLACE)
@@ -160,8 +164,22 @@ def test_every_step_undoes_in_order_back_to_the_empty_sheet(state):
         seen.append(state.draft)
     assert state.draft == Draft()
     assert len(seen) == len(set(map(repr, seen)))  # each step a different drawing
-    # 5 outline points, 4 hole points, the hole closed, the start's first end and the line.
-    assert len(seen) - 1 == 4 + 1 + 4 + 1 + 1 + 1
+    # 5 outline points, 4 hole points, the hole closed, and the start line (its first end
+    # and the line one step: a finished line never comes back half drawn).
+    assert len(seen) - 1 == 4 + 1 + 4 + 1 + 1
+
+
+def test_undoing_a_line_drawn_by_two_clicks_takes_it_away_whole(state):
+    draw_box(state)
+    before = state.draft.with_changes(start=None)
+    state.commit(before)
+    state.key("f")
+    click(state, (5, 0), (5, 8))
+    assert state.draft.finish is not None and state.draft.sketch is None
+    state.key("z", ctrl=True)
+    assert state.draft == before  # no finish line, and no first end left waiting
+    state.key("y", ctrl=True)
+    assert state.draft.finish is not None and state.draft.sketch is None
 
 
 # -- live checks ------------------------------------------------------------------------------
@@ -201,16 +219,34 @@ def test_warnings_for_a_zone_over_the_start_and_a_short_start_line():
 
 def test_the_road_tool_builds_a_valid_circuit_with_its_start_at_the_first_point(state):
     state.set_tool(Tool.ROAD)
-    click(state, (0, 0), (30, 0), (36, 15), (20, 24), (0, 18))
-    click(state, (0, 0))  # the first point again: a circuit
+    click(state, (15, 0), (30, 0), (36, 15), (20, 24), (0, 18), (0, 0))
+    click(state, (15, 0))  # the first point again: a circuit
     draft = state.draft
     assert draft.sketch is None and len(draft.holes) == 1
     track = draft.to_track()
     assert track.is_circuit and len(track.start_positions()) >= 4
     start = track.start
-    assert abs((start.a[0] + start.b[0]) / 2) <= 1 and abs((start.a[1] + start.b[1]) / 2) <= 1
+    assert abs((start.a[0] + start.b[0]) / 2 - 15) <= 1
+    assert abs((start.a[1] + start.b[1]) / 2) <= 1
     assert start.forward[0] > 0  # crossed the way the road was drawn
     assert state.problems() == [] and state.tool is Tool.SELECT
+    assert "the start is at the first point" in state.notes[-1]
+
+
+def test_a_circuit_begun_on_a_corner_starts_on_the_nearest_straight(state):
+    """A road closed on a square corner put its start line into the infield's corner, where
+    a car could not finish: the start goes to the straight beside it instead."""
+    state.set_tool(Tool.ROAD)
+    state.key("[")
+    state.key("[")  # a narrow road, 3 squares
+    click(state, (0, 0), (30, 0), (30, 20), (0, 20), (0, 0))
+    start = state.draft.start
+    middle = ((start.a[0] + start.b[0]) / 2, (start.a[1] + start.b[1]) / 2)
+    assert 1 <= abs(middle[0]) + abs(middle[1]) <= 12  # beside the corner, not on it
+    assert start.forward in ((1.0, 0.0), (0.0, -1.0))  # still the way the road was drawn
+    assert "on the straight nearest the first point" in state.notes[-1]
+    course = Course(state.draft.to_track())
+    assert None not in solve_each_start(course, load_rules("gardner")).values()
 
 
 def test_a_freehand_road_is_smoothed_and_built_in_one_step(state):
@@ -255,7 +291,7 @@ def test_arrows_flip_with_a_click_in_any_tool(state):
 
     for tool in (Tool.OUTLINE, Tool.WAYPOINT, Tool.SELECT):
         state.set_tool(tool)
-        click(state, arrow_tip(state.draft.start, state.arrow * 0.7))
+        click(state, arrow_tip(state.draft.start, state.hand.arrow * 0.7))
         assert state.draft.start.forward == (-forward[0], -forward[1])
         forward = state.draft.start.forward
     assert state.draft.sketch is None and not state.draft.waypoints
@@ -353,7 +389,7 @@ def test_copied_shapes_paste_into_another_track(state):
     state.set_tool(Tool.SELECT)
     click(state, (15, 10))  # the infield
     state.key("c", ctrl=True)
-    state.save_as("First")
+    state.files.save_as("First")
     state.request(Leave.NEW)
     assert state.new_from(None) and state.draft.holes == ()
     state.key("v", ctrl=True)
@@ -366,7 +402,7 @@ def test_a_new_file_named_on_the_command_line_is_where_ctrl_s_saves(tmp_path):
     path = tmp_path / "mine.yaml"
     state = EditorState.of_file(path, autosave=autosave_path())
     draw_box(state)
-    assert state.save() and state.prompt is None
+    assert state.files.save() and state.prompt is None
     assert load_track(path).outer == state.draft.outer
 
 
@@ -386,10 +422,10 @@ def test_a_map_opens_as_an_unsaved_drawing_that_ctrl_s_names(tmp_path, state):
     opened = EditorState.of_file(source, autosave=autosave_path())
     assert opened.draft.finish_area is not None and opened.document.path is None
     assert opened.document.dirty and opened.notes[-1].startswith("Imported ring.txt")
-    assert not opened.save() and opened.prompt is not None  # asks for a file name
+    assert not opened.files.save() and opened.prompt is not None  # asks for a file name
     state.request(Leave.OPEN)
     assert state.open(source) and state.document.dirty and state.draft.start_points
-    state.save_as("Ring")
+    state.files.save_as("Ring")
     assert load_track(tracks_dir() / "Ring.yaml").start_points == ((1, 3), (2, 3))
 
 
@@ -422,7 +458,7 @@ def test_areas_and_start_places_are_drawn_chosen_moved_and_removed(state):
     assert len(state.draft.checkpoint_areas) == 1
     state.press((1, 2), button=3)  # right-click a start place: gone
     assert state.draft.start_points == ((1, 4),)
-    state.save_as("Cells")
+    state.files.save_as("Cells")
     assert load_track(tracks_dir() / "Cells.yaml").finish_area is not None
 
 
@@ -437,3 +473,110 @@ def test_copied_areas_keep_their_kind(state):
     state.key("d", ctrl=True)
     assert len(state.draft.checkpoint_areas) == 2 and state.draft.finish_area is None
     assert state.selection == {Part(PartKind.CHECKPOINT_AREA, 1)}
+
+
+# -- the drawing left unsaved last time --------------------------------------------------------
+
+
+def left_unsaved(name: str = "Lost") -> Draft:
+    """A drawing made and never saved, the game then killed: only the autosave holds it."""
+    state = EditorState(autosave=autosave_path())
+    draw_box(state)
+    state.commit(state.draft.with_changes(name=name))
+    state.set_tool(Tool.ZONE)
+    click(state, (2, 2), (5, 2))  # and a zone half drawn
+    return state.draft
+
+
+def a_track_file(tmp_path) -> Path:
+    path = tmp_path / "other.yaml"
+    other = EditorState.of_file(path, autosave=tmp_path / "elsewhere.yaml")
+    other.set_tool(Tool.ROAD)
+    click(other, (0, 0), (20, 0), (20, 14), (0, 14), (0, 0))
+    assert other.files.save()
+    return path
+
+
+@pytest.mark.parametrize("opening", ["nothing", "a track", "a map"])
+def test_opening_the_editor_offers_last_times_drawing_before_writing_over_it(tmp_path, opening):
+    lost = left_unsaved()
+    written = autosave_path().read_bytes()
+    path = {"nothing": None, "a track": a_track_file(tmp_path),
+            "a map": tmp_path / "ring.txt"}[opening]
+    if opening == "a map":
+        path.write_text(KARO)
+    state = EditorState.starting(path, autosave=autosave_path())
+    assert state.question is not None and state.question.choices == (
+        Choice.RESTORE, Choice.KEEP_ASIDE, Choice.DISCARD)
+    assert "'Lost'" in state.question.text and "never saved" in state.question.text
+    assert state.draft == lost  # shown behind the question, as it was
+    state.press((10, 10))
+    state.key("delete")  # the drawing waits for the answer
+    assert state.draft == lost
+    assert autosave_path().read_bytes() == written  # the autosave is untouched until then
+    again = EditorState.starting(path, autosave=autosave_path())  # killed again: offered again
+    assert again.question is not None and again.draft == lost
+
+
+def test_restore_carries_on_with_last_times_drawing(tmp_path):
+    lost = left_unsaved()
+    path = a_track_file(tmp_path)
+    state = EditorState.starting(path, autosave=autosave_path())
+    state.answer(Choice.RESTORE)
+    assert state.question is None and state.draft == lost and state.dirty
+    assert state.tool is Tool.ZONE and f"{path.name} was not opened" in state.notes[-1]
+    click(state, (5, 5), (2, 5), (2, 2))  # the zone finished after the restart
+    assert len(state.draft.zones) == 1 and load_draft(autosave_path()) == state.draft
+
+
+def test_escape_restores_too_and_plain_edit_offers_rather_than_restores():
+    lost = left_unsaved()
+    state = EditorState.starting(autosave=autosave_path())
+    assert state.question is not None  # asked, not restored silently
+    state.answer(Choice.CANCEL)
+    assert state.draft == lost and state.question is None
+
+
+def test_keep_aside_writes_last_times_drawing_to_its_own_file_then_opens(tmp_path):
+    lost = left_unsaved()
+    path = a_track_file(tmp_path)
+    state = EditorState.starting(path, autosave=autosave_path())
+    state.answer(Choice.KEEP_ASIDE)
+    assert state.path == path and state.draft == load_draft(path) and not state.dirty
+    kept = tracks_dir() / "Lost unsaved.yaml"
+    assert any(kept.name in note for note in state.notes) and load_draft(kept).without_sketch() == \
+        lost.without_sketch()
+    assert load_draft(kept).sketch == lost.sketch  # the half-drawn zone is kept too
+    assert load_draft(autosave_path()) == state.draft  # the autosave follows the file now
+    left_unsaved()  # a second time: another file, never over the first
+    EditorState.starting(path, autosave=autosave_path()).answer(Choice.KEEP_ASIDE)
+    assert (tracks_dir() / "Lost unsaved 2.yaml").exists() and kept.exists()
+
+
+def test_discard_drops_last_times_drawing_and_opens_the_file(tmp_path):
+    left_unsaved()
+    path = a_track_file(tmp_path)
+    state = EditorState.starting(path, autosave=autosave_path())
+    state.answer(Choice.DISCARD)
+    assert state.path == path and not state.dirty and state.tool is Tool.SELECT
+    assert EditorState.starting(autosave=autosave_path()).question is None
+
+
+def test_no_question_when_nothing_was_left_unsaved(tmp_path):
+    path = a_track_file(tmp_path)
+    state = EditorState.starting(path, autosave=autosave_path())
+    assert state.question is None and state.path == path
+    state.commit(state.draft.with_changes(laps=3))
+    state.files.save()  # changed, then saved: the autosave holds nothing unsaved
+    state = EditorState.starting(autosave=autosave_path())
+    assert state.question is None and state.path == path and state.draft.laps == 3
+
+
+def test_after_new_then_discard_cancelling_the_templates_keeps_the_drawing(state):
+    draw_box(state)
+    drawn = state.draft
+    state.key("n", ctrl=True)
+    state.answer(Choice.DISCARD)
+    assert state.choosing is Leave.NEW
+    state.files.cancel_choosing()
+    assert state.draft == drawn and state.dirty and load_draft(autosave_path()) == drawn

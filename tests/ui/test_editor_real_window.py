@@ -82,3 +82,69 @@ def test_draw_a_road_save_it_and_race_it_in_the_real_window(tmp_path):
     assert replay.race.track == track and replay.final_state().is_over
     shots = list(tmp_path.glob("racetrack-*.png"))
     assert shots, "no screenshot was saved"
+
+
+# Draw a road and never save it; kill the game outright. Open the editor on a track file: the
+# drawing is offered back first, and killing the game again before answering loses nothing.
+# Then keep it aside: it is a file of its own, and the track file opens.
+KILLED = textwrap.dedent("""
+    set -e
+    wait_for() {
+        local limit=$1; shift
+        for _ in $(seq $((limit * 5))); do "$@" && return 0; sleep 0.2; done
+        echo "gave up waiting for: $*" >&2; return 1
+    }
+    window() { xdotool search --class racetrack >/dev/null 2>&1; }
+    autosaved() { grep -q "sketch" "$HOME_DIR/data/editor-autosave.yaml" 2>/dev/null; }
+    drawn() { test -f "$HOME_DIR/data/editor-autosave.yaml" && \
+              ! grep -q "sketch" "$HOME_DIR/data/editor-autosave.yaml"; }
+    start() { "$PYTHON" -m racetrack edit "$@" & game=$!; wait_for 60 window; sleep 2; }
+    shots() { test "$(ls "$RACETRACK_SCREENSHOTS"/racetrack-*.png 2>/dev/null | wc -l)" -ge "$1"; }
+    start
+    xdotool mousemove 470 400 key p
+    for point in "150 150" "750 160" "820 600" "400 700" "120 500"; do
+        xdotool mousemove $point click 1
+    done
+    wait_for 30 autosaved
+    xdotool mousemove 150 150 click 1       # closed: the circuit is built, never saved
+    wait_for 30 drawn
+    kill -9 "$game"; wait "$game" || true
+    cp "$HOME_DIR/data/editor-autosave.yaml" "$HOME_DIR/before-kill.yaml"
+    start "$TRACK"                           # the question shows; killed before an answer
+    xdotool key F12
+    wait_for 30 shots 1
+    sleep 1
+    kill -9 "$game"; wait "$game" || true
+    cmp "$HOME_DIR/data/editor-autosave.yaml" "$HOME_DIR/before-kill.yaml"
+    start "$TRACK"
+    xdotool key k                            # keep it aside
+    wait_for 30 test -f "$HOME_DIR/data/tracks/New track unsaved.yaml"
+    sleep 1
+    xdotool key F12
+    wait_for 30 shots 2
+    sleep 1
+    kill -9 "$game"; wait "$game" || true
+""")
+
+
+def test_a_drawing_survives_kill_9_and_is_offered_before_a_file_opens(tmp_path):
+    from racetrack.draft import load_draft
+    from racetrack.track import find_track
+
+    home = tmp_path / "home"
+    (home / "config").mkdir(parents=True)
+    env = dict(os.environ)
+    env.pop("SDL_VIDEODRIVER", None)
+    env.update(RACETRACK_HOME=str(home), HOME_DIR=str(home), RACETRACK_SCREENSHOTS=str(tmp_path),
+               PYTHON=sys.executable, SDL_VIDEO_X11_WMCLASS="racetrack",
+               TRACK=str(find_track("oval")))
+    result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", "bash", "-c",
+                             KILLED], env=env, capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stderr[-2000:]
+    drawn = load_draft(home / "before-kill.yaml")
+    kept = load_draft(home / "data" / "tracks" / "New track unsaved.yaml")
+    assert kept.outer == drawn.outer and kept.holes == drawn.holes and len(kept.holes) == 1
+    assert kept.start == drawn.start  # nothing of the drawing lost
+    now = load_draft(home / "data" / "editor-autosave.yaml")  # the oval's, once answered
+    assert now.outer == load_draft(find_track("oval")).outer
+    assert len(list(tmp_path.glob("racetrack-*.png"))) == 2

@@ -3,6 +3,7 @@ and checkpoints are areas (cells) as well as a picture with its start line."""
 
 from __future__ import annotations
 
+from racetrack.editing import Leave
 from racetrack.imports import bundled_map_paths, import_map
 from racetrack.settings import tracks_dir
 from racetrack.track import find_track, load_track, save_track
@@ -147,7 +148,8 @@ def test_the_car_list_and_legend_keep_clear_of_the_move_to_make(app, tmp_path):
 def test_the_editor_tests_and_races_a_map_by_its_sources_rules(app, tmp_path):
     """Opened in the editor, a Karopapier map is test driven and raced by karopapier's rules
     (as the game races it), a character grid by Sutton & Barto's; the player's own choice of
-    rules stays as it was for other tracks."""
+    rules stays as it was, and comes back for a drawing that names none (a picture, a
+    track)."""
     from racetrack.settings import load_settings
     from racetrack.ui.scenes.editor import EditorScene
 
@@ -162,5 +164,14 @@ def test_the_editor_tests_and_races_a_map_by_its_sources_rules(app, tmp_path):
     editor._open_file(grid)
     assert editor.state.rules.name == "sutton-barto" and editor.panel.rules_name == "sutton-barto"
     assert load_settings().rules == "gardner"  # not remembered as the player's choice
-    editor._open_file(find_track("oval"))  # a track that names no rules keeps the panel's
-    assert editor.state.rules.name == "sutton-barto"
+    editor._open_file(maps["ink-kidney.png"])  # a picture names no rules: the player's again
+    assert editor.state.rules.name == "gardner" and editor.panel.rules_name == "gardner"
+    assert any("your own rules, gardner" in t.text for t in editor.toasts)
+    editor._open_file(maps["karo-zigzag.txt"])
+    editor.choose_rules("baker")  # chosen by the player while the map is open: theirs now
+    editor._open_file(find_track("oval"))
+    assert editor.state.rules.name == "baker" and editor.panel.rules_name == "baker"
+    editor.state.request(Leave.NEW)
+    editor.state.new_from(None)  # a new drawing keeps the player's rules too
+    editor._after()
+    assert editor.state.rules.name == "baker"

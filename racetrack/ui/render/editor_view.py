@@ -17,6 +17,7 @@ import pygame
 from racetrack.course import SHEET_MARGIN
 from racetrack.draft import Draft, Severity
 from racetrack.editing import parts as P
+from racetrack.editing.pointer import snap
 from racetrack.editing.road import RoadError, road_surface
 from racetrack.editing.state import BoxSelect, EditorState, LineDrag, Stroke
 from racetrack.editing.tools import Tool
@@ -83,7 +84,7 @@ class EditorCanvas:
         surface.set_clip(view)
         draft = state.shown
         # A shape being dragged changes the drawing every frame: then only the view is drawn.
-        self._cached(draft, camera, 0.0 if state.preview is not None else MARGIN)
+        self._cached(draft, camera, 0.0 if state.hand.preview is not None else MARGIN)
         assert self._surface is not None
         corner = camera.to_screen(*self._origin)
         surface.blit(self._surface, (round(corner[0]), round(corner[1])))
@@ -98,7 +99,7 @@ class EditorCanvas:
         self._gesture(surface, state, camera, world, half)
         hovered = self._marks(surface, state, camera, mouse)
         if world is not None:
-            point = state.snap(world, half)
+            point = snap(world, half)
             at = camera.to_screen(*point)
             pygame.draw.circle(surface, theme.TEXT, at, 5, 1)
             _readout(surface, view, point)
@@ -144,7 +145,7 @@ class EditorCanvas:
 
     def _gesture(self, surface, state: EditorState, camera: Camera, world: Coord | None,
                  half: bool) -> None:
-        gesture = state.gesture
+        gesture = state.hand.gesture
         at = camera.to_screen
         if isinstance(gesture, BoxSelect):
             a, b = at(*gesture.origin), at(*gesture.corner)
@@ -168,7 +169,7 @@ class EditorCanvas:
             return
         if sketch is None or not points:
             return
-        ahead = state.snap(world, half) if world is not None else None
+        ahead = snap(world, half) if world is not None else None
         colour = _tool_colour(Tool(sketch.tool))
         if sketch.tool == Tool.ROAD.value:
             self._road_band(surface, state, camera, points, ahead)
@@ -186,10 +187,10 @@ class EditorCanvas:
                    ahead: Coord | None) -> None:
         """The road as it would be built with the pointer as its next point, pale."""
         centre = points + ([ahead] if ahead is not None and ahead != points[-1] else [])
-        key = (tuple(centre), state.road_width)
+        key = (tuple(centre), state.palette.road_width)
         if self._road is None or self._road[0] != key:
             try:
-                outer, holes, _ = road_surface(centre, state.road_width, closed=False)
+                outer, holes, _ = road_surface(centre, state.palette.road_width, closed=False)
                 rings = [list(outer), *[list(h) for h in holes]]
             except (RoadError, ValueError):
                 rings = []

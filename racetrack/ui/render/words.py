@@ -44,10 +44,21 @@ def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
 
 
 def tip(surface: pygame.Surface, text: str, at: tuple[int, int]) -> None:
-    """A small label on a pale card (hover explanations)."""
-    rendered = theme.font(22).render(text, True, theme.TEXT)
-    box = rendered.get_rect(midleft=at).inflate(14, 10)
-    box.clamp_ip(surface.get_clip())  # inside the area being drawn (the editor's paper)
+    """A small label on a pale card (hover explanations), wrapped to fit the area being
+    drawn (the editor's paper) and kept inside it."""
+    font = theme.font(22)
+    room = surface.get_clip()
+    lines = wrap_pixels(text, font, max(80, room.w - 24))
+    rendered = [font.render(line, True, theme.TEXT) for line in lines]
+    width = max(piece.get_width() for piece in rendered)
+    height = sum(piece.get_height() for piece in rendered)
+    box = pygame.Rect(0, 0, width, height)
+    box.midleft = at
+    box = box.inflate(14, 10)
+    box.clamp_ip(room)
     pygame.draw.rect(surface, (255, 250, 220), box, border_radius=5)
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=5)
-    surface.blit(rendered, rendered.get_rect(center=box.center))
+    y = box.y + 5
+    for piece in rendered:
+        surface.blit(piece, (box.x + 7, y))
+        y += piece.get_height()

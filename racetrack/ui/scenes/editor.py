@@ -18,9 +18,9 @@ import pygame
 
 from racetrack.editing import Choice, EditorState, Leave, Tool
 from racetrack.editing.files import TrackEntry, templates, your_tracks
-from racetrack.editing.state import QUIET_BEFORE_ANALYSIS, Asking
+from racetrack.editing.state import Asking
 from racetrack.editing.state import autosave_path as autosave_path
-from racetrack.editing.tools import KEY_HELP, TOOL_HELP
+from racetrack.editing.tools import KEY_HELP, TOOL_SHORT
 from racetrack.errors import FileProblemError
 from racetrack.imports import MAP_SUFFIXES
 from racetrack.rules import bundled_variant_names, load_rules
@@ -30,11 +30,10 @@ from racetrack.ui import theme
 from racetrack.ui.dialogs import Picker, Prompt, Question
 from racetrack.ui.gui import Entry
 from racetrack.ui.input import Click, Intent, Key, KeyUp, Motion, Release, Text, Wheel
-from racetrack.ui.render import hud
+from racetrack.ui.render import hud, key_list
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.editor_view import EditorCanvas
 from racetrack.ui.render.sheet import arrow_length
-from racetrack.ui.render.words import wrap
 from racetrack.ui.scenes.editor_panel import Actions, EditorPanel, panel_width, status_lines
 
 GRAB = 9  # pixels within which a point or an edge is grabbed
@@ -42,7 +41,8 @@ PROMPTS = {Asking.NAME: ("Name", "The track's name:"),
            Asking.DESCRIPTION: ("Description", "A line about the track:"),
            Asking.SAVE_AS: ("Save as", "A name for the file in your tracks folder:")}
 #: How each answer to a question looks: the one that loses work in red.
-ANSWER_STYLES = {Choice.SAVE: "primary", Choice.DISCARD: "danger", Choice.REPLACE: "danger"}
+ANSWER_STYLES = {Choice.SAVE: "primary", Choice.RESTORE: "primary", Choice.DISCARD: "danger",
+                 Choice.REPLACE: "danger"}
 
 
 class EditorScene:
@@ -51,11 +51,12 @@ class EditorScene:
         self.settings = load_settings()
         self.variants = bundled_variant_names()
         rules_name = self.settings.rules if self.settings.rules in self.variants else "gardner"
+        self.own_rules = rules_name  # the player's choice, for drawings that name none
+        self._rules_of: str | None = None  # the rules named by the drawing last shown
         rules, cars = self._rules(rules_name), len(self.settings.players)
         self.toasts: list[hud.Toast] = []
         try:
-            self.state = EditorState.of_file(path, rules, cars) if path is not None \
-                else EditorState.restore(rules, cars)
+            self.state = EditorState.starting(path, rules, cars)
         except FileProblemError as exc:
             self.state = EditorState.restore(rules, cars)
             self.toasts.append(hud.Toast(str(exc.problems[0])))
@@ -64,7 +65,7 @@ class EditorScene:
         self.camera = Camera(followed=False)
         self.canvas = EditorCanvas()
         self.panel = EditorPanel(Actions(
-            tool=self.state.set_tool, save=self.state.save,
+            tool=self.state.set_tool, save=lambda: self.state.files.save(),
             open=lambda: self.state.request(Leave.OPEN),
             new=lambda: self.state.request(Leave.NEW), test_drive=self.test_drive,
             race=self.race, menu=lambda: self.state.request(Leave.MENU),
@@ -82,6 +83,7 @@ class EditorScene:
         self._shown_for: dict[str, object] = {}  # what each open dialog was made for
         self._laid_out: tuple | None = None
         self._shade: pygame.Surface | None = None
+        self._key_layout: tuple[pygame.Rect, key_list.KeyLayout] | None = None
         self._layout()
         self._drawings_rules()
         self.fit()
@@ -156,7 +158,7 @@ class EditorScene:
             self.mouse = intent.pos
         if self.help:
             if isinstance(intent, Key | Click):
-                self.help = False
+                self.toggle_help()
         elif self.state.question is not None:
             self._handle_question(intent)
         elif self.state.prompt is not None:
@@ -176,7 +178,8 @@ class EditorScene:
             return
         if isinstance(intent, Key):
             self.shift = intent.shift
-            self._key(intent)
+            if not self._browse(intent):
+                self._key(intent)
         elif isinstance(intent, Wheel):
             if self.on_canvas(intent.pos):
                 self.camera.zoom(1.15 ** intent.steps, intent.pos)
@@ -184,10 +187,10 @@ class EditorScene:
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if self.panning:
                 self.camera.pan(*intent.rel)
-            elif state.gesture is not None:
+            elif state.hand.gesture is not None:
                 state.drag(self.world(intent.pos), self.shift)
             else:
-                state.hover(self.world(intent.pos))
+                state.hand.hover(self.world(intent.pos))
         elif isinstance(intent, Click):
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
             if not self.on_canvas(intent.pos):
@@ -199,8 +202,23 @@ class EditorScene:
         elif isinstance(intent, Release):
             if self.panning and (intent.button == 2 or intent.button == 1):
                 self.panning = False
-            elif state.gesture is not None:
+            elif state.hand.gesture is not None:
                 state.release(self.world(intent.pos), self.shift)
+
+    def _browse(self, intent: Key) -> bool:
+        """With one of the panel's lists open, the keys work it: Up / Down and PgUp / PgDn
+        go through it (it scrolls with them), Enter and Esc close it."""
+        choice = self.panel.open_list()
+        if choice is None:
+            return False
+        steps = {"up": -1, "down": 1, "pageup": -5, "pagedown": 5}
+        if intent.name in steps:
+            choice.browse(steps[intent.name])
+        elif intent.name in ("enter", "escape"):
+            choice.open_list(False)
+        else:
+            return False
+        return True
 
     def _key(self, intent: Key) -> None:
         name = intent.name
@@ -253,7 +271,7 @@ class EditorScene:
         if not isinstance(intent, Key) or self.chooser is None:
             return
         if intent.name == "escape":
-            self.state.choosing = None
+            self.state.files.cancel_choosing()
         else:
             self.chooser.key(intent.name)
 
@@ -263,6 +281,8 @@ class EditorScene:
         for note in state.notes:
             self.toasts.append(hud.Toast(note))
         state.notes.clear()
+        if state.draft.rules != self._rules_of:
+            self._drawings_rules()
         if self._shown_for.get("question") is not state.question:
             self._close("dialog", "question")
             if state.question is not None:
@@ -334,8 +354,7 @@ class EditorScene:
             choice = Choice.CANCEL if number is None else choices[number]
             self._answered(lambda: self.state.answer(choice))
 
-        self.dialog = Question(self.app.page(self), "Replace?" if Choice.REPLACE in choices
-                               else "Unsaved changes", question.text,
+        self.dialog = Question(self.app.page(self), question.title, question.text,
                                [choice.value for choice in choices], answer,
                                [ANSWER_STYLES.get(choice) for choice in choices],
                                area=self.canvas_rect)
@@ -369,7 +388,7 @@ class EditorScene:
                                area=self.canvas_rect)
 
     def _cancel_choosing(self) -> None:
-        self.state.choosing = None
+        self.state.files.cancel_choosing()
 
     def _other_file(self) -> None:
         """A track file or a map from anywhere, through the file dialog."""
@@ -398,7 +417,11 @@ class EditorScene:
         self._after()
 
     def toggle_help(self) -> None:
+        """F1: the list of every key over the whole window (the panel's controls hidden under
+        it), or back."""
         self.help = not self.help
+        if self.panel.page is not None:
+            self.panel.page.cover(self.help)
 
     # -- rules, test drive and racing --------------------------------------------------------
 
@@ -411,6 +434,7 @@ class EditorScene:
     def choose_rules(self, name: str) -> None:
         """Test drives and races use these rules, remembered for the New race screen too."""
         self.state.set_rules(self._rules(name), len(self.settings.players))
+        self.own_rules = name
         self.settings = replace(self.settings, rules=name)
         with contextlib.suppress(OSError):
             save_settings(self.settings)
@@ -418,14 +442,18 @@ class EditorScene:
     def _drawings_rules(self) -> None:
         """A drawing that names the rules it races by (a map imported from Karopapier, or a
         character grid) is test driven and raced by them, as the game races it: the panel
-        shows them, and the player's own choice of rules is left as it was for other tracks."""
-        name = self.state.draft.rules
-        if not name or name not in self.variants or name == self.panel.rules_name:
+        shows them. The player's own choice of rules is left as it was, and comes back for
+        a drawing that names none."""
+        named = self.state.draft.rules
+        self._rules_of = named
+        name = named if named in self.variants else self.own_rules
+        if name == self.panel.rules_name and name == self.state.rules.name:
             return
         self.state.set_rules(self._rules(name), len(self.settings.players))
         self.panel.set_rules(name)
-        self.toasts.append(hud.Toast(f"{self.state.draft.name} races by its source's rules, "
-                                     f"{name}"))
+        self.toasts.append(hud.Toast(
+            f"{self.state.draft.name} races by its source's rules, {name}" if name == named
+            else f"Back to your own rules, {name}"))
 
     def test_drive(self) -> None:
         """T: show (or hide) the solver's optimal line, with the par in the panel."""
@@ -433,14 +461,14 @@ class EditorScene:
             self.toasts.append(hud.Toast("Fix the marked problems first"))
             return
         self.state.show_route = not self.state.show_route
-        self.state.quiet = max(self.state.quiet, QUIET_BEFORE_ANALYSIS)
+        self.state.checks.hurry()
         self.state.update(0.0)
 
     def race(self) -> None:
         """R: race the drawing now, with the players and rules chosen; the results lead back
         here."""
         track = self.state.track()
-        if track is None:
+        if track is None or not self.state.raceable():
             self.toasts.append(hud.Toast("Fix the marked problems first"))
             return
         try:
@@ -461,51 +489,51 @@ class EditorScene:
         self.toasts = [t for t in self.toasts if t.age < t.life]
         if self.app.layout_key != self._laid_out or self.app.page(self) is not self.panel.page:
             self._layout()
-        self.state.reach_is(GRAB / self.camera.scale, arrow_length(self.camera.scale))
+        self.state.hand.reach_is(GRAB / self.camera.scale, arrow_length(self.camera.scale))
         self.state.update(dt)
         self.panel.layout(self.state, self.app.page(self), self.app.layout_key)
+        if self.help:
+            self.panel.page.cover(True)  # laid out afresh under the list of keys
         self._after()  # what the panel's buttons asked for (they call the state directly)
 
     def draw(self, surface: pygame.Surface) -> None:
         state = self.state
         mouse = self.mouse if not (state.question or state.prompt or state.choosing) else None
         self.canvas.draw(surface, state, self.camera, mouse, self.shift)
-        job = state.analyst.job
-        solving = job is not None and not job.done()
-        self.panel.draw(surface, state, status_lines(state, solving))
+        self.panel.draw(surface, state, status_lines(state, state.checks.solving()))
         if self.dialog or self.prompt or self.chooser:
             self._shaded(surface)  # the dialog's window is drawn over it by pygame_gui
         if self.help:
             self._help(surface)
+            return
         # Over the drawing, clear of the panel's buttons and the pointer's coordinates.
         room = self.canvas_rect
         room.h -= theme.px(26)
         hud.draw_toasts(surface.subsurface(room), self.toasts)
 
     def _shaded(self, surface: pygame.Surface) -> None:
-        """A pale veil over the paper, made once per window size."""
-        size = (self.camera.width, surface.get_height())
+        """A pale veil over the paper."""
+        surface.blit(self._veil((self.camera.width, surface.get_height())), (0, 0))
+
+    def _veil(self, size: tuple[int, int]) -> pygame.Surface:
+        """A pale see-through sheet, made once per size."""
         if self._shade is None or self._shade.get_size() != size:
             self._shade = pygame.Surface(size, pygame.SRCALPHA)
-            self._shade.fill((250, 248, 240, 215))
-        surface.blit(self._shade, (0, 0))
+            self._shade.fill((250, 248, 240, 228))
+        return self._shade
 
     def _help(self, surface: pygame.Surface) -> None:
-        self._shaded(surface)
-        x, y = 24, 20
-        surface.blit(theme.font(32, True).render("Keys (any key closes this)", True,
-                                                 theme.TEXT), (x, y))
-        y += 40
-        rows = [(f"{tool.key.upper()}  {tool.value}", TOOL_HELP[tool]) for tool in Tool]
-        rows += list(KEY_HELP)
-        size = 20 if surface.get_height() < 800 else 24
-        width = max(30, (self.camera.width - 220) // (size // 2))
-        for keys, what in rows:
-            pieces = wrap(what, width)
-            surface.blit(theme.font(size, True).render(keys, True, theme.TEXT), (x, y))
-            for piece in pieces:
-                surface.blit(theme.font(size).render(piece, True, theme.MUTED), (x + 190, y))
-                y += size - 3
-            y += 2
-            if y > surface.get_height() - size:
-                break
+        """The list of every key, over the whole window, laid out to fit it."""
+        width, height = surface.get_size()
+        surface.blit(self._veil((width, height)), (0, 0))
+        margin = theme.px(20)
+        title = theme.ui_font(28, True)
+        surface.blit(title.render("Every key (any key closes this)", True, theme.TEXT),
+                     (margin, margin))
+        room = pygame.Rect(margin, margin + title.get_linesize() + theme.px(8),
+                           width - 2 * margin, 0)
+        room.h = height - room.y - margin
+        if self._key_layout is None or self._key_layout[0] != room:
+            rows = [(tool.key.upper(), TOOL_SHORT[tool]) for tool in Tool] + list(KEY_HELP)
+            self._key_layout = (room, key_list.lay_out(rows, room))
+        key_list.draw(surface, self._key_layout[1])

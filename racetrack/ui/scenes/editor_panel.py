@@ -138,6 +138,11 @@ class EditorPanel:
         self.text_bottom = top - theme.ui_font(19).get_linesize() - theme.px(6)
         self._refresh(state)
 
+    def open_list(self) -> Choice | None:
+        """The panel's drop-down whose list is open, if one is."""
+        return next((choice for choice in (self.option, self.rules, self.laps)
+                     if choice is not None and choice.expanded), None)
+
     def hint_lines(self, state: EditorState) -> list[str]:
         return wrap_pixels(TOOL_HELP[state.tool], theme.ui_font(19), self.rect.w - theme.px(24))
 
@@ -214,21 +219,21 @@ def status_lines(state: EditorState, solving: bool) -> list[tuple[str, tuple]]:
     marks = state.marks()
     problems = [m for m in marks if m.severity is Severity.PROBLEM]
     warnings = [m for m in marks if m.severity is Severity.WARNING]
+    analysis = state.analysis()
     if problems:
         lines.append((f"{len(problems)} problem{'s' if len(problems) != 1 else ''} to fix "
                       "before racing:", PROBLEM))
         lines += [(m.message, PROBLEM) for m in problems[:5]]
+    elif analysis is None and solving:
+        lines.append(("Checking that a car can finish from every start place…", theme.MUTED))
     else:
         lines.append(("Ready to race (R)", theme.START_COLOUR))
     lines += [(m.message, WARNING) for m in warnings[:4]]
-    analysis = state.analysis()
     if analysis is not None:
         lines.append((analysis.par_text().capitalize(), theme.TEXT))
         fairness = analysis.fairness_text()
         if fairness:
             lines.append((fairness.capitalize(), theme.MUTED))
-    elif solving and not problems:
-        lines.append(("Working out par…", theme.MUTED))
     return lines
 
 
@@ -253,13 +258,14 @@ def _option_choices(state: EditorState) -> tuple[str, list[str], Callable[[str],
     """The tool's option: its label, its choices and what choosing one does."""
     kind = _option_kind(state)
     if kind in ("zone", "selected zone"):
-        return "Kind (K)", list(ZONE_KINDS), state.choose_zone_kind
+        return "Kind (K)", list(ZONE_KINDS), state.palette.choose_zone_kind
     if kind in ("collectable", "selected collectable"):
-        return "Item (K)", list(COLLECTABLE_KINDS), state.choose_collectable_kind
+        return "Item (K)", list(COLLECTABLE_KINDS), state.palette.choose_collectable_kind
     if kind == "area":
-        return "Area (K)", list(AREA_KINDS), state.choose_area_kind
+        return "Area (K)", list(AREA_KINDS), state.palette.choose_area_kind
     if kind == "road":
-        return "Width ([ ])", WIDTHS, lambda value: state.widen(float(value) - state.road_width)
+        return "Width ([ ])", WIDTHS, lambda value: state.palette.widen(
+            float(value) - state.palette.road_width)
     return None
 
 
@@ -267,15 +273,15 @@ def _option_value(state: EditorState) -> str | None:
     """What the tool's option shows now (the selection's kind, or the next one drawn)."""
     kind = _option_kind(state)
     if kind == "zone":
-        return state.zone_kind
+        return state.palette.zone_kind
     if kind == "selected zone":
         return state.draft.zones[min(state.selection).index].kind
     if kind == "collectable":
-        return state.collectable_kind
+        return state.palette.collectable_kind
     if kind == "selected collectable":
         return state.draft.collectables[min(state.selection).index].kind
     if kind == "area":
-        return state.area_kind
+        return state.palette.area_kind
     if kind == "road":
-        return f"{state.road_width:g}"
+        return f"{state.palette.road_width:g}"
     return None

@@ -253,9 +253,13 @@ class PlaybackScene(FormScene):
         return len(self.states) - 1
 
     def go(self, index: int) -> None:
+        """Show the state after ``index`` moves: one move on tells what it changed; a jump
+        anywhere else drops what was told, which would speak of other moves."""
         index = max(0, min(self.last, index))
         if index == self.index + 1:
             self._announce(index)
+        elif index != self.index:
+            self.toasts.clear()
         self.index = index
         self.clock = 0.0
 
@@ -267,19 +271,23 @@ class PlaybackScene(FormScene):
             self.toasts.append(hud.Toast(after.outcome.reason.capitalize()))
 
     def toggle(self) -> None:
-        if self.index >= self.last:
-            self.index = 0
-        self.playing = not self.playing
+        """Play or pause; play at the end starts again from the start."""
+        if not self.playing and self.index >= self.last:
+            self.go(0)
+        self._set_playing(not self.playing)
+
+    def _set_playing(self, playing: bool) -> None:
+        self.playing = playing
         if self.play_button is not None:
-            self.play_button.text = "pause" if self.playing else "play"
+            self.play_button.text = "pause" if playing else "play"
 
     def to_start(self) -> None:
         self.go(0)
-        self.playing = False
+        self._set_playing(False)
 
     def to_end(self) -> None:
         self.go(self.last)
-        self.playing = False
+        self._set_playing(False)
 
     def _speed_changed(self, value: str) -> None:
         self.speed = value
@@ -380,12 +388,11 @@ class PlaybackScene(FormScene):
             return
         self.clock += dt * float(self.speed.rstrip("x"))
         while self.playing and self.clock >= SECONDS_PER_MOVE:
-            if self.index >= self.last:
-                self.toggle()  # at the end: stop
-                break
             carried = self.clock - SECONDS_PER_MOVE  # fast playback keeps its pace
             self.go(self.index + 1)
             self.clock = carried
+            if self.index >= self.last:
+                self._set_playing(False)  # the end: it stays on the last move
 
     def draw(self, surface: pygame.Surface) -> None:
         state = self.states[self.index]
@@ -396,8 +403,9 @@ class PlaybackScene(FormScene):
                             theme.px(CONTROLS_HEIGHT))
         pygame.draw.rect(surface, theme.PANEL, panel)
         pygame.draw.line(surface, theme.PANEL_EDGE, panel.topleft, panel.topright, 2)
+        paper = surface.subsurface(pygame.Rect(0, 0, width, panel.y))  # toasts clear of it
         if self.choosing is not None:
-            hud.draw_toasts(surface, self.toasts)
+            hud.draw_toasts(paper, self.toasts)
             return
         radius = self.bar.h // 2
         pygame.draw.rect(surface, (230, 226, 214), self.bar, border_radius=radius)
@@ -411,4 +419,4 @@ class PlaybackScene(FormScene):
                                              theme.MUTED)
             surface.blit(label, label.get_rect(midleft=(self.label_x,
                                                         height - theme.px(32))))
-        hud.draw_toasts(surface, self.toasts)
+        hud.draw_toasts(paper, self.toasts)

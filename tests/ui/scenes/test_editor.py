@@ -139,7 +139,7 @@ def test_problems_are_marked_and_flipping_the_start_fixes_direction(app, editor)
     key(app, pygame.K_r, text="r")  # refuses to race an invalid track
     assert not isinstance(app.scenes[-1], RaceScene)
     forward = editor.draft.start.forward
-    click_at(app, editor, arrow_tip(editor.draft.start, editor.state.arrow * 0.7))
+    click_at(app, editor, arrow_tip(editor.draft.start, editor.state.hand.arrow * 0.7))
     assert editor.draft.start.forward == (-forward[0], -forward[1])
 
 
@@ -158,7 +158,7 @@ def test_test_drive_uses_the_chosen_rules_and_the_race_comes_back_to_the_drawing
     editor.panel.rules.set("baker")
     editor.choose_rules("baker")
     key(app, pygame.K_t, text="t")
-    found = editor.state.analyst.job.result(timeout=60)
+    found = editor.state.checks.analyst.job.result(timeout=60)
     run(app, 1)
     assert editor.state.analysis() is found and found.rules.name == "baker"
     assert found.par is not None and editor.state.show_route
@@ -298,10 +298,10 @@ def test_the_panels_tool_buttons_rules_list_and_laps_list(app, editor):
     click_at_pixel(app, panel.tool_buttons[Tool.ZONE].rect.center)
     assert editor.state.tool is Tool.ZONE and panel.tool_buttons[Tool.ZONE].element.is_selected
     assert not panel.tool_buttons[Tool.SELECT].element.is_selected
-    assert panel.option is not None and panel.option.value == editor.state.zone_kind
-    other = next(kind for kind in panel.option.choices if kind != editor.state.zone_kind)
+    assert panel.option is not None and panel.option.value == editor.state.palette.zone_kind
+    other = next(kind for kind in panel.option.choices if kind != editor.state.palette.zone_kind)
     pick(app, panel.option, other)
-    assert editor.state.zone_kind == other
+    assert editor.state.palette.zone_kind == other
     pick(app, panel.rules, "baker")
     assert editor.state.rules.name == "baker" and load_settings().rules == "baker"
     pick(app, panel.laps, "3 laps")
@@ -368,3 +368,37 @@ def click_at_pixel(app, pos, button=1):
 def two_players(app):
     """A human and a computer, the default players, remembered as the player left them."""
     save_settings(load_settings())
+
+
+def test_f1_lists_every_key_over_the_whole_window_and_any_key_closes_it(app, editor):
+    press(app, pygame.K_F1)
+    assert editor.help and not editor.panel.page.root.visible  # the panel's buttons hidden
+    surface = pygame.Surface(app.screen.get_size())
+    editor.draw(surface)
+    room, layout = editor._key_layout
+    assert room.w > editor.camera.width  # the whole window, not only the paper
+    assert any(row.keys == "Ctrl+O / Ctrl+N" for row in layout.rows)
+    click_at_pixel(app, editor.panel.buttons["Race"].rect.center)  # a click only closes it
+    assert not editor.help and editor.panel.page.root.visible
+    assert app.scenes[-1] is editor
+
+
+def test_an_open_rules_list_takes_the_arrow_keys_and_esc_closes_only_it(app, editor):
+    rules = editor.panel.rules
+    first = rules.value
+    click_at_pixel(app, rules.rect.center)
+    run(app, 2)
+    assert rules.expanded
+    press(app, pygame.K_DOWN)
+    run(app, 2)
+    rules = editor.panel.rules
+    chosen = rules.choices[rules.choices.index(first) + 1]
+    assert rules.value == chosen and editor.state.rules.name == chosen
+    assert rules.expanded  # still open, on the entry chosen
+    press(app, pygame.K_PAGEUP)
+    run(app, 2)
+    assert editor.panel.rules.value == editor.panel.rules.choices[
+        max(0, rules.choices.index(chosen) - 5)]
+    press(app, pygame.K_ESCAPE)
+    run(app, 2)
+    assert not editor.panel.rules.expanded and app.scenes[-1] is editor  # only the list closed

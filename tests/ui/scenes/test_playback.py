@@ -56,6 +56,19 @@ def test_viewer_controls(app):
     assert abs(viewer.index - (len(states) - 1) // 2) <= 1
     drawn = len(viewer.states[viewer.index].trails[0])
     assert drawn == 1 + sum(1 for car, _ in replay.moves[:viewer.index] if car == 0)
+    last = len(states) - 1
+    viewer.go(last - 2)
+    press(app, pygame.K_SPACE)  # play the last two moves, and on past the end
+    run(app, 30, 0.1)
+    assert viewer.index == last and not viewer.playing  # it stops on the last move
+    assert viewer.play_button.text == "play"
+    assert viewer.toasts  # what the last moves did, and the end of the race
+    press(app, pygame.K_HOME)
+    assert viewer.index == 0 and viewer.toasts == []  # nothing told of the end at the start
+    press(app, pygame.K_END)
+    press(app, pygame.K_SPACE)  # play at the end plays again from the start
+    run(app, 1, 0.1)
+    assert viewer.playing and viewer.index <= 1 and viewer.toasts == []
 
 
 def test_take_over_races_on_from_that_point_with_the_cars_chosen(app):
