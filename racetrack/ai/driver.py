@@ -29,7 +29,7 @@ import numpy as np
 
 from racetrack.ai import LEVELS, missiles
 from racetrack.ai.lookahead import lookahead_scores
-from racetrack.ai.planner import UNSAFE, plan_scores
+from racetrack.ai.planner import UNSAFE, guide_field, plan_scores
 from racetrack.ai.tables import table_damage_limit, value_table
 from racetrack.ai.traffic import gives_way, giving_way, hold_up, reachable_points
 from racetrack.gadgets import heading, missile_boost
@@ -107,10 +107,14 @@ class TableDriver:
         self._idle = 0  # turns since then
 
     def prepare(self, state: RaceState, car: int) -> None:
-        """Build the table now (it is cached), so the first move is as quick as the rest."""
+        """Build the table and the distance-to-go field now (both are cached), so no move
+        waits for them: the field guides a car off the table, and the plan where no table
+        fits."""
         race = state.race
-        with contextlib.suppress(SolverError):  # too large a track: the lookahead drives
-            value_table(race.course_of(car), race.rules, swims(race.cars[car], state.cars[car]))
+        course = race.course_of(car)
+        with contextlib.suppress(SolverError):  # too large a track: the plan drives
+            value_table(course, race.rules, swims(race.cars[car], state.cars[car]))
+        guide_field(state, car)
 
     def steer(self, state: RaceState) -> Move:
         """The move of the missile whose move it is: chasing a rival
