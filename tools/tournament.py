@@ -1,7 +1,7 @@
 """A tournament of the computer drivers: hundreds of seeded races among other cars, and every
 level alone on every map.
 
-    python tools/tournament.py [RACES] [--workers N] [--first SEED]
+    python tools/tournament.py [RACES] [--workers N] [--first SEED] [--save FILE]
     python tools/tournament.py --alone [--workers N]
 
 The races are run on every bundled track and on Karopapier maps of the kinds players bring
@@ -19,8 +19,10 @@ per kind of map:
   still racing; and races with no winner (both must be 0);
 - per level: the cars that finished, crashes per car, the turns a finisher took against its
   own optimum from its grid point (the table's value, alone on the track), how often a car
-  finished ahead of a car of the level just below it in races both finished, its average
-  place in the race (0 first, 1 last), and its slowest move.
+  finished ahead of a car of the level just below it in races both finished (with the
+  share's 95% interval), its average place in the race (0 first, 1 last), and its slowest
+  move, on the process's CPU clock (what other work on the machine does not inflate) and
+  on the wall clock.
 
 ``--alone`` races each level alone on every map and bundled track under Gardner's rules and
 prints, per map, the optimum, each level's turns and the slowest move of any level (the
@@ -30,6 +32,8 @@ table built beforehand, as a race prepares it), with the table's states and byte
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import random
 import statistics
 import sys
@@ -115,11 +119,12 @@ def race(seed: int) -> dict:
         driver.prepare(state, index)
     started = time.perf_counter()
     slowest: dict[int, float] = defaultdict(float)
+    slowest_wall: dict[int, float] = defaultdict(float)
     while not state.is_over:
         index = state.current_car
-        began = time.perf_counter()
-        move = drivers[index].choose(state)
-        slowest[index] = max(slowest[index], time.perf_counter() - began)
+        move, cpu, wall = timed(drivers[index], state)
+        slowest[index] = max(slowest[index], cpu)
+        slowest_wall[index] = max(slowest_wall[index], wall)
         events += state.apply(move)
     seconds = time.perf_counter() - started
     outcome = state.outcome
@@ -130,7 +135,8 @@ def race(seed: int) -> dict:
         crashes = sum(1 for e in events if e.kind is EventKind.CRASHED and e.car == i)
         cars.append({"level": levels[i], "finish": car.finish.round if car.finish else None,
                      "moves": car.moves, "crashes": crashes, "best": best(state, i),
-                     "place": outcome.ranking.index(i), "slowest": slowest[i]})
+                     "place": outcome.ranking.index(i), "slowest": slowest[i],
+                     "slowest_wall": slowest_wall[i]})
     return {"seed": seed, "track": track.name, "kind": venue.kind, "variant": variant,
             "stalled": stalled, "winner": outcome.winner is not None,
             "termination": outcome.termination.value, "cars": cars, "seconds": seconds}
@@ -140,16 +146,17 @@ def alone(venue: Venue) -> dict:
     """Each level alone on a venue under Gardner's rules: its turns, and the slowest move."""
     track = venue.track()
     rules = load_rules("gardner")
-    found: dict = {"track": track.name, "kind": venue.kind, "turns": {}, "slowest": 0.0}
+    found: dict = {"track": track.name, "kind": venue.kind, "turns": {}, "slowest": 0.0,
+                   "slowest_wall": 0.0}
     for level in LEVELS:
         game = Race(track, rules, computer_line_up([level]), seed=1)
         state = game.start()
         driver = race_drivers(game)[0]
         driver.prepare(state, 0)
         while not state.is_over:
-            began = time.perf_counter()
-            move = driver.choose(state)
-            found["slowest"] = max(found["slowest"], time.perf_counter() - began)
+            move, cpu, wall = timed(driver, state)
+            found["slowest"] = max(found["slowest"], cpu)
+            found["slowest_wall"] = max(found["slowest_wall"], wall)
             state.apply(move)
         car = state.cars[0]
         found["turns"][level] = car.moves if car.finish else None
@@ -161,6 +168,14 @@ def alone(venue: Venue) -> dict:
     except SolverError:
         found["states"] = found["bytes"] = None
     return found
+
+
+def timed(driver, state: RaceState) -> tuple:
+    """A driver's move, with the process CPU time it took (what the machine's other work
+    does not inflate) and the wall-clock time."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    move = driver.choose(state)
+    return move, time.process_time() - cpu, time.perf_counter() - wall
 
 
 def best(state: RaceState, index: int) -> int | None:
@@ -203,6 +218,7 @@ def level_table(results: list[dict]) -> list[str]:
     places: dict[str, list[float]] = defaultdict(list)
     finished: dict[str, list[bool]] = defaultdict(list)
     slowest: dict[str, float] = defaultdict(float)
+    slowest_wall: dict[str, float] = defaultdict(float)
     beats: dict[tuple[str, str], list[int]] = defaultdict(list)
     for result in results:
         cars = result["cars"]
@@ -211,6 +227,7 @@ def level_table(results: list[dict]) -> list[str]:
             crashes[level].append(car["crashes"])
             finished[level].append(car["finish"] is not None)
             slowest[level] = max(slowest[level], car["slowest"])
+            slowest_wall[level] = max(slowest_wall[level], car.get("slowest_wall", 0.0))
             if car["finish"] is not None and car["best"]:
                 ratios[level].append(car["moves"] / car["best"])
             # The place in the race, 0 (first) to 1 (last).
@@ -222,7 +239,8 @@ def level_table(results: list[dict]) -> list[str]:
                         and a["finish"] and b["finish"]:
                     beats[(a["level"], b["level"])].append(int(a["place"] < b["place"]))
     lines = ["| level | cars | finished | crashes per car | turns / optimum (median, worst) "
-             "| average place (0 first, 1 last) | beats the level below | slowest move |",
+             "| average place (0 first, 1 last) | beats the level below (95% interval) "
+             "| slowest move (CPU, wall) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for number, level in reversed(list(enumerate(LEVELS))):
         cars = len(crashes[level])
@@ -235,20 +253,32 @@ def level_table(results: list[dict]) -> list[str]:
             f"{sum(crashes[level]) / cars:.2f} | "
             f"{statistics.median(ratio):.2f}, {max(ratio):.2f} | "
             f"{statistics.mean(places[level]):.2f} | "
-            + (f"{100 * sum(below) / len(below):.0f}% of {len(below)}" if below else "-")
-            + f" | {1000 * slowest[level]:.0f} ms |")
+            + (beats_cell(below) if below else "-")
+            + f" | {1000 * slowest[level]:.0f} ms, {1000 * slowest_wall[level]:.0f} ms |")
     return lines
 
 
+def beats_cell(wins: list[int]) -> str:
+    """How often a level beat the one below, with Wilson's 95% interval: whether a share
+    stands above 70% or merely came out so in a small sample."""
+    n, share = len(wins), sum(wins) / len(wins)
+    z = 1.96
+    middle = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return f"{100 * share:.0f}% of {n} ({100 * (middle - half):.0f}-{100 * (middle + half):.0f}%)"
+
+
 def alone_report(found: list[dict]) -> str:
-    lines = ["| map | kind | optimum | expert | hard | medium | easy | slowest move | table |",
+    lines = ["| map | kind | optimum | expert | hard | medium | easy | slowest move (CPU, wall) "
+             "| table |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for item in found:
         table = "none" if item["states"] is None else \
             f"{item['states'] / 1e6:.2f} M states, {item['bytes'] / 2**20:.1f} MB"
         lines.append(f"| {item['track']} | {item['kind']} | {item.get('best')} | "
                      + " | ".join(turns_cell(item, level) for level in reversed(LEVELS))
-                     + f" | {1000 * item['slowest']:.0f} ms | {table} |")
+                     + f" | {1000 * item['slowest']:.0f} ms, {1000 * item['slowest_wall']:.0f} ms "
+                     f"| {table} |")
     return "\n".join(lines)
 
 
@@ -264,6 +294,7 @@ def main() -> None:
     parser.add_argument("races", type=int, nargs="?", default=300)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--first", type=int, default=0, help="first seed")
+    parser.add_argument("--save", type=Path, help="also write every race's results here (JSON)")
     parser.add_argument("--alone", action="store_true",
                         help="each level alone on every track and map instead")
     args = parser.parse_args()
@@ -279,6 +310,8 @@ def main() -> None:
             if result["stalled"] or not result["winner"]:
                 print(f"STALL: seed {result['seed']}, {result['track']} "
                       f"({result['variant']}): {result['termination']}", file=sys.stderr)
+    if args.save:
+        args.save.write_text(json.dumps(results))
     print(report(results, time.perf_counter() - started))
 
 
