@@ -3,19 +3,20 @@ table wherever the solver can solve.
 
 A table that keeps every edge between the states it found (``solver.ValueTable``) needs a
 hundred bytes a state and more; this one keeps each state's key (in order, so a state is found
-by bisection) and its two values, and works the edges out again from the rules as it needs
-them. It is built in two passes:
+by bisection) and its two values, and keeps no *plain* move: a change of velocity that lands at
+the point plus the new velocity, one turn, no crash, every other column as it was. Such a move
+is known from its two ends, so while the table is built a state holds only a bit for each
+change of velocity that makes a plain move out of it. It is built in two passes:
 
 1. *Forward*: every state reachable from the sources, a turn's worth at a time, each expanded
-   once through the rules' own transition. Most edges are *plain*: a change of velocity that
-   lands at the point plus the new velocity, one turn, no crash, every other column as it was.
-   Those are not kept: the move that makes one is known from its two ends. The few others (a
-   move over a line or into an area, a crash, a launch, a put-back) are kept as they are.
-2. *Backward*: Dial's search from the finish, a bucket per number of turns. The plain moves
-   into a state just settled come from the states its velocity less each change points back
-   to; each such move is judged again, alone, by the transition (as the forward pass judged
-   it), and counts where it leads exactly to the settled state. The kept edges are read
-   backwards as they are.
+   once through the rules (by the compiled kernel where the rules allow, as the solver's
+   search expands them; the numpy transition judges the rest). Each state's plain moves become
+   its bits; the few other edges (a move over a line or into an area, a crash, a launch, a
+   put-back) are kept as they are.
+2. *Backward*: Dial's search from the finish, a bucket per number of turns. The states with a
+   plain move into a state just settled are its point less its velocity, at its velocity less
+   each change: those that are in the table and hold that change's bit. The kept edges are
+   read backwards as they are.
 
 Values are the fewest turns (``value``) and the fewest by routes that never crash
 (``careful``); ``UNSOLVED`` where there is none.
@@ -25,22 +26,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from racetrack import kernel
 from racetrack.graphs import first_of_each
-from racetrack.rules.transition import (
-    COLUMNS,
-    SPECIAL_CODES,
-    Cars,
-    CrashSpots,
-    MoveMemo,
-    Special,
-    Transition,
-)
+from racetrack.rules.transition import COLUMNS, Cars, CrashSpots, MoveMemo, Transition
 from racetrack.solver import (
     SolverError,
     StateSpace,
     TableReading,
     ValueTable,
     kept_successors,
+    unsure_successors,
 )
 
 #: States expanded at once in either pass.
@@ -48,7 +43,6 @@ CHUNK = 1 << 15
 #: The value a state with no way to the finish holds while the table is built.
 NONE16 = np.iinfo(np.uint16).max
 UNSOLVED = np.iinfo(np.int32).max
-NONE_CODE = SPECIAL_CODES.index(Special.NONE)
 
 
 class TableTooLarge(SolverError):
@@ -113,7 +107,7 @@ def compacted(table: ValueTable) -> CompactTable:
     return CompactTable(search.space, keys[order], value, careful)
 
 
-class Regeneration:
+class CompactBuild:
     """The two passes that build a ``CompactTable`` keeping no plain move (see the module's
     docstring), from the ``sources``; ``leave_track``: whether states off the track are kept;
     ``memory``: the bytes the build may take at most (``TableTooLarge`` past them)."""
@@ -130,14 +124,28 @@ class Regeneration:
         self.goal = transition.goal
         self.key_type = np.uint32 if space.size < 2 ** 32 else np.uint64
         self.crash_spots = CrashSpots()
+        # The kernel expands the states where the rules and the numbering allow it.
+        self.compiled = space.compiled()
+        self.workspace = kernel.Workspace()
         land = transition.land
         self.moves_memo = MoveMemo(land, space.vmax_x, space.vmax_y) \
-            if MoveMemo.size(land, space.vmax_x, space.vmax_y) <= memory // 16 else None
-        self.changes = {(int(x), int(y)) for x, y in transition.changes}
+            if self.compiled is None \
+            and MoveMemo.size(land, space.vmax_x, space.vmax_y) <= memory // 16 else None
+        changes = transition.changes.astype(np.int64)
+        self.changes = changes
+        # A change of velocity's bit, looked up by the change.
+        self.reach = int(np.abs(changes).max(initial=0))
+        side = 2 * self.reach + 1
+        self.bit_of = np.full(side * side, -1, dtype=np.int64)
+        self.bit_of[(changes[:, 1] + self.reach) * side + changes[:, 0] + self.reach] = \
+            np.arange(len(changes))
+        self.bits_type = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+                              if np.iinfo(t).bits >= len(changes))
         self.keys = np.zeros(0, self.key_type)
+        self.plain = np.zeros(0, self.bits_type)
 
     def build(self) -> CompactTable:
-        self.keys, kept = self._forward(self.sources)
+        self.keys, self.plain, kept = self._forward(self.sources)
         value = self._backward(kept)
         crashes = kept[3].astype(bool)
         careful = self._backward(tuple(part[~crashes] for part in kept)) \
@@ -151,9 +159,10 @@ class Regeneration:
 
     # -- the forward pass -----------------------------------------------------------------------
 
-    def _forward(self, sources: Cars) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
-        """Every state reachable from the sources (their keys, in order) and the edges that
-        are not plain moves: (source key, destination key, cost, crashed)."""
+    def _forward(self, sources: Cars) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+        """Every state reachable from the sources (their keys, in order), each state's bits
+        of plain moves, and the edges that are not plain moves: (source key, destination
+        key, cost, crashed)."""
         space = self.space
         seen = np.zeros((space.size + 7) // 8, dtype=np.uint8)
         self._check(seen.nbytes)
@@ -161,23 +170,28 @@ class Regeneration:
         frontier = frontier[first_of_each(frontier)]
         _mark(seen, frontier)
         found: list[np.ndarray] = []
+        bits: list[np.ndarray] = []
         kept: list[tuple[np.ndarray, ...]] = []
         total = kept_bytes = 0
+        per_state = np.dtype(self.key_type).itemsize + np.dtype(self.bits_type).itemsize
         while len(frontier):
             found.append(frontier.astype(self.key_type))
             total += len(frontier)
             following: list[np.ndarray] = []
             for start in range(0, len(frontier), CHUNK):
                 keys = frontier[start:start + CHUNK]
-                cars = space.decode(keys)
-                racing = np.flatnonzero(cars.progress < self.goal)
+                plain = np.zeros(len(keys), dtype=self.bits_type)
+                bits.append(plain)
+                racing = np.flatnonzero(space.progress_of(keys) < self.goal)
                 if not len(racing):
                     continue
-                src_keys, dst_keys, cost, crashed, plain = self._edges(keys[racing],
-                                                                       cars.take(racing))
-                odd = ~plain
+                src, dst_keys, cost, crashed, change = self._edges(keys[racing])
+                made = change >= 0
+                np.bitwise_or.at(plain, racing[src[made]],
+                                 np.left_shift(1, change[made]).astype(self.bits_type))
+                odd = ~made
                 if odd.any():
-                    part = (src_keys[odd], dst_keys[odd], cost[odd].astype(np.int8),
+                    part = (keys[racing[src[odd]]], dst_keys[odd], cost[odd].astype(np.int8),
                             crashed[odd].astype(np.int8))
                     kept.append(part)
                     kept_bytes += sum(p.nbytes for p in part)
@@ -186,44 +200,96 @@ class Regeneration:
                 _mark(seen, fresh)
                 following.append(fresh)
             frontier = np.concatenate(following) if following else np.zeros(0, np.int64)
-            self._check(seen.nbytes + total * np.dtype(self.key_type).itemsize
-                        + kept_bytes + frontier.nbytes + self._memo_bytes)
+            self._check(seen.nbytes + total * per_state + kept_bytes + frontier.nbytes
+                        + self._memo_bytes + self.workspace.nbytes)
         del seen
-        keys = np.sort(np.concatenate(found)) if found else np.zeros(0, self.key_type)
-        if kept:
-            edges = tuple(np.concatenate([k[i] for k in kept]) for i in range(4))
-        else:
-            edges = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8),
-                     np.zeros(0, np.int8))
-        return keys, edges
+        if not found:
+            return np.zeros(0, self.key_type), np.zeros(0, self.bits_type), _no_edges()
+        keys = np.concatenate(found)
+        order = np.argsort(keys)
+        keys = keys[order]
+        plain = np.concatenate(bits)[order]
+        del order
+        edges = tuple(np.concatenate([k[i] for k in kept]) for i in range(4)) if kept \
+            else _no_edges()
+        return keys, plain, edges
 
     @property
     def _memo_bytes(self) -> int:
         return self.moves_memo.flags.nbytes if self.moves_memo is not None else 0
 
-    def _edges(self, keys: np.ndarray, cars: Cars) -> tuple[np.ndarray, ...]:
-        """Every edge out of these racing states that stays in the table: source keys,
-        destination keys, costs, crashes, and whether each is a plain move."""
-        src, after, cost, crashed = kept_successors(self.transition, cars, self.damage_limit,
-                                                    self.crash_spots, self.moves_memo,
-                                                    self.leave_track)
-        if not self.space.fits(after).all():
-            raise TableTooLarge("a legal move lies beyond the table's speed bound")
-        dst_keys = self.space.encode(after).astype(np.int64)
-        before = cars.take(src)
-        plain = (cost == 1) & ~crashed & (after.x - before.x == after.vx) \
-            & (after.y - before.y == after.vy)
+    def _edges(self, keys: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Every edge out of these racing states that stays in the table: the row of
+        ``keys`` each is from, destination keys, costs, crashes, and the change of velocity
+        that makes each a plain move (-1 for none)."""
+        pieces = []
+        if self.compiled is None:
+            parts = [kept_successors(self.transition, self.space.decode(keys),
+                                     self.damage_limit, self.crash_spots, self.moves_memo,
+                                     self.leave_track)]
+        else:
+            transition = self.transition
+            want_stuck = transition.rules.crash_outcome != "out"
+            found = kernel.expand(self.compiled, transition.land.compiled,
+                                  transition.drive.compiled, transition.course.compiled_lines,
+                                  keys, np.arange(len(keys)), len(transition.changes), None,
+                                  want_stuck, workspace=self.workspace)
+            if found.beyond:
+                raise TableTooLarge("a legal move lies beyond the table's speed bound")
+            parts = unsure_successors(transition, self.space, keys, found,
+                                      self.damage_limit, self.crash_spots, want_stuck)
+            src, dst = found.sources, found.keys.astype(np.int64)
+            ones = np.ones(len(src), dtype=np.int64)
+            pieces.append((src, dst, ones, ones == 0, self._kernel_changes(keys[src], dst)))
+        for src, after, cost, crashed in parts:
+            if not self.space.fits(after).all():
+                raise TableTooLarge("a legal move lies beyond the table's speed bound")
+            dst = self.space.encode(after).astype(np.int64)
+            pieces.append((src, dst, cost, crashed,
+                           self._plain_changes(keys, src, dst, cost, crashed)))
+        return tuple(np.concatenate([p[i] for p in pieces]) for i in range(5))
+
+    def _kernel_changes(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+        """``_plain_changes`` for the kernel's ordinary moves (each lands at its point plus
+        its new velocity, one turn, no crash, and the kernel's states carry no other column
+        but progress): plain where the progress stays, by the keys alone."""
+        space = self.space
+        laps = self.goal + 1
+        src_speed, src_progress = np.divmod(src, laps)
+        dst_speed, dst_progress = np.divmod(dst, laps)
+        src_point, src_vy = np.divmod(src_speed, space.span_y)
+        dst_point, dst_vy = np.divmod(dst_speed, space.span_y)
+        dx = dst_point % space.span_x - src_point % space.span_x
+        dy = dst_vy - src_vy
+        near = (np.abs(dx) <= self.reach) & (np.abs(dy) <= self.reach)
+        side = 2 * self.reach + 1
+        change = np.full(len(src), -1, dtype=np.int64)
+        change[near] = self.bit_of[(dy[near] + self.reach) * side + dx[near] + self.reach]
+        change[src_progress != dst_progress] = -1
+        return change
+
+    def _plain_changes(self, keys: np.ndarray, src: np.ndarray, dst_keys: np.ndarray,
+                       cost: np.ndarray, crashed: np.ndarray) -> np.ndarray:
+        """Per edge (from row ``src`` of ``keys``), the index of the change of velocity that
+        makes it a plain move, or -1 where it is not one."""
+        change = np.full(len(src), -1, dtype=np.int64)
+        rows = np.flatnonzero((cost == 1) & ~crashed)
+        if not len(rows):
+            return change
+        before = self.space.decode(keys[src[rows]])
+        after = self.space.decode(dst_keys[rows])
         dx, dy = after.vx - before.vx, after.vy - before.vy
-        change = np.zeros(len(src), dtype=bool)
-        for cx, cy in self.changes:
-            change |= (dx == cx) & (dy == cy)
-        plain &= change
+        side = 2 * self.reach + 1
+        near = (np.abs(dx) <= self.reach) & (np.abs(dy) <= self.reach)
+        bit = np.full(len(rows), -1, dtype=np.int64)
+        bit[near] = self.bit_of[(dy[near] + self.reach) * side + dx[near] + self.reach]
+        ok = (bit >= 0) & (after.x - before.x == after.vx) & (after.y - before.y == after.vy)
         # Every other column as it was: the source is the destination moved back.
-        rows = np.flatnonzero(plain)
-        if len(rows):
-            back = self._moved_back(after.take(rows), before.vx[rows], before.vy[rows])
-            plain[rows] = self.space.encode(back) == keys[src[rows]]
-        return keys[src], dst_keys, cost, crashed, plain
+        good = np.flatnonzero(ok)
+        back = self._moved_back(after.take(good), before.vx[good], before.vy[good])
+        ok[good] = self.space.encode(back) == keys[src[rows[good]]]
+        change[rows[ok]] = bit[ok]
+        return change
 
     def _moved_back(self, cars: Cars, vx: np.ndarray, vy: np.ndarray) -> Cars:
         """The states a plain move to ``cars`` with the given earlier velocities comes from:
@@ -235,14 +301,14 @@ class Regeneration:
     # -- the backward pass ----------------------------------------------------------------------
 
     def _backward(self, kept: tuple[np.ndarray, ...]) -> np.ndarray:
-        """Dial's search backwards from the finish over the plain moves (worked out again)
-        and the kept edges (without crashes, for the ``careful`` values)."""
+        """Dial's search backwards from the finish over the plain moves (found by the states'
+        bits) and the kept edges (without crashes, for the ``careful`` values)."""
         keys = self.keys
         n = len(keys)
         value = np.full(n, NONE16, dtype=np.uint16)
         done = np.zeros(n, dtype=bool)
-        self._check(self.keys.nbytes + 2 * value.nbytes + done.nbytes + self._memo_bytes
-                    + sum(p.nbytes for p in kept) * 2)
+        self._check(self.keys.nbytes + self.plain.nbytes + 2 * value.nbytes + done.nbytes
+                    + self._memo_bytes + sum(p.nbytes for p in kept) * 2)
         src_ids = self._ids(kept[0])
         dst_ids = self._ids(kept[1])
         order = np.argsort(dst_ids, kind="stable")
@@ -290,53 +356,32 @@ class Regeneration:
         return ids.astype(np.int64)
 
     def _plain_sources(self, ids: np.ndarray) -> np.ndarray:
-        """The states (ids) with a plain move into one of ``ids``, each move judged again."""
-        transition = self.transition
+        """The states (ids) with a plain move into one of ``ids``: for each change of
+        velocity, the state it would come from, where the table holds it with that change's
+        bit. The states asked for are looked up in the order of their keys, which keeps the
+        bisections of the table in the cache."""
         space = self.space
         after = space.decode(self.keys[ids].astype(np.int64))
-        m = len(ids)
-        k = len(transition.changes)
-        rows = np.repeat(np.arange(m), k)
-        cx = np.tile(transition.changes[:, 0], m)
-        cy = np.tile(transition.changes[:, 1], m)
+        m, k = len(ids), len(self.changes)
+        rows = np.tile(np.arange(m), k)
+        bits = np.repeat(np.arange(k), m)
         landed = after.take(rows)
-        back = self._moved_back(landed, landed.vx - cx, landed.vy - cy)
+        back = self._moved_back(landed, landed.vx - self.changes[bits, 0],
+                                landed.vy - self.changes[bits, 1])
         fits = np.flatnonzero(space.fits(back))
-        rows, back = rows[fits], back.take(fits)
-        keys = space.encode(back)
-        at = np.minimum(np.searchsorted(self.keys, keys.astype(self.keys.dtype)),
-                        len(self.keys) - 1)
-        known = np.flatnonzero((self.keys[at] == keys) & (back.progress < self.goal))
-        if not len(known):
-            return np.zeros(0, dtype=np.int64)
-        rows, back, src = rows[known], back.take(known), at[known].astype(np.int64)
-        target = self.keys[ids[rows]].astype(np.int64)
-        return src[self._makes(back, after.take(rows), target)]
+        keys = space.encode(back.take(fits)).astype(self.keys.dtype)
+        order = np.argsort(keys)
+        keys, bits = keys[order], bits[fits[order]]
+        at = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        known = self.keys[at] == keys
+        at, bits = at[known], bits[known]
+        made = (self.plain[at] >> bits.astype(self.bits_type)) & 1 > 0
+        return at[made].astype(np.int64)
 
-    def _makes(self, cars: Cars, wanted: Cars, target: np.ndarray) -> np.ndarray:
-        """Whether each state's move to the velocity of ``wanted`` is legal and leads to the
-        state keyed ``target`` (judged alone, as the transition judges it among the rest)."""
-        transition = self.transition
-        on_oil = transition.unchanged_touches_oil(cars, memo=self.moves_memo) \
-            if transition.oil else None
-        moves = transition.choices(cars, on_oil=on_oil)
-        pick = (moves.wx == wanted.vx[moves.row]) & (moves.wy == wanted.vy[moves.row]) \
-            & (moves.special == NONE_CODE)
-        moves = moves.take(np.flatnonzero(pick))
-        judged = transition.judge(cars, moves, explain=False, on_oil=on_oil,
-                                  memo=self.moves_memo)
-        legal = np.flatnonzero(judged.legal)
-        found = transition.after(cars, judged, legal, self.damage_limit, self.crash_spots)
-        ok = (found.out == 0) & (found.cost == 1) & ~found.crashed
-        if found.left is not None:
-            ok &= ~found.left
-        fits = self.space.fits(found.cars)
-        ok &= fits
-        good = np.flatnonzero(ok)
-        ok[good] = self.space.encode(found.cars.take(good)) == target[judged.row[legal][good]]
-        makes = np.zeros(len(cars), dtype=bool)
-        makes[judged.row[legal][ok]] = True
-        return makes
+
+def _no_edges() -> tuple[np.ndarray, ...]:
+    return (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8),
+            np.zeros(0, np.int8))
 
 
 def _seen(bits: np.ndarray, keys: np.ndarray) -> np.ndarray:

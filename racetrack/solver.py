@@ -609,34 +609,11 @@ class Search:
         else:
             ones = np.ones(len(found.keys), dtype=np.int32)
             self._queue(found.keys, found.sources, ones, ones == 0, turns, push)
-        stuck = found.status == 0
-        if len(found.deferred_rows):
-            # Moves the kernel was unsure of: judged in numpy (and shapely), as ``_expand``.
-            rows, inverse = np.unique(found.deferred_rows, return_inverse=True)
-            cars = self.space.decode(keys[rows])
-            moves = Moves(inverse.reshape(-1).astype(np.int64), found.deferred_wx,
-                          found.deferred_wy,
-                          np.full(len(inverse), SPECIAL_CODES.index(Special.NONE), np.int8),
-                          cars.x[inverse] + found.deferred_wx,
-                          cars.y[inverse] + found.deferred_wy)
-            judged = transition.judge(cars, moves, explain=False)
-            legal = np.flatnonzero(judged.legal)
-            after = transition.after(cars, judged, legal)
-            self._check_fits(after.cars)
-            self._queue(self.space.encode(after.cars), ids[rows[moves.row[legal]]],
-                        after.cost, after.crashed, turns, push)
-            alive = np.zeros(len(keys), dtype=bool)
-            alive[rows[moves.row[legal]]] = True
-            stuck |= (found.status == 2) & ~alive
-        stuck = np.flatnonzero(stuck)
-        if want_stuck and len(stuck):
-            crashed = transition.stuck(self.space.decode(keys[stuck]), self.damage_limit,
-                                       self.crash_spots)
-            keep = np.flatnonzero(crashed.out == 0)
-            after = crashed.cars.take(keep)
+        for src, after, cost, crashed in unsure_successors(transition, self.space, keys, found,
+                                                           self.damage_limit,
+                                                           self.crash_spots, want_stuck):
             self._check_fits(after)
-            self._queue(self.space.encode(after), ids[stuck[keep]], crashed.cost[keep],
-                        crashed.crashed[keep], turns, push)
+            self._queue(self.space.encode(after), ids[src], cost, crashed, turns, push)
 
     def _expand_dropping_seen(self, cars: Cars, ids: np.ndarray, turns: int, push) -> None:
         """Moves that can only drive on or be refused: work out where each would lead, drop
@@ -914,6 +891,39 @@ def kept_successors(transition: Transition, cars: Cars, damage_limit: int | None
         staying &= ~found.left
     keep = np.flatnonzero(staying)
     return src[keep], found.cars.take(keep), found.cost[keep], found.crashed[keep]
+
+
+def unsure_successors(transition: Transition, space: StateSpace, keys: np.ndarray,
+                      found: kernel.Expansion, damage_limit: int | None, spots: CrashSpots,
+                      want_stuck: bool) -> list[tuple[np.ndarray, Cars, np.ndarray, np.ndarray]]:
+    """What the compiled kernel's expansion of the states ``keys`` left to numpy: the moves
+    it was unsure of, judged in numpy (and shapely) as ``Search._expand`` judges them, and
+    (``want_stuck``) the crash of each state with no legal move. Per part: the rows of
+    ``keys`` they come from, the states they lead to, their costs and whether each crashed."""
+    parts = []
+    stuck = found.status == 0
+    if len(found.deferred_rows):
+        rows, inverse = np.unique(found.deferred_rows, return_inverse=True)
+        cars = space.decode(keys[rows])
+        moves = Moves(inverse.reshape(-1).astype(np.int64), found.deferred_wx,
+                      found.deferred_wy,
+                      np.full(len(inverse), SPECIAL_CODES.index(Special.NONE), np.int8),
+                      cars.x[inverse] + found.deferred_wx, cars.y[inverse] + found.deferred_wy)
+        judged = transition.judge(cars, moves, explain=False)
+        legal = np.flatnonzero(judged.legal)
+        after = transition.after(cars, judged, legal)
+        src = rows[moves.row[legal]]
+        parts.append((src, after.cars, after.cost, after.crashed))
+        alive = np.zeros(len(keys), dtype=bool)
+        alive[src] = True
+        stuck |= (found.status == 2) & ~alive
+    stuck = np.flatnonzero(stuck)
+    if want_stuck and len(stuck):
+        crashed = transition.stuck(space.decode(keys[stuck]), damage_limit, spots)
+        keep = np.flatnonzero(crashed.out == 0)
+        parts.append((stuck[keep], crashed.cars.take(keep), crashed.cost[keep],
+                      crashed.crashed[keep]))
+    return parts
 
 
 def least_turns(transition: Transition, sources: Cars, accel: int) -> int:

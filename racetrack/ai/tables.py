@@ -2,7 +2,7 @@
 
 A table answers "how many turns from this state to the finish, driving perfectly?" for every
 state a lone car can reach on the track: it is built (``racetrack.compact``: a byte or two a
-state, the moves worked out again from the rules rather than kept) from every point at rest at
+state, no move kept) from every point at rest at
 every progress (and every damage the car may still take), so a car put back after a crash or
 stopped by a collision is covered too, and it holds the states off the track where the rules
 let cars leave it. The state carries what the rules' options ask for (``Option.state``) except
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from racetrack.compact import CompactTable, Regeneration, compacted
+from racetrack.compact import CompactBuild, CompactTable, compacted
 from racetrack.course import Course
 from racetrack.geometry import Vec
 from racetrack.model import Kit
@@ -40,10 +40,10 @@ from racetrack.solver import (
 
 #: Tables kept for reuse (a rematch on the same track and rules needs no new one).
 KEEP = 6
-#: Bytes a driver's table may take while it is built (its states, and the few edges that are
-#: not plain moves): the solver's own budget, so a table fits wherever a solve does (it keeps
-#: five bytes a state where the solver keeps eight); a track that needs more is driven by the
-#: plan.
+#: Bytes a driver's table may take while it is built (its states with a bit for each plain
+#: move, and the few edges that are not plain moves): the solver's own budget, so a table fits
+#: wherever a solve does (it keeps six or seven bytes a state while it is built, five once
+#: built, where the solver keeps eight); a track that needs more is driven by the plan.
 TABLE_MEMORY = MEMORY_BUDGET
 #: Bytes a table may take while it is worked out over every edge kept (quicker, where it
 #: fits), and what that takes for each possible state (about a quarter of them are reached,
@@ -129,8 +129,8 @@ def table_setup(course: Course, rules: RuleSet, can_swim: bool = False) -> Table
 
 def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> CompactTable:
     """The table, kept compactly: worked out over every edge where they fit in
-    ``EDGES_MEMORY`` (the quickest way, the compiled kernel's where it applies), else with
-    the plain moves worked out again from the rules as they are needed."""
+    ``EDGES_MEMORY`` (the quickest way, the compiled kernel's where it applies), else keeping
+    a bit for each plain move instead of the move (``racetrack.compact``)."""
     setup = table_setup(course, rules, can_swim)
     space = StateSpace(setup.transition, setup.columns, setup.limit)
     edges_memory = min(EDGES_MEMORY, TABLE_MEMORY)
@@ -140,7 +140,7 @@ def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) ->
                                                setup.limit, keep_edges=True,
                                                leave_track=setup.leave_track,
                                                memory=edges_memory)))
-    return Regeneration(setup.transition, space, setup.sources, setup.limit,
+    return CompactBuild(setup.transition, space, setup.sources, setup.limit,
                         leave_track=setup.leave_track, memory=TABLE_MEMORY).build()
 
 

@@ -10,7 +10,7 @@ import pytest
 from racetrack import solver
 from racetrack.ai import tables
 from racetrack.ai.tables import build_value_table, table_setup
-from racetrack.compact import NONE16, CompactTable, Regeneration
+from racetrack.compact import NONE16, CompactBuild, CompactTable
 from racetrack.course import Course
 from racetrack.graphs import HashIndex
 from racetrack.rules import load_rules
@@ -74,7 +74,7 @@ def regenerated(course: Course, rules) -> CompactTable:
     edge)."""
     setup = table_setup(course, rules)
     space = StateSpace(setup.transition, setup.columns, setup.limit)
-    return Regeneration(setup.transition, space, setup.sources, setup.limit,
+    return CompactBuild(setup.transition, space, setup.sources, setup.limit,
                         setup.leave_track).build()
 
 
