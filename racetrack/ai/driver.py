@@ -323,14 +323,16 @@ class TableDriver:
 
     def _anticipating(self, state: RaceState, options: list[Candidate], values: list[int],
                       pool: list[int]) -> list[int]:
-        """The options best by the table once the points the other cars are heading for
-        (where their moves go on unchanged) are taken: a car about to be baulked on its
-        line is better off a turn slower on a clear one. Only options within a turn of the
-        best are weighed."""
+        """Of the options best by the table, those whose ways on stay quickest once the
+        points the other cars are heading for (each one's best next point by the table) are
+        taken: of equally quick lines, the one a car ahead will not baulk. Only options as
+        good as the best are weighed: a turn given up for a clear line lost more races than
+        it won, the other car often going elsewhere (the expert beat hard in 20 of 47 races
+        on Canyon, the waypoints sheet and the Karopapier hairpin so, in 33 without)."""
         index = state.current_car
         assert index is not None
         best = min(values[i] for i in pool)
-        near = [i for i in pool if values[i] <= best + 1]
+        near = [i for i in pool if values[i] == best]
         me = state.cars[index]
         reach = 2 * (max(abs(me.velocity.x), abs(me.velocity.y)) + 3)
         heading_for = set()

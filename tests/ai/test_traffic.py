@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from racetrack.ai import LEVELS, make_driver
+from racetrack.ai.driver import TableDriver, standing
 from racetrack.game import STALL_TURNS, Race
 from racetrack.geometry import ZERO, Vec
 from racetrack.lineup import computer_line_up
@@ -82,9 +83,19 @@ def test_two_experts_head_on_four_squares_apart_never_stand_off(seed):
 
 
 @pytest.mark.parametrize("race_seed", [0, 3])
-def test_the_standoff_is_broken_the_same_way_whatever_the_drivers_seeds(race_seed):
-    """The car that comes on is the one whose turn comes once the other stood still: a
-    matter of the position and the order, never of a draw among equal moves."""
+def test_the_standoff_is_broken_the_same_way_whatever_the_drivers_seeds(race_seed,
+                                                                          monkeypatch):
+    """Drivers with every reason to wait (each would stand still whenever it may): the car
+    that comes on is the one whose turn comes once the other stood still, a matter of the
+    position and the order, never of a draw among equal moves."""
+    pick = TableDriver._pick
+
+    def waiting(self, state, options, values, pool):
+        here = state.cars[state.current_car].position
+        still = [i for i in pool if standing(options[i], here)]
+        return still[0] if still else pick(self, state, options, values, pool)
+
+    monkeypatch.setattr(TableDriver, "_pick", waiting)
     first = set()
     for seed in range(5):
         race, state = facing(["expert", "expert"], 15, 19, race_seed)
