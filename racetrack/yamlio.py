@@ -27,7 +27,8 @@ from typing import Any
 import yaml
 
 from racetrack.errors import FileProblemError, Problem
-from racetrack.files import atomic_write_text
+from racetrack.files import atomic_write_text, create_new_text
+from racetrack.yamlnumbers import LARGEST, NumberTooLarge, real_number, whole_number
 
 __all__ = ["Limits", "YamlDocument", "atomic_write_text", "count_nodes", "dump_yaml",
            "load_yaml", "parse_yaml", "read_bytes", "read_text", "write_yaml"]
@@ -86,8 +87,20 @@ class YamlDocument:
                 data = data[key]
             else:
                 data = None
-        prefix, size = tuple(path), len(path)
-        lines = {key[size:]: line for key, line in self.lines.items() if key[:size] == prefix}
+        prefix = tuple(path)
+        lines: dict[PathKey, int] = {}
+        # Only the part's own keys and items are looked up (not every line of the file), so
+        # taking a part of each of ten thousand records stays linear in the file.
+        stack: list[tuple[PathKey, Any]] = [((), data)]
+        while stack:
+            relative, value = stack.pop()
+            line = self.lines.get(prefix + relative)
+            if line is not None:
+                lines[relative] = line
+            if isinstance(value, dict):
+                stack.extend(((*relative, key), item) for key, item in value.items())
+            elif isinstance(value, list):
+                stack.extend(((*relative, index), item) for index, item in enumerate(value))
         if () not in lines:
             lines[()] = self.line_of(path) or 1
         return YamlDocument(data, self.file, lines)
@@ -256,6 +269,8 @@ _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null",
                                              "timestamp")}
 _STR = f"{_TAG}str"
+_INT = f"{_TAG}int"
+_FLOAT = f"{_TAG}float"
 _MERGE = f"{_TAG}merge"
 #: A plain scalar that is a whole number in decimal, short enough to convert at once.
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]{0,17})")
@@ -409,15 +424,27 @@ class _Builder:
             return _MergeKey
         if tag not in _SCALAR_TAGS:
             tag = _STR  # "=" and the like: YAML 1.1 types no loader builds; plain text here
-        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
         try:
-            value = self.constructor.yaml_constructors[tag](self.constructor, node)
+            value = self.construct(tag, text, event)
+        except NumberTooLarge:
+            raise self.fail(line, f"the number {_shown(text)} is far too large (a number in "
+                                  "a game file must fit in a float, within ±1.8e308)") from None
         except (ValueError, OverflowError, yaml.YAMLError):
             raise self.fail(line, f"YAML error: {_shown(text)} is not a valid "
                                   f"{tag.removeprefix(_TAG)}") from None
         if plain and len(text) <= 24 and len(self.scalars) < 50_000:
             self.scalars[text] = value
         return value
+
+    def construct(self, tag: str, text: str, event: yaml.ScalarEvent) -> Any:
+        """The value of a scalar of a known ``tag``: numbers by the game's own linear-time
+        readers (``yamlnumbers``), everything else by PyYAML's safe constructors."""
+        if tag == _INT:
+            return whole_number(text)
+        if tag == _FLOAT:
+            return real_number(text)
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+        return self.constructor.yaml_constructors[tag](self.constructor, node)
 
     def child_path(self, stack: list[_Frame], line: int | None) -> PathKey:
         if not stack:
@@ -496,6 +523,8 @@ _MergeKey = _MergeKeyType()
 
 def _shown(value: Any) -> str:
     """A value for a message: quoted, with anything unprintable escaped, and kept short."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
+        return "a number far too large"
     text = repr(value)
     return text if len(text) <= 42 else text[:40] + "…" + text[-1]
 
@@ -527,8 +556,9 @@ def count_nodes(data: Any, limit: int | None = None) -> int:
 
 def write_yaml(path: str | os.PathLike[str], data: Any, limits: Limits = DEFAULT_LIMITS,
                error: type[FileProblemError] = FileProblemError,
-               make_parents: bool = True) -> None:
-    """Write ``data`` atomically, refusing (``error``) what would be refused when read back.
+               make_parents: bool = True, exclusive: bool = False) -> None:
+    """Write ``data`` atomically, refusing (``error``) what would be refused when read back;
+    where ``exclusive``, only as a new file (``FileExistsError`` if ``path`` is taken).
 
     The reader counts every key, value and list item as a node; so does this.
     """
@@ -542,7 +572,10 @@ def write_yaml(path: str | os.PathLike[str], data: Any, limits: Limits = DEFAULT
         raise error(Problem(str(path), None, f"too large to save: more than "
                                              f"{_size(limits.bytes)}, which the game would "
                                              "refuse to read back"))
-    atomic_write_text(path, text, make_parents=make_parents)
+    if exclusive:
+        create_new_text(path, text, make_parents=make_parents)
+    else:
+        atomic_write_text(path, text, make_parents=make_parents)
 
 
 class _Layout:

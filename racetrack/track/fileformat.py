@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from racetrack.errors import Problem, TrackError
-from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader
+from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader, describe
 from racetrack.geometry import Coord, Line, Vec
 from racetrack.track.checks import geometry_problems
 from racetrack.track.model import COLLECTABLE_KINDS, ZONE_KINDS, Area, Collectable, Track, Zone
@@ -184,7 +184,7 @@ def read_version(root: Field) -> int | None:
         return None
     value = version.value
     if isinstance(value, bool) or value not in FORMAT_VERSIONS:
-        version.fail(f"unsupported track format version {value!r:.20}; this game reads "
+        version.fail(f"unsupported track format version {describe(value)}; this game reads "
                      f"versions {' and '.join(map(str, FORMAT_VERSIONS))}")
         return None
     return value

@@ -1,0 +1,114 @@
+"""Numbers from YAML text: read in time linear in their length, refused past a float's range.
+
+YAML 1.1 writes whole numbers in decimal, ``0x`` hexadecimal, ``0b`` binary, ``0`` octal and
+base 60 (``1:30:00``), with ``_`` anywhere as a separator, and real numbers with exponents and
+in base 60 too. PyYAML's own constructors turn any of these into a Python number of whatever
+size: a base-60 number of 400 KB takes seconds of arithmetic on ever larger integers before it
+is even refused, and a 400-digit decimal becomes an integer no float can hold, which crashes
+whatever compares or prints it later. No game file has a use for such a number, so the reader
+reads every number here instead: the size of the text decides, before any arithmetic, whether
+the value could fit in a float, and a value that cannot is refused (``NumberTooLarge``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+__all__ = ["LARGEST", "NumberTooLarge", "real_number", "whole_number"]
+
+#: The largest magnitude a number in a game file may have: the largest float.
+LARGEST = int(sys.float_info.max)
+_DIGITS = {10: len(str(LARGEST)), 16: math.ceil(LARGEST.bit_length() / 4),
+           8: math.ceil(LARGEST.bit_length() / 3), 2: LARGEST.bit_length()}
+_VALID = {10: frozenset("0123456789"), 16: frozenset("0123456789abcdefABCDEF"),
+          8: frozenset("01234567"), 2: frozenset("01")}
+_REAL_CHARACTERS = frozenset("0123456789.e+-")
+_INFINITIES = frozenset({".inf", "+.inf", "-.inf"})
+
+
+class NumberTooLarge(ValueError):
+    """A number no float can hold (more than about 1.8e308 in size)."""
+
+
+def whole_number(text: str) -> int:
+    """The whole number YAML 1.1 reads ``text`` as (``12``, ``-0x1F``, ``0b101``, ``017``,
+    ``1_000``, ``1:30``).
+
+    Raises ``NumberTooLarge`` when its size is beyond a float's, and ``ValueError`` when it is
+    not a whole number at all; either way after time linear in the length of ``text``.
+    """
+    body = text.replace("_", "")
+    sign = -1 if body[:1] == "-" else 1
+    if body[:1] in ("-", "+"):
+        body = body[1:]
+    if not body:
+        raise ValueError(text)
+    if ":" in body:
+        value = _sexagesimal(body.split(":"), _digits)
+    elif body[:2] in ("0x", "0X"):
+        value = _in_base(body[2:], 16)
+    elif body[:2] in ("0b", "0B"):
+        value = _in_base(body[2:], 2)
+    elif body[0] == "0" and len(body) > 1:
+        value = _in_base(body[1:], 8)
+    else:
+        value = _in_base(body, 10)
+    if value > LARGEST:
+        raise NumberTooLarge(text)
+    return sign * value
+
+
+def real_number(text: str) -> float:
+    """The real number YAML 1.1 reads ``text`` as (``2.5``, ``1e3``, ``-.inf``, ``.nan``,
+    ``1:30.5``), with the same refusals as ``whole_number``: a number written out that is too
+    large for a float (``1e400``) is refused, not read as infinite; ``.inf`` is infinity."""
+    body = text.replace("_", "").lower()
+    if body in _INFINITIES or body == ".nan":
+        return float(body.replace(".", ""))
+    sign = -1.0 if body[:1] == "-" else 1.0
+    if body[:1] in ("-", "+"):
+        body = body[1:]
+    if not body or not _REAL_CHARACTERS.issuperset(body.replace(":", "")):
+        raise ValueError(text)
+    value = _sexagesimal(body.split(":"), _real) if ":" in body else float(body)
+    if math.isinf(value):
+        raise NumberTooLarge(text)
+    return sign * value
+
+
+def _in_base(digits: str, base: int) -> int:
+    """``digits`` (no sign) in ``base``; past the checks, their count alone refuses what no
+    float holds, before any arithmetic."""
+    if not digits or not _VALID[base].issuperset(digits):
+        raise ValueError(digits)
+    significant = digits.lstrip("0")
+    if len(significant) > _DIGITS[base]:
+        raise NumberTooLarge(digits)
+    return int(significant, base) if significant else 0
+
+
+def _digits(part: str) -> int:
+    return _in_base(part, 10)
+
+
+def _real(part: str) -> float:
+    value = float(part)
+    if not math.isfinite(value):
+        raise ValueError(part)
+    return value
+
+
+def _sexagesimal(parts: list[str], read) -> int | float:
+    """Base 60, from the left; stopped as soon as the value is past any float's reach (each
+    step then works on numbers of bounded size, so the time is linear in the places)."""
+    value = 0
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        place = read(part) if last else _digits(part)
+        if index and (not last or read is _digits) and place >= 60:
+            raise ValueError(part)
+        value = value * 60 + place
+        if value > LARGEST:
+            raise NumberTooLarge("a base-60 number")
+    return value
