@@ -88,8 +88,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, make_parents: boo
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes,
-                       make_parents: bool = True) -> None:
-    """``atomic_write_text`` for bytes (a picture)."""
+                       make_parents: bool = True, exclusive: bool = False) -> None:
+    """``atomic_write_text`` for bytes (a picture); where ``exclusive``, only a new file is
+    made (``FileExistsError`` if ``path`` is taken, see ``create_new_text``)."""
     target = Path(path)
     try:
         if make_parents:
@@ -105,7 +106,10 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes,
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)
-        os.replace(tmp_name, target)
+        if exclusive:
+            _claim(tmp_name, target, data)
+        else:
+            os.replace(tmp_name, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
@@ -113,6 +117,34 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes,
             raise _naming(exc, target) from None
         raise
     remove_stray_temp_files(target.parent, target.name)
+
+
+def create_new_text(path: str | os.PathLike[str], text: str, make_parents: bool = True) -> None:
+    """Write ``text`` to ``path`` only if no file is there yet: ``FileExistsError`` otherwise,
+    even when another process makes the same name at the same moment. Two games finished in
+    the same second, in two windows, each get a file of their own this way.
+
+    The whole file appears at once (it is written beside and then linked into place), or,
+    on a file system without hard links, it is created exclusively and then written.
+    """
+    atomic_write_bytes(path, text.encode("utf-8"), make_parents, exclusive=True)
+
+
+def _claim(tmp_name: str, target: Path, data: bytes) -> None:
+    """Put the written temporary file at ``target`` unless something is already there."""
+    try:
+        os.link(tmp_name, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        # No hard links here (some shared or FAT folders): make the name exclusively, then
+        # write it; a reader may see it half-written for a moment, never another's file.
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    os.unlink(tmp_name)
 
 
 def _mode_for(target: Path) -> int:
