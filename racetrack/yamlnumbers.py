@@ -7,7 +7,9 @@ size: a base-60 number of 400 KB takes seconds of arithmetic on ever larger inte
 is even refused, and a 400-digit decimal becomes an integer no float can hold, which crashes
 whatever compares or prints it later. No game file has a use for such a number, so the reader
 reads every number here instead: the size of the text decides, before any arithmetic, whether
-the value could fit in a float, and a value that cannot is refused (``NumberTooLarge``).
+a whole number could fit in a float, and one that cannot is refused (``NumberTooLarge``). A
+real number too large for a float is infinite, as Python's own ``float`` reads it; the field
+reader then refuses it where a finite number is wanted, with the line it is on.
 """
 
 from __future__ import annotations
@@ -61,20 +63,24 @@ def whole_number(text: str) -> int:
 
 def real_number(text: str) -> float:
     """The real number YAML 1.1 reads ``text`` as (``2.5``, ``1e3``, ``-.inf``, ``.nan``,
-    ``1:30.5``), with the same refusals as ``whole_number``: a number written out that is too
-    large for a float (``1e400``) is refused, not read as infinite; ``.inf`` is infinity."""
+    ``1:30.5``), in time linear in its length; one too large for a float (``1e400``, a long
+    base-60 one) is infinite. ``ValueError`` when ``text`` is no real number."""
     body = text.replace("_", "").lower()
-    if body in _INFINITIES or body == ".nan":
-        return float(body.replace(".", ""))
+    if body == ".nan":
+        return math.nan  # one object, as PyYAML's: two reads of a file compare equal
+    if body in _INFINITIES:
+        return -math.inf if body[0] == "-" else math.inf
     sign = -1.0 if body[:1] == "-" else 1.0
     if body[:1] in ("-", "+"):
         body = body[1:]
     if not body or not _REAL_CHARACTERS.issuperset(body.replace(":", "")):
         raise ValueError(text)
-    value = _sexagesimal(body.split(":"), _real) if ":" in body else float(body)
-    if math.isinf(value):
-        raise NumberTooLarge(text)
-    return sign * value
+    if ":" not in body:
+        return sign * float(body)
+    try:
+        return sign * _sexagesimal(body.split(":"), _real)
+    except NumberTooLarge:
+        return sign * math.inf
 
 
 def _in_base(digits: str, base: int) -> int:

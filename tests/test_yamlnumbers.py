@@ -56,13 +56,13 @@ def test_not_a_number_is_read_as_such():
     assert math.isnan(real_number(".nan"))
 
 
-@pytest.mark.parametrize("text", ["1e400", "-1e400", "1.8e308", "9" * 400 + ".0",
-                                  "1e" + "9" * 100_000, "1" + ":30" * 200 + ".5"])
-def test_a_real_number_written_out_too_large_for_a_float_is_refused(text):
-    with pytest.raises(NumberTooLarge):
-        real_number(text)
-    with pytest.raises(FileProblemError, match="far too large"):
-        parse_yaml(f"a: {text}\n", "f.yaml")
+@pytest.mark.parametrize("text", ["1e400", "1.8e308", "9" * 400 + ".0",
+                                  "1e" + "9" * 100_000, "1" + ":30" * 200 + ".5",
+                                  "1" + ":30" * 200_000 + ".5"])
+def test_a_real_number_too_large_for_a_float_is_infinite_as_python_reads_it(text):
+    assert real_number(text) == math.inf
+    assert real_number("-" + text) == -math.inf
+    assert parse_yaml(f"a: {text}\n", "f.yaml").data["a"] == math.inf
 
 
 def test_a_long_base_60_number_is_refused_before_any_big_arithmetic():
