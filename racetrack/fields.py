@@ -305,6 +305,8 @@ def unprintable(text: str, lines: bool = False) -> str | None:
     """The first character of ``text`` that cannot be shown (a control, a format character
     such as a right-to-left override, a lone surrogate, an unassigned code point), or None;
     line breaks are allowed where ``lines``."""
+    if text.isprintable():  # the usual case, decided in one call
+        return None
     for char in text:
         if not char.isprintable() and not (lines and char == "\n"):
             return char
