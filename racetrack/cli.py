@@ -446,7 +446,7 @@ def run_championship(args: argparse.Namespace) -> int:
         raise RacetrackError(str(exc)) from None
     if args.save:
         try:
-            series.save(args.save)
+            series.save(args.save, replace=True)
         except OSError as exc:
             raise RacetrackError(f"cannot save the championship to {args.save}: "
                                  f"{exc.strerror or exc}") from None

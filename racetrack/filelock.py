@@ -52,12 +52,15 @@ def lock_path(path: str | os.PathLike[str]) -> Path:
 
 
 @contextlib.contextmanager
-def locked(path: str | os.PathLike[str], wait: float = WAIT_SECONDS) -> Iterator[None]:
-    """Hold the lock of ``path`` (its folder is created if missing) for the ``with`` block.
+def locked(path: str | os.PathLike[str], wait: float = WAIT_SECONDS,
+           make_parents: bool = True) -> Iterator[None]:
+    """Hold the lock of ``path`` for the ``with`` block (its folder is created if missing,
+    unless ``make_parents`` is false: then a missing folder is the ``OSError`` that writing
+    there would be).
 
     Re-entrant within a thread: a function holding it may call another that takes it too.
     """
-    held = hold(path, wait)
+    held = hold(path, wait, make_parents)
     try:
         yield
     finally:
@@ -97,7 +100,8 @@ class Held:
             entry.threads.release()
 
 
-def hold(path: str | os.PathLike[str], wait: float = WAIT_SECONDS) -> Held:
+def hold(path: str | os.PathLike[str], wait: float = WAIT_SECONDS,
+         make_parents: bool = True) -> Held:
     """Take the lock of ``path`` and keep it until ``release()`` (an editor keeps its autosave
     so for as long as it is open); ``wait=0`` tries once. Raises ``LockTimeout``, or the
     ``OSError`` of a lock file that cannot be made."""
@@ -111,7 +115,7 @@ def hold(path: str | os.PathLike[str], wait: float = WAIT_SECONDS) -> Held:
         raise _timeout(path)
     try:
         if entry.depth == 0:
-            entry.fd = _lock(lock_path(path), deadline, path)
+            entry.fd = _lock(lock_path(path), deadline, path, make_parents)
         entry.depth += 1
     except BaseException:
         entry.threads.release()
@@ -124,8 +128,9 @@ def _timeout(path: str | os.PathLike[str]) -> LockTimeout:
                                      "again", str(path))
 
 
-def _lock(file: Path, deadline: float, path: str | os.PathLike[str]) -> int:
-    file.parent.mkdir(parents=True, exist_ok=True)
+def _lock(file: Path, deadline: float, path: str | os.PathLike[str], make_parents: bool) -> int:
+    if make_parents:
+        file.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(file, os.O_RDWR | os.O_CREAT, 0o666)
     try:
         while not _try_lock(fd):
