@@ -134,3 +134,33 @@ def test_a_damaged_file_is_kept_aside_under_a_new_name_each_time(tmp_path):
         path.write_text(f"damaged {number}")
         assert keep_aside(path) == tmp_path / expected and not path.exists()
     assert (tmp_path / "records.yaml.bad-2").read_text() == "damaged 1"
+
+
+def test_a_new_file_is_made_only_where_there_is_none(tmp_path):
+    from racetrack.files import create_new_text
+
+    target = tmp_path / "data" / "2025-03-14 120000 Oval.yaml"
+    create_new_text(target, "first\n")
+    with pytest.raises(FileExistsError) as caught:
+        create_new_text(target, "second\n")
+    assert caught.value.filename == str(target)
+    assert target.read_text() == "first\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]  # no temp left
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    with pytest.raises(FileExistsError):
+        create_new_text(tmp_path / "link.yaml", "x")
+    assert not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_without_hard_links_a_new_file_is_still_made_exclusively(tmp_path, monkeypatch):
+    from racetrack.files import create_new_text
+
+    def no_links(source, target):
+        raise OSError(errno.EPERM, "links not supported")
+
+    monkeypatch.setattr(os, "link", no_links)
+    create_new_text(tmp_path / "a.yaml", "first\n")
+    with pytest.raises(FileExistsError):
+        create_new_text(tmp_path / "a.yaml", "second\n")
+    assert (tmp_path / "a.yaml").read_text() == "first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]
