@@ -64,7 +64,7 @@ def test_two_processes_saving_into_one_folder_lose_nothing(tmp_path, monkeypatch
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                  env=env) for who in "ab"]
     outputs = [child.communicate(timeout=300) for child in children]
-    for child, (out, err) in zip(children, outputs, strict=True):
+    for child, (_, err) in zip(children, outputs, strict=True):
         assert child.returncode == 0, err
     saved = [path for out, _ in outputs for path in json.loads(out)]
     assert len(set(saved)) == len(saved) == 2 * 2 * ROUNDS  # no file was given twice
