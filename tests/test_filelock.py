@@ -62,7 +62,7 @@ def test_another_process_cannot_take_it_until_it_is_let_go(tmp_path):
 
 
 def test_a_missing_folder_is_made_only_when_asked(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        with locked(tmp_path / "none" / "a.yaml", make_parents=False):
-            pass
+    with pytest.raises(FileNotFoundError), locked(tmp_path / "none" / "a.yaml",
+                                                  make_parents=False):
+        pass
     assert not (tmp_path / "none").exists()
