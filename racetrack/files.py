@@ -32,9 +32,11 @@ from pathlib import Path
 MAX_NAME_BYTES = 120
 
 _UNSAFE = re.compile(r"[^\w .-]+")
-#: Names Windows keeps for devices, whatever the suffix.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
-             *(f"lpt{i}" for i in range(10))}
+#: Names Windows keeps for devices, whatever follows a dot, and with spaces before it
+#: (``CON .x`` is the console too); the superscript digits count as digits there.
+_RESERVED = frozenset({"con", "prn", "aux", "nul", "conin$", "conout$",
+                       *(f"{port}{digit}" for port in ("com", "lpt")
+                         for digit in "0123456789\u00b9\u00b2\u00b3")})
 
 
 def safe_name(text: str, max_bytes: int = MAX_NAME_BYTES) -> str:
@@ -42,17 +44,24 @@ def safe_name(text: str, max_bytes: int = MAX_NAME_BYTES) -> str:
 
     Separators, control characters and punctuation are dropped; a name cannot start or end
     with a dot, space or dash (no hidden files, no ``..``, nothing that reads as an option);
-    a device name of Windows gets an underscore; and the name is cut to ``max_bytes`` of
-    UTF-8 at a whole character.
+    a device name of Windows gets an underscore after it (whatever follows, ``NUL.txt`` is
+    ``NUL_.txt``); and the name is cut to ``max_bytes`` of UTF-8 at a whole character.
     """
     name = _UNSAFE.sub("", unicodedata.normalize("NFC", str(text)))
     name = name.strip(" .-")
     encoded = name.encode("utf-8")
     if len(encoded) > max_bytes:
         name = encoded[:max_bytes].decode("utf-8", "ignore").rstrip(" .-")
-    if name.split(".")[0].lower() in _RESERVED:
-        name = f"{name}_"
+    if is_reserved(name):
+        stem, dot, rest = name.partition(".")
+        name = f"{stem}_{dot}{rest}"  # "NUL.txt" is the device too: "NUL_.txt" is not
     return name
+
+
+def is_reserved(name: str) -> bool:
+    """Whether Windows takes the file name ``name`` for a device (``con``, ``NUL.txt``,
+    ``CON .yaml``, ``COM¹``): such a file cannot be made there, or reads as the device."""
+    return name.split(".")[0].rstrip(" ").lower() in _RESERVED
 
 
 def file_in(folder: Path, text: str, suffix: str = ".yaml", prefix: str = "",

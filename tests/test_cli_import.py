@@ -139,3 +139,22 @@ def test_bad_maps_are_one_line_and_exit_1_without_a_traceback(tmp_path):
     usage = subprocess.run([sys.executable, "-m", "racetrack", "import", str(bad), "--scale",
                             "-1"], capture_output=True, text=True, timeout=60)
     assert usage.returncode == 2 and "expected a number above 0" in usage.stderr
+
+
+@pytest.mark.parametrize("stem, name", [
+    ("ring\x1b[31m", "ring31m"), ("CON", "CON_"), ("nul .map", "nul _.map"), (".hidden", "hidden"),
+    ("-rf", "rf"), ("x" * 251, "x" * 120), ("\x07", "imported"), ("COM\u00b9", "COM\u00b9_"),
+])
+def test_the_imported_track_is_named_from_the_map_made_safe(tmp_path, home, capsys, stem,
+                                                            name):
+    source = tmp_path / "maps" / f"{stem}.txt"
+    source.parent.mkdir()
+    try:
+        source.write_text(KARO)
+    except OSError:  # a name this file system refuses (too long): the map is copied shorter
+        source = source.with_name(f"{stem[:200]}.txt")
+        source.write_text(KARO)
+        name = name[:120]
+    assert main(["import", str(source)]) == 0, capsys.readouterr().err
+    written = sorted(p.name for p in (home / "data" / "tracks").iterdir())
+    assert written == [f"{name}.yaml"]

@@ -18,6 +18,7 @@ from racetrack.files import (
     STRAY_AGE_SECONDS,
     atomic_write_text,
     file_in,
+    is_reserved,
     keep_aside,
     remove_stray_temp_files,
     safe_name,
@@ -35,7 +36,12 @@ FOLDER = Path("/data/replays")
     ("a\\b", "ab"),
     ("Ann\x1b]0;title\x07", "Ann0title"),
     ("con", "con_"),
-    ("NUL.txt", "NUL.txt_"),
+    ("NUL.txt", "NUL_.txt"),
+    ("CON .x", "CON _.x"),
+    ("COM\u00b9", "COM\u00b9_"),
+    ("lpt\u00b2.tar.gz", "lpt\u00b2_.tar.gz"),
+    ("aux.", "aux_"),
+    ("CONIN$", "CONIN"),
     ("Ann v Bob", "Ann v Bob"),
     ("Zoë's track", "Zoës track"),
 ])
@@ -57,6 +63,20 @@ def test_any_text_gives_a_plain_name_directly_in_the_folder(text, prefix):
     assert "/" not in path.name and "\\" not in path.name and "\x00" not in path.name
     assert all(ch.isprintable() for ch in path.name)
     assert len(path.name.encode("utf-8")) <= MAX_NAME_BYTES + len(prefix) + len(".yaml")
+    assert not is_reserved(path.name) and not path.name.endswith((" ", "."))
+
+
+RESERVED = ["con", "prn", "aux", "nul", *(f"{p}{d}" for p in ("com", "lpt")
+                                          for d in "0123456789\u00b9\u00b2\u00b3")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(RESERVED), st.sampled_from(["", " ", "  ", ".", " ."]),
+       st.text(alphabet="abc. ", max_size=8), st.booleans())
+def test_no_name_made_is_a_windows_device_name(device, gap, rest, upper):
+    text = (device.upper() if upper else device) + gap + rest
+    name = file_in(FOLDER, text).name
+    assert name.split(".")[0].rstrip(" ").lower() not in RESERVED, name
 
 
 # --------------------------------------------------------------------------------------------
