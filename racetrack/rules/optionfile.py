@@ -82,6 +82,13 @@ def read_option_file(doc: YamlDocument, table: OptionTable,
         reader.fail((), f"not {table.what} (a mapping of rule options) but a file of another "
                         "kind")
         reader.check()
+    known = (*META_KEYS, *table.sections, *by_key)
+    if doc.data and not any(isinstance(key, str) and key in known for key in doc.data):
+        # Not one key is a rule option: some other file (a password file parses as a
+        # mapping of its lines). Its keys are its content, so none of them is quoted.
+        reader.fail((), f"not {table.what}: none of its {len(doc.data)} keys is a rule "
+                        f"option (valid keys: {', '.join(table.top_keys)})")
+        reader.check()
     values: dict[str, tuple[Any, tuple]] = {}
     for key, value in doc.data.items():
         if key in META_KEYS:
