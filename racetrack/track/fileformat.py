@@ -36,7 +36,13 @@ FORMAT_VERSIONS = (1, 2)
 
 #: Coordinates beyond this are refused: no paper is that large.
 MAX_COORD = 10_000
-MAX_VERTICES = 5_000
+#: Corners of one polygon, holes of a track, and corners of all its rings together. Real
+#: Karopapier maps have a few hundred islands and thousands of corners; at these limits a
+#: map loads and checks in about a second (the README's Speed has the figures), and the
+#: corners in all stay within the values a track file may hold (``TRACK_LIMITS``).
+MAX_VERTICES = 20_000
+MAX_HOLES = 1_000
+MAX_CORNERS = 30_000
 MAX_ITEMS = 200
 MAX_LAPS = 99
 #: How much of a track file is read: a hand-drawn track is a few kilobytes and a few hundred
@@ -119,7 +125,7 @@ def read_track(root: Field) -> Track | None:
     if not root["outer"].present:
         root.fail("missing 'outer' (the outline of the track)")
     holes = [read_polygon(item.named("a hole")) for item in
-             root["holes"].items(MAX_ITEMS, default=[], item="hole")]
+             root["holes"].items(MAX_HOLES, default=[], item="hole")]
     start = read_line(root["start"].named("the start line")) if root["start"].present else None
     start_points = [read_lattice_point(item, "start point") for item in
                     root["start-points"].items(MAX_ITEMS, default=[], item="start point")]
