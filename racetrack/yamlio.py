@@ -305,6 +305,13 @@ _STR = f"{_TAG}str"
 _INT = f"{_TAG}int"
 _FLOAT = f"{_TAG}float"
 _MERGE = f"{_TAG}merge"
+#: YAML 1.1's base-60 numbers (``1:30``, ``190:20:30.15``), possessive: no place once read is
+#: gone back over, so a long line that is no such number is rejected in one pass.
+_BASE_60_WHOLE = re.compile(r"[-+]?[1-9][0-9_]*+(?::[0-5]?[0-9])++")
+_BASE_60_REAL = re.compile(r"[-+]?[0-9][0-9_]*+(?::[0-5]?[0-9])++\.[0-9_]*+")
+#: YAML 1.1's date and time, as PyYAML's resolver has it (its pattern does not backtrack).
+_TIMESTAMP = next(pattern for tag, pattern in _Resolver.yaml_implicit_resolvers["0"]
+                  if tag == f"{_TAG}timestamp")
 #: A plain scalar that is a whole number in decimal, short enough to convert at once.
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]{0,17})")
 #: The first characters of the plain scalars that may be something other than text.
@@ -445,8 +452,7 @@ class _Builder:
             if text in self.scalars:
                 return self.scalars[text]
         if event.tag is None or event.tag == "!":
-            tag = self.resolver.resolve(yaml.ScalarNode, text, event.implicit) \
-                if event.tag is None else _STR
+            tag = self.resolve(text, event.implicit) if event.tag is None else _STR
         else:
             tag = event.tag
             if tag not in _SCALAR_TAGS:
@@ -468,6 +474,22 @@ class _Builder:
         if plain and len(text) <= 24 and len(self.scalars) < 50_000:
             self.scalars[text] = value
         return value
+
+    def resolve(self, text: str, implicit: tuple[bool, bool]) -> str:
+        """The type of an untagged scalar, as PyYAML's resolver gives it, except that text
+        with a colon is typed here: PyYAML's patterns for base-60 numbers backtrack through
+        every place of a long one that does not match, holding hundreds of megabytes for a
+        16 MiB line. Text with a colon can only be a base-60 number, a date and time, or text.
+        """
+        if implicit[0] and ":" in text:
+            if _BASE_60_WHOLE.fullmatch(text):
+                return _INT
+            if _BASE_60_REAL.fullmatch(text):
+                return _FLOAT
+            if _TIMESTAMP.match(text):
+                return f"{_TAG}timestamp"
+            return _STR
+        return self.resolver.resolve(yaml.ScalarNode, text, implicit)
 
     def construct(self, tag: str, text: str, event: yaml.ScalarEvent) -> Any:
         """The value of a scalar of a known ``tag``: numbers by the game's own linear-time

@@ -47,7 +47,7 @@ def whole_number(text: str) -> int:
     if not body:
         raise ValueError(text)
     if ":" in body:
-        value = _sexagesimal(body.split(":"), _digits)
+        value = _sexagesimal(body, _digits)
     elif body[:2] in ("0x", "0X"):
         value = _in_base(body[2:], 16)
     elif body[:2] in ("0b", "0B"):
@@ -78,7 +78,7 @@ def real_number(text: str) -> float:
     if ":" not in body:
         return sign * float(body)
     try:
-        return sign * _sexagesimal(body.split(":"), _real)
+        return sign * _sexagesimal(body, _real)
     except NumberTooLarge:
         return sign * math.inf
 
@@ -105,16 +105,22 @@ def _real(part: str) -> float:
     return value
 
 
-def _sexagesimal(parts: list[str], read) -> int | float:
-    """Base 60, from the left; stopped as soon as the value is past any float's reach (each
-    step then works on numbers of bounded size, so the time is linear in the places)."""
-    value = 0
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
+def _sexagesimal(body: str, read) -> int | float:
+    """Base 60, from the left, one place at a time (never split into a list: a 16 MiB
+    number would be millions of strings); stopped as soon as the value is past any float's
+    reach, so each step works on numbers of bounded size and the time is linear in the
+    places. ``read`` reads the last place (a real number's may have a fraction)."""
+    value, start, first = 0, 0, True
+    while True:
+        end = body.find(":", start)
+        last = end < 0
+        part = body[start:] if last else body[start:end]
         place = read(part) if last else _digits(part)
-        if index and (not last or read is _digits) and place >= 60:
+        if not first and (not last or read is _digits) and place >= 60:
             raise ValueError(part)
         value = value * 60 + place
         if value > LARGEST:
             raise NumberTooLarge("a base-60 number")
-    return value
+        if last:
+            return value
+        start, first = end + 1, False

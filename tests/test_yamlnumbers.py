@@ -6,6 +6,8 @@ import math
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from racetrack.errors import FileProblemError
 from racetrack.yamlio import parse_yaml
@@ -70,3 +72,28 @@ def test_a_long_base_60_number_is_refused_before_any_big_arithmetic():
     a million bits built a place at a time."""
     with pytest.raises(FileProblemError, match="far too large"):
         parse_yaml("a: 1" + ":0" * 200_000 + "\n", "f.yaml")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789:._-+", min_size=1, max_size=14))
+def test_text_with_a_colon_is_typed_as_pyyaml_types_it(text):
+    """The reader types text with a colon itself (PyYAML's patterns backtrack through a long
+    one); it comes to the type PyYAML's own loader gives."""
+    import datetime
+
+    import yaml
+
+    line = f"a: {text}\n"
+    try:
+        expected = yaml.safe_load(line)["a"]
+    except (yaml.YAMLError, ValueError, OverflowError, TypeError, KeyError):
+        return  # not a plain scalar of one line, or PyYAML refuses it: nothing to compare
+    try:
+        found = parse_yaml(line, "f.yaml").data["a"]
+    except FileProblemError:
+        return
+    if isinstance(expected, float) and math.isnan(expected):
+        assert isinstance(found, float) and math.isnan(found)
+        return
+    assert type(found) is type(expected) or isinstance(expected, datetime.date)
+    assert found == expected
