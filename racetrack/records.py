@@ -341,7 +341,7 @@ def load_records(path: Path | None = None) -> Records:
     Raises ``RecordsError`` naming the file (and line) if it is not a records table of this
     version, or any value in it is of the wrong kind or out of range.
     """
-    path = path or records_path()
+    path = Path(path) if path is not None else records_path()
     if not path.exists() and not path.is_symlink():
         return Records()
     doc = load_yaml(path, RecordsError, RECORDS_LIMITS)
