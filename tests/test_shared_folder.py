@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 12
 
 CHILD = """
-import datetime, json, sys, time
+import datetime, json, sys
 from racetrack import archive
 from racetrack.ai import make_driver
 from racetrack.game import Race
@@ -32,7 +31,7 @@ from racetrack.track import find_track, load_track
 from racetrack.trees import TreesGame, load_tree_rules
 from racetrack.trees.record import GAMES
 
-who, rounds, start = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+who, rounds = sys.argv[1], int(sys.argv[2])
 track = load_track(find_track("riddler-opolis"))
 state = Race(track, load_rules("gardner"), [CarSetup("Ann", "red", "human")]).start()
 expert = make_driver("expert")
@@ -41,8 +40,8 @@ while not state.is_over:
 trees = load_tree_rules("levi")
 game = TreesGame(trees, TreesGame.default_players(["human"] * trees.players), 0).start()
 when = datetime.datetime(2025, 3, 14, 12, 0, 0)  # every save in the same second
-while time.time() < start:
-    time.sleep(0.001)
+print("ready", flush=True)
+sys.stdin.readline()  # both start saving together
 saved = []
 for i in range(rounds):
     record_run(state)
@@ -59,10 +58,14 @@ print(json.dumps(saved))
 def test_two_processes_saving_into_one_folder_lose_nothing(tmp_path, monkeypatch):
     env = {**os.environ, "RACETRACK_HOME": str(tmp_path / "home"),
            "PYTHONPATH": str(ROOT)}
-    start = time.time() + 4  # both ready (imports done, the run driven) before either saves
-    children = [subprocess.Popen([sys.executable, "-c", CHILD, who, str(ROUNDS), str(start)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 env=env) for who in "ab"]
+    children = [subprocess.Popen([sys.executable, "-c", CHILD, who, str(ROUNDS)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=env) for who in "ab"]
+    for child in children:  # both ready (imports done, the run driven) before either saves
+        assert child.stdout.readline().strip() == "ready"
+    for child in children:
+        child.stdin.write("go\n")
+        child.stdin.flush()
     outputs = [child.communicate(timeout=300) for child in children]
     for child, (_, err) in zip(children, outputs, strict=True):
         assert child.returncode == 0, err
