@@ -67,6 +67,8 @@ class Follower:
                 await self.changed()
             elif kind == "refused":
                 await self.refused(message)
+            elif kind == "ack":
+                self.acknowledged(message)
             elif kind == "error" and message.get("code") in ("token", "watch", "unknown-game",
                                                             "set-aside", "version"):
                 self.fail(str(message.get("reason")))
@@ -75,6 +77,9 @@ class Follower:
 
     async def refused(self, message: dict) -> None:
         await self.rejoin()
+
+    def acknowledged(self, message: dict) -> None:
+        """The server stored a move this client proposed."""
 
     async def changed(self) -> None:
         if self.mirror is not None and self.mirror.state.is_over and not self.done.done():
@@ -102,7 +107,14 @@ class SeatPlayer(Follower):
         self.game, self.token, self.level = game, token, level
         self.driver = None
         self.proposed: int | None = None  # the number of the move proposed and not yet told
+        self.proposals: dict[int, str] = {}  # every move proposed, by number
+        self.acked: dict[int, str] = {}  # the moves the server said it stored, by number
         self.thinking = False
+
+    def acknowledged(self, message: dict) -> None:
+        number = message.get("number")
+        if number in self.proposals:
+            self.acked[number] = self.proposals[number]
 
     async def opened(self, session: Session) -> None:
         self.proposed = None  # a proposal the lost connection did not answer is made again
@@ -138,6 +150,7 @@ class SeatPlayer(Follower):
             await self.changed()
             return
         self.proposed = number
+        self.proposals[number] = str(move)
         try:
             await self.session.send("move", game=self.game, token=self.token, number=number,
                                     move=str(move))

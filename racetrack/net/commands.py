@@ -32,6 +32,9 @@ def add_online_commands(commands) -> None:
     serve.add_argument("--keyfile", metavar="F", help="TLS private key (for wss://)")
     serve.add_argument("--computer-pause", type=float, default=0.0, metavar="SECONDS",
                        help="how long computer seats wait before moving (default: 0)")
+    serve.add_argument("--client-buffer", type=int, default=2 * 1024 * 1024, metavar="BYTES",
+                       help="how much may wait for a client that does not read before it is "
+                            "disconnected (default: 2 MiB)")
     serve.set_defaults(run=run_serve)
 
     online = commands.add_parser("online", help="online games without a window: make one, "
@@ -129,7 +132,8 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
     config = ServerConfig(host=args.host, port=args.port, certfile=args.certfile,
-                          keyfile=args.keyfile, computer_pause=max(0.0, args.computer_pause))
+                          keyfile=args.keyfile, computer_pause=max(0.0, args.computer_pause),
+                          client_buffer=max(1024, args.client_buffer))
     store = open_store(args.db)
     where = args.db if args.db else str(default_database())
     if "://" in where and "@" in where:  # never print a password

@@ -54,8 +54,6 @@ from racetrack.replay import result_data
 
 log = logging.getLogger(__name__)
 
-#: Messages waiting to be sent to one client before it is taken for a reader that stopped.
-OUTBOX_LIMIT = 2_000
 #: Seconds another process's computer seat is given to move before this process moves it.
 FALLBACK_SECONDS = 3.0
 #: The most games one connection follows at once.
@@ -72,16 +70,21 @@ class ServerConfig:
     max_per_address: int = 1_000
     #: Seconds a computer seat waits before its move (0: at once), so people can follow it.
     computer_pause: float = 0.0
+    #: Bytes of messages that may wait for a client before it is taken for a reader that
+    #: stopped reading and disconnected (one message larger than this is still sent).
+    client_buffer: int = 2 * 1024 * 1024
 
 
 class Client:
     """One connection: its queue of messages to send, its message budget and the games it
     follows (with the seat it holds in each, or ``None`` for a spectator)."""
 
-    def __init__(self, ws: ServerConnection, address: str):
+    def __init__(self, ws: ServerConnection, address: str, buffer: int):
         self.ws = ws
         self.address = address
-        self.outbox: asyncio.Queue[str] = asyncio.Queue(OUTBOX_LIMIT)
+        self.buffer = buffer
+        self.waiting = 0  # bytes of the messages in the outbox
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
         self.following: dict[int, int | None] = {}
         self.tokens = float(protocol.RATE_BURST)
         self.checked = time.monotonic()
@@ -91,7 +94,9 @@ class Client:
     async def _send_all(self) -> None:
         with contextlib.suppress(ConnectionClosed):
             while True:
-                await self.ws.send(await self.outbox.get())
+                text = await self.outbox.get()
+                await self.ws.send(text)
+                self.waiting -= len(text)
 
     def send(self, kind: str, **fields: Any) -> None:
         self.send_text(encode(kind, **fields))
@@ -99,14 +104,16 @@ class Client:
     def send_text(self, text: str) -> None:
         if self.closing:
             return
-        try:
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
+        if self.waiting and self.waiting + len(text) > self.buffer:
             self.close(1008, "messages are not being read")
+            return
+        self.waiting += len(text)
+        self.outbox.put_nowait(text)
 
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True
+            log.warning("closing the connection from %s: %s", self.address, reason)
             asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
     def spend(self) -> bool:
@@ -200,7 +207,7 @@ class GameServer:
 
     async def _connection(self, ws: ServerConnection) -> None:
         address = ws.remote_address[0] if ws.remote_address else "?"
-        client = Client(ws, address)
+        client = Client(ws, address, self.config.client_buffer)
         self.clients.add(client)
         self.per_address[address] += 1
         try:
