@@ -94,7 +94,7 @@ async def hostile(url: str, game: int, seats: list[dict], watch: str) -> dict:
                 await ws.send(message("ping"))
             while True:
                 answers.append(json.loads(await asyncio.wait_for(ws.recv(), 20))["type"])
-        except (ConnectionClosed, asyncio.TimeoutError):
+        except (TimeoutError, ConnectionClosed):
             pass
         found["flood"] = answers
     # A message over the size limit closes the connection (1009: too big).
@@ -112,7 +112,7 @@ async def hostile(url: str, game: int, seats: list[dict], watch: str) -> dict:
             async with connect(url, open_timeout=30) as ws:
                 await ws.recv()
                 return (await reply(ws, "garbage" if i % 2 else message("ping")))["type"]
-        except (ConnectionClosed, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, ConnectionClosed, OSError) as exc:
             return type(exc).__name__
 
     found["many"] = await asyncio.gather(*(one_of_many(i) for i in range(200)))
