@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from racetrack.ai import LEVELS
-from racetrack.yamlio import count_nodes
+from racetrack.yamlio import MAX_DEPTH
 
 VERSION = 1
 #: The largest message a client may send (a new game with its own track drawn in), in bytes.
@@ -75,17 +75,30 @@ def parse(text: str | bytes) -> dict[str, Any]:
         raise ProtocolError("malformed", "not a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object")
-    try:
-        count_nodes(data, MAX_NODES)
-    except ValueError:
-        raise ProtocolError("too-large", f"a message holds at most {MAX_NODES} values") \
-            from None
+    _check_shape(data)
     if data.get("v") != VERSION or type(data.get("v")) is not int:
         raise ProtocolError("version", f"this server speaks version {VERSION} of the "
                                        "protocol (\"v\": 1 in every message)")
     if not isinstance(data.get("type"), str):
         raise ProtocolError("malformed", "a message names its type under \"type\"")
     return data
+
+
+def _check_shape(data: Any) -> None:
+    """At most ``MAX_NODES`` values, nested at most ``MAX_DEPTH`` deep (a file's limits)."""
+    count, stack = 0, [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise ProtocolError("too-large", f"a message holds at most {MAX_NODES} values")
+        if depth > MAX_DEPTH:
+            raise ProtocolError("malformed", f"a message is nested at most {MAX_DEPTH} deep")
+        if isinstance(value, dict):
+            count += len(value)
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
 
 
 def client_message(text: str | bytes) -> dict[str, Any]:
