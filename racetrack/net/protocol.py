@@ -24,7 +24,7 @@ MAX_MESSAGE_BYTES = 1 << 20
 #: The most values a message may hold (keys, items and scalars), as a track file's limit.
 MAX_NODES = 100_000
 #: Messages a client may send a second, on average, and in one burst.
-RATE_PER_SECOND = 50.0
+RATE_PER_SECOND = 100.0
 RATE_BURST = 200
 #: The most seats a game has (the most cars a race takes).
 MAX_SEATS = 12

@@ -426,7 +426,7 @@ class GameServer:
             verdict = game.judge(seat, number, move)
             if verdict is None:
                 record = MoveRecord(number, seat.index, str(move), "player", time.time())
-                stored = await self._store(live, record)
+                stored = await self._store(live, record, client, ident)
                 if not stored:
                     verdict = ("stale", f"move {number} was made already (catch up and "
                                         "move again)")
@@ -434,7 +434,6 @@ class GameServer:
             client.send("refused", game=live.id, number=number, code=verdict[0],
                         reason=verdict[1], **ident)
             return
-        client.send("ack", game=live.id, number=number, **ident)
         self._next(live, here=True)
 
     async def _on_status(self, client: Client, message: dict, ident: dict) -> None:
@@ -484,9 +483,11 @@ class GameServer:
         return {"turn": game.turn(time.time()), "cars": game.cars(), "over": game.over,
                 **({"result": result_data(game.state)} if game.over else {})}
 
-    async def _store(self, live: Live, record: MoveRecord) -> bool:
+    async def _store(self, live: Live, record: MoveRecord, proposer: Client | None = None,
+                     ident: dict | None = None) -> bool:
         """Play a judged move on a copy, commit it, then make it the game's (under the game's
-        lock): ``False`` if another process stored that move first (this one catches up)."""
+        lock), acknowledge it to its ``proposer`` and tell everyone: ``False`` if another
+        process stored that move first (this one catches up)."""
         game = live.game
         after = game.state.clone()
         after.apply(Move.parse(record.move))
@@ -497,6 +498,8 @@ class GameServer:
         game.state = after
         game.records.append(record)
         self.moves += 1
+        if proposer is not None:
+            proposer.send("ack", game=live.id, number=record.number, **(ident or {}))
         self._tell_move(live, record)
         return True
 

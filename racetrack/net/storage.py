@@ -171,6 +171,28 @@ def stored_game(row: tuple, seats: list[tuple], moves: list[tuple]) -> StoredGam
         set_aside=set_aside)
 
 
+def _store_moves(db: sqlite3.Connection, rows: list[tuple]) -> list[bool]:
+    """Store moves in one transaction, each under a savepoint: ``False`` for a move whose
+    number was taken (only it is undone)."""
+    stored = []
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        for game, move, over, _ in rows:
+            db.execute("SAVEPOINT one_move")
+            try:
+                db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
+                           (game, move.number, move.seat, move.move, move.by, move.at))
+                if over:
+                    db.execute("UPDATE games SET over = 1 WHERE id = ?", (game,))
+                db.execute("RELEASE one_move")
+                stored.append(True)
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK TO one_move")
+                db.execute("RELEASE one_move")
+                stored.append(False)
+    return stored
+
+
 GAME_COLUMNS = "id, created, setup, watch_hash, move_time, on_timeout, timeout_level, set_aside"
 
 
@@ -184,6 +206,8 @@ class SqliteStore(Store):
         self.path = Path(path)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self._db: sqlite3.Connection | None = None
+        self._pending: list[tuple[int, MoveRecord, bool, asyncio.Future]] = []
+        self._committing = False
 
     async def _run(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
         loop = asyncio.get_running_loop()
@@ -231,19 +255,32 @@ class SqliteStore(Store):
         return await self._run(work)
 
     async def add_move(self, game, move, over) -> bool:
-        def work(db: sqlite3.Connection) -> bool:
-            try:
-                with db:
-                    db.execute("BEGIN IMMEDIATE")
-                    db.execute("INSERT INTO moves VALUES (?, ?, ?, ?, ?, ?)",
-                               (game, move.number, move.seat, move.move, move.by, move.at))
-                    if over:
-                        db.execute("UPDATE games SET over = 1 WHERE id = ?", (game,))
-            except sqlite3.IntegrityError:
-                return False
-            return True
+        """Moves that arrive while a commit is on the disk wait for the next one and share
+        it: one transaction (one sync of the log) for the lot, each move still in it whole or
+        not at all (a savepoint each), and each caller answered only after the commit."""
+        future = asyncio.get_running_loop().create_future()
+        self._pending.append((game, move, over, future))
+        if not self._committing:
+            self._committing = True
+            asyncio.get_running_loop().create_task(self._commit_pending())
+        return await future
 
-        return await self._run(work)
+    async def _commit_pending(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    stored = await self._run(lambda db, rows=batch: _store_moves(db, rows))
+                except Exception as exc:  # the disk or the file failed: nobody is told yes
+                    for *_, future in batch:
+                        if not future.done():
+                            future.set_exception(exc)
+                    continue
+                for (*_, future), ok in zip(batch, stored, strict=True):
+                    if not future.done():
+                        future.set_result(ok)
+        finally:
+            self._committing = False
 
     async def game(self, game) -> StoredGame | None:
         def work(db: sqlite3.Connection) -> StoredGame | None:
