@@ -35,9 +35,7 @@ MOVE_TIMES = {"no limit": None, "1 min": 60.0, "10 min": 600.0, "1 hour": 3600.0
 
 
 class HostSetupScene(SetupScene):
-    track_heading = "Track"
-    caption = "Host a game"
-    start_label = "Host game"
+    caption, start_label = "Host a game", "Host game"
 
     def __init__(self, app):
         super().__init__(app)

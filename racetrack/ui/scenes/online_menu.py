@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack.net.client import OnlineError, check_url
+from racetrack.net.client import check_url
 from racetrack.net.codes import normal, read_invitation
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
@@ -90,6 +90,17 @@ class AddressForm(FormScene):
         self.code = text
 
     def go(self) -> None:
+        """Read the address and the code; on with them, or say what is wrong."""
+        try:
+            url = check_url(self.address)
+            follow = self.follow(self.code)
+        except ValueError as exc:  # OnlineError is one
+            self.problem = str(exc)
+            return
+        self.app.routes.online_race(url, follow)
+
+    def follow(self, code: str) -> tuple[str, dict]:
+        """What to send the server for the code typed (``ValueError`` if it is not one)."""
         raise NotImplementedError
 
     def draw_paper(self, surface: pygame.Surface) -> None:
@@ -104,37 +115,23 @@ class AddressForm(FormScene):
 
 
 class JoinScene(AddressForm):
-    caption = "Join a game"
-    title = "Join a game"
+    caption = title = "Join a game"
     code_label = "Invitation"
     code_hint = "the line the host sent you: 12-ABCDE-FGHJK-..."
     action = "Join"
 
-    def go(self) -> None:
-        try:
-            url = check_url(self.address)
-            game, token = read_invitation(self.code)
-        except (OnlineError, ValueError) as exc:
-            self.problem = str(exc)
-            return
-        self.app.routes.online_race(url, ("join", {"game": game, "token": token}))
+    def follow(self, code: str) -> tuple[str, dict]:
+        game, token = read_invitation(code)
+        return "join", {"game": game, "token": token}
 
 
 class WatchScene(AddressForm):
-    caption = "Watch a game"
-    title = "Watch a game"
+    caption = title = "Watch a game"
     code_label = "Watch code"
     code_hint = "ten letters and digits, like XF3ZP-JC0Y0"
     action = "Watch"
 
-    def go(self) -> None:
-        try:
-            url = check_url(self.address)
-        except OnlineError as exc:
-            self.problem = str(exc)
-            return
-        code = normal(self.code)
-        if not code:
-            self.problem = "a watch code is letters and digits, like XF3ZP-JC0Y0"
-            return
-        self.app.routes.online_race(url, ("watch", {"watch": code}))
+    def follow(self, code: str) -> tuple[str, dict]:
+        if not normal(code):
+            raise ValueError("a watch code is letters and digits, like XF3ZP-JC0Y0")
+        return "watch", {"watch": normal(code)}

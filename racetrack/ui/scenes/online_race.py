@@ -142,6 +142,8 @@ class OnlineRaceScene(RaceScene):
 
     def play(self, move: Move) -> None:
         """The player's click: proposed to the server, drawn when the server tells it."""
+        if not self.human_turn:
+            return
         if self.armed is not None and move.action is None:
             move = Move(move.target, self.armed)
         reason = self.state.check(move)
@@ -210,12 +212,10 @@ class OnlineRaceScene(RaceScene):
         elif kind == "presence" and message.get("game") == self.mirror.game:
             seat = message["seat"] - 1
             name = message.get("name") or self.race.cars[seat].name
-            if message.get("present"):
-                self.away.discard(seat)
-                self.toasts.append(hud.Toast(f"{name} is back"))
-            else:
-                self.away.add(seat)
-                self.toasts.append(hud.Toast(f"{name} is away"))
+            present = bool(message.get("present"))
+            (self.away.discard if present else self.away.add)(seat)
+            if seat != self.seat:  # one's own coming and going is no news
+                self.toasts.append(hud.Toast(f"{name} is {'back' if present else 'away'}"))
         elif kind == "refused":
             self.proposed = None
             self.toasts.append(hud.Toast(f"The server refused the move: "
@@ -256,8 +256,8 @@ class OnlineRaceScene(RaceScene):
             return
         font = theme.ui_font(22, bold=True)
         text = font.render(words, True, theme.TEXT)
-        box = text.get_rect(midbottom=(surface.get_width() // 2,
-                                       surface.get_height() - theme.px(12)))
+        # Under the bar, clear of the toasts that rise from the bottom.
+        box = text.get_rect(midtop=(surface.get_width() // 2, hud.bar_height() + theme.px(14)))
         card = box.inflate(theme.px(28), theme.px(14))
         lost = self.connection != "connected"
         pygame.draw.rect(surface, (250, 226, 222) if lost else theme.PANEL, card,
