@@ -3,6 +3,8 @@ processes, a throwaway PostgreSQL where the machine has one."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import signal
@@ -70,11 +72,25 @@ def start_server(home: Path, db: str, port: int = 0, *extra: str) -> ServerProce
     return ServerProcess(process, url, int(url.rsplit(":", 1)[1]), log)
 
 
-def racetrack(home: Path, *words: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run a ``racetrack`` command to its end."""
-    return subprocess.run([sys.executable, "-m", "racetrack", *words], capture_output=True,
-                          text=True, timeout=timeout, env=environment(home), cwd=ROOT,
-                          stdin=subprocess.DEVNULL)
+def racetrack(home: Path, *words: str) -> subprocess.CompletedProcess:
+    """Run a short ``racetrack`` command to its end, in this process (the clients that play
+    are processes of their own; making a game, exporting it and checking a replay are quick,
+    and a process of their own would only cost its start-up)."""
+    from racetrack.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    before = os.environ.get("RACETRACK_HOME")
+    os.environ["RACETRACK_HOME"] = str(home)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(words))
+    finally:
+        if before is None:
+            del os.environ["RACETRACK_HOME"]
+        else:
+            os.environ["RACETRACK_HOME"] = before
+    return subprocess.CompletedProcess(["racetrack", *words], code, out.getvalue(),
+                                       err.getvalue())
 
 
 def launch(home: Path, *words: str) -> subprocess.Popen:
