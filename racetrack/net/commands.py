@@ -2,13 +2,13 @@
 window (for bots, scripts and tests).
 
 Registered on the command line in one call (``add_online_commands``). Nothing here is imported
-by ``racetrack --help`` but the parser itself: the server and the client load when run.
+by ``racetrack --help`` but the parser itself: asyncio, the server and the client load when a
+command runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from typing import Any
@@ -107,6 +107,9 @@ def _say(text: str) -> None:
 
 
 def _run(coroutine) -> Any:
+    """Run a client's coroutine; its ``OnlineError`` becomes the command line's one line."""
+    import asyncio
+
     from racetrack.errors import RacetrackError
     from racetrack.net.client import OnlineError
 
@@ -120,6 +123,7 @@ def _run(coroutine) -> Any:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    import asyncio
     import logging
     import signal
 
