@@ -114,7 +114,8 @@ def new_setup(message: dict[str, Any], seed: int | None = None) -> dict[str, Any
             name, extra = f"{base} {extra}", extra + 1
         taken.add(name)
         cars.append({"name": name, "colour": colour,
-                     "driver": seat["level"] if seat["kind"] == "computer" else "human"})
+                     "driver": seat["level"] if seat["kind"] == "computer" else "human",
+                     **({"team": seat["team"]} if seat.get("team") else {})})
     return {"track": {"data": _bundled_track_data(track) if isinstance(track, str) else track},
             "rules": _bundled_rules_data(rules) if isinstance(rules, str) else rules,
             "seed": secrets.randbelow(MAX_SEED) if seed is None else seed,

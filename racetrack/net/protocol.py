@@ -196,8 +196,9 @@ def create_fields(data: dict[str, Any]) -> None:
         if seat["kind"] == "computer" and seat.get("level") not in LEVELS:
             raise ProtocolError("malformed", f"a computer seat's level is one of "
                                              f"{', '.join(LEVELS)}")
-        if "name" in seat:
-            text_field(seat, "name", 40)
+        for key in ("name", "team"):
+            if key in seat:
+                text_field(seat, key, 40)
     time = data.get("move_time")
     if time is not None and (type(time) not in (int, float) or not 0 < time <= MAX_MOVE_TIME):
         raise ProtocolError("malformed", f"\"move_time\" is null (no limit) or seconds from "

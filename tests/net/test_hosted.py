@@ -83,3 +83,12 @@ def test_setups_are_checked_as_files_are_and_cars_named_by_seat():
     broken = {**setup, "cars": [{"name": "\x1b[31m", "colour": "red"}]}
     with pytest.raises(SetupError):
         race_of(broken)
+
+
+def test_team_racing_seats_carry_their_teams():
+    setup = new_setup({"track": "oval", "rules": "baker-teams",
+                       "seats": [{"kind": "human", "name": "Ann", "team": "Red team"},
+                                 {"kind": "computer", "level": "easy", "team": "Blue team"}]},
+                      seed=2)
+    race = race_of(setup)
+    assert [car.team for car in race.cars] == ["Red team", "Blue team"]

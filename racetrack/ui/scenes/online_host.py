@@ -79,7 +79,11 @@ class HostSetupScene(SetupScene):
             self.error = str(exc)
             return
         seats = [{"kind": "human", "name": car.name} if car.is_human
-                 else {"kind": "computer", "level": car.driver} for car in cars]
+                 else {"kind": "computer", "level": car.driver, "name": car.name}
+                 for car in cars]
+        for seat, car in zip(seats, cars, strict=True):
+            if car.team:
+                seat["team"] = car.team
         message = {"track": track_to_data(choice.track), "rules": rules.to_data(),
                    "seats": seats, "move_time": MOVE_TIMES[self.move_time],
                    "on_timeout": "computer", "timeout_level": "medium"}
