@@ -77,7 +77,7 @@ class ServerConfig:
 
 class Client:
     """One connection: its queue of messages to send, its message budget and the games it
-    follows (with the seat it holds in each, or ``None`` for a spectator)."""
+    follows (with the seats it holds in each: none for a spectator)."""
 
     def __init__(self, ws: ServerConnection, address: str, buffer: int):
         self.ws = ws
@@ -85,7 +85,7 @@ class Client:
         self.buffer = buffer
         self.waiting = 0  # bytes of the messages in the outbox
         self.outbox: asyncio.Queue[str] = asyncio.Queue()
-        self.following: dict[int, int | None] = {}
+        self.following: dict[int, frozenset[int]] = {}  # game: the seats held there
         self.tokens = float(protocol.RATE_BURST)
         self.checked = time.monotonic()
         self.closing = False
@@ -135,13 +135,13 @@ class Live:
     game: HostedGame | None
     set_aside: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    followers: dict[Client, int | None] = field(default_factory=dict)
+    followers: dict[Client, frozenset[int]] = field(default_factory=dict)
     remote: dict[tuple[str, int], bool] = field(default_factory=dict)
     drivers: dict[tuple[int, str], Any] = field(default_factory=dict)
     timer: asyncio.Task | None = None
 
     def present(self) -> set[int]:
-        here = {seat for seat in self.followers.values() if seat is not None}
+        here = {seat for seats in self.followers.values() for seat in seats}
         there = {seat for (_, seat), on in self.remote.items() if on}
         return here | there
 
@@ -388,8 +388,8 @@ class GameServer:
         game = live.game
         assert game is not None
         was = live.present()
-        live.followers[client] = seat
-        client.following[live.id] = seat
+        seats = live.followers.get(client, frozenset()) | ({seat} if seat is not None else set())
+        live.followers[client] = client.following[live.id] = frozenset(seats)
         since = min(since, game.number)
         client.send("game", game=live.id, you=None if seat is None else seat + 1,
                     setup=game.setup, first=since,
@@ -400,12 +400,12 @@ class GameServer:
             await self.store.tell_presence(live.id, seat, True)
 
     async def _unfollow(self, client: Client, game: int) -> None:
-        seat = client.following.pop(game, None)
+        seats = client.following.pop(game, frozenset())
         live = self.games.get(game)
         if live is None or client not in live.followers:
             return
         del live.followers[client]
-        if seat is not None and seat not in live.present():
+        for seat in sorted(seats - live.present()):
             self._tell_presence(live, seat, False)
             await self.store.tell_presence(live.id, seat, False)
         self._forget_if_idle(live)
