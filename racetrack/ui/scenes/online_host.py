@@ -30,8 +30,8 @@ from racetrack.ui.scenes.form import FormScene, heading
 from racetrack.ui.scenes.setup import ERROR, SetupScene, default_name
 
 #: Time per move a host may choose, and its seconds (None: no limit).
-MOVE_TIMES = {"no limit": None, "1 min": 60.0, "10 min": 600.0, "1 hour": 3600.0,
-              "1 day": 86_400.0, "3 days": 259_200.0}
+MOVE_TIMES = {"no time limit": None, "1 min a move": 60.0, "10 min a move": 600.0,
+              "1 hour a move": 3600.0, "1 day a move": 86_400.0, "3 days a move": 259_200.0}
 
 
 class HostSetupScene(SetupScene):
@@ -39,7 +39,7 @@ class HostSetupScene(SetupScene):
 
     def __init__(self, app):
         super().__init__(app)
-        self.move_time = "no limit"
+        self.move_time = "no time limit"
 
     @property
     def time_trial(self) -> bool:
@@ -104,6 +104,7 @@ class InvitationsScene(FormScene):
         self.reply: dict | None = None
         self.address = self.url = ""
         self.problem = ""
+        self.left = 0
 
     @staticmethod
     def _host(message: dict) -> tuple[str, str, dict]:
@@ -134,8 +135,9 @@ class InvitationsScene(FormScene):
                 self.problem = f"Could not keep the game in My games: {exc}"
 
     def layout(self, page: Page, width: int, height: int) -> None:
-        left = theme.px(30)
-        field = min(theme.px(560), width - left - theme.px(250))
+        field = min(theme.px(560), width - theme.px(280))
+        left = max(theme.px(30), (width - theme.px(230) - field) // 2)
+        self.left = left
         self.rows_y = []
         y = theme.px(160)
         if self.reply is not None:
@@ -149,7 +151,7 @@ class InvitationsScene(FormScene):
                            max_length=80, tooltip="Select, then Ctrl+C to copy")
                 y += theme.px(48)
         bottom = height - theme.px(70)
-        page.button((left, bottom, theme.px(160), theme.px(50)), "Menu",
+        page.button((theme.px(30), bottom, theme.px(160), theme.px(50)), "Menu",
                     self.app.routes.menu, style="big")
         if self.reply is not None:
             seats = self.reply["seats"]
@@ -186,7 +188,7 @@ class InvitationsScene(FormScene):
             surface.blit(text, text.get_rect(midtop=(width // 2, theme.px(96))))
         for y, words in getattr(self, "rows_y", []):
             text = font.render(words, True, theme.TEXT)
-            surface.blit(text, text.get_rect(midleft=(theme.px(30), y + theme.px(19))))
+            surface.blit(text, text.get_rect(midleft=(self.left, y + theme.px(19))))
         if self.problem:
             text = theme.ui_font(21).render(self.problem[:150], True, ERROR)
             surface.blit(text, text.get_rect(midtop=(width // 2, theme.px(126))))
