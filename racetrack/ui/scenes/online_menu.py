@@ -14,6 +14,7 @@ from racetrack.net.client import check_url
 from racetrack.net.codes import normal, read_invitation
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
+from racetrack.ui.render.words import wrap_pixels
 from racetrack.ui.scenes.form import FormScene, heading
 
 
@@ -109,9 +110,13 @@ class AddressForm(FormScene):
         font = theme.ui_font(22)
         for y, words in ((self.address_y, "Server address"), (self.code_y, self.code_label)):
             surface.blit(font.render(words, True, theme.TEXT), (self.left, y))
-        if self.problem:
-            text = theme.ui_font(21).render(self.problem[:140], True, (180, 40, 40))
-            surface.blit(text, (self.left, self.code_y + theme.px(84)))
+        if self.problem:  # wrapped to the fields' width
+            small = theme.ui_font(21)
+            room = surface.get_width() - 2 * self.left
+            for number, line in enumerate(wrap_pixels(self.problem[:300], small, room)[:4]):
+                surface.blit(small.render(line, True, theme.ERROR),
+                             (self.left, self.code_y + theme.px(84) + number *
+                              small.get_linesize()))
 
 
 class JoinScene(AddressForm):
