@@ -74,6 +74,12 @@ def test_an_online_race_is_clicked_through_and_survives_a_lost_connection(app, t
         assert killed and scene.state.is_over
         results = wait_for(app, ResultsScene)
         assert results.state.history == scene.state.history
+        # Watching it by its code: the same race, and no seat to play.
+        app.routes.online_race(server.url, ("watch", {"watch": game["watch"]}))
+        watching = wait_for(app, OnlineRaceScene)
+        assert watching.seat is None and not watching.human_turn
+        assert watching.state.history == scene.state.history
+        watching.leave()
         # My games: the finished game, as the server tells it.
         app.routes.my_games()
         games = wait_for(app, MyGamesScene)
