@@ -88,8 +88,9 @@ def test_a_seat_out_of_time_is_moved_for_and_seen_away(home, ring):
 def test_a_seat_out_of_time_drops_out_where_the_game_says_so(home, tmp_path, ring):
     server = start_server(home, str(home / "games.sqlite3"))
     try:
+        # Time enough for the playing seat's process to start on a loaded machine.
         game = new_game(home, server.url, "--track", ring, "--seats", "2", "--move-time",
-                        "2", "--on-timeout", "drop")
+                        "5", "--on-timeout", "drop")
         player = launch(home, "online", "play", server.url, str(game["game"]), "--token",
                         game["seats"][0]["token"], "--driver", "easy", "--json")
         out, err = player.communicate(timeout=120)
