@@ -17,13 +17,14 @@ race shelf's, as the window and the command line have always called them.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from racetrack.errors import ReplayError
+from racetrack.errors import FileProblemError, ReplayError
 from racetrack.files import file_in, keep_aside, remove_stray_temp_files, safe_name
 from racetrack.recording import Recording
 from racetrack.replay import Replay, load_replay, save_replay
@@ -97,7 +98,8 @@ class Shelf(Generic[R]):
     item: str                                    # "replay", "saved game": a finished one
     folder: Callable[[], Path]                   # where (read each time: tests move the home)
     load: Callable[[Path], R]                    # the game's recording reader
-    save: Callable[[Any, Path], None]            # the game's recording writer (atomic)
+    save: Callable[..., None]                    # the game's recording writer (atomic):
+                                                 # (state, path, exclusive=False)
     name_of: Callable[[Any], str]                # a finished game's file name, from its state
     legacy: str                                  # the single in-progress file of old versions
 
@@ -108,16 +110,30 @@ class Shelf(Generic[R]):
         return self.folder() / self.legacy
 
     def new_progress_path(self, state: Any, when: datetime | None = None) -> Path:
-        """A fresh file for a game starting now (never one another game uses)."""
+        """A fresh file for a game starting now, already holding ``state``: never one another
+        game uses, even one started at the same second in another window."""
         when = when or datetime.now()
         folder = self.folder() / UNFINISHED_DIR
-        prefix = f"{when:%Y-%m-%d %H%M%S} "
-        name = self.name_of(state)
-        path, number = file_in(folder, name, prefix=prefix), 1
-        while path.exists():
-            number += 1
-            path = file_in(folder, name, prefix=prefix, suffix=f" {number}.yaml")
-        return path
+        try:
+            return self._save_new(state, folder, when)
+        except (OSError, FileProblemError):
+            # Not writable now: the game goes on, and its saves will say why if it stays so.
+            return file_in(folder, self.name_of(state), prefix=f"{when:%Y-%m-%d %H%M%S} ")
+
+    def _save_new(self, state: Any, folder: Path, when: datetime) -> Path:
+        """Save ``state`` under its date and name in a file of its own: the name is taken only
+        if no file has it (checked and made as one step, so two windows saving at the same
+        second cannot both have it), else " 2", " 3" and so on is added."""
+        prefix, name = f"{when:%Y-%m-%d %H%M%S} ", self.name_of(state)
+        for number in itertools.count(1):
+            suffix = ".yaml" if number == 1 else f" {number}.yaml"
+            path = file_in(folder, name, prefix=prefix, suffix=suffix)
+            try:
+                self.save(state, path, exclusive=True)
+            except FileExistsError:
+                continue
+            return path
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def record_progress(self, state: Any, path: Path | None = None) -> None:
         """Keep the game so far on disk (called after every move) in its own file."""
@@ -127,9 +143,7 @@ class Shelf(Generic[R]):
                       progress: Path | None = None) -> Path:
         """Save a finished game under its date and name, and forget its in-progress copy
         (``progress``, or the old single file)."""
-        when = when or datetime.now()
-        path = file_in(self.folder(), self.name_of(state), prefix=f"{when:%Y-%m-%d %H%M%S} ")
-        self.save(state, path)
+        path = self._save_new(state, self.folder(), when or datetime.now())
         self.discard_unfinished(progress)
         return path
 

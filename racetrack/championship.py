@@ -20,6 +20,7 @@ only: its options are taken from that rule set as it is now, and the log says so
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from racetrack.errors import FileProblemError, Problem, RulesError, TrackError
 from racetrack.fields import MAX_NAME, Field, Reader, describe
+from racetrack.filelock import locked
 from racetrack.game import Race, RaceState
 from racetrack.model import MAX_MONEY, CarSetup, CarStatus
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
@@ -260,13 +262,57 @@ class Championship:
                 **({"overrides": dict(self.overrides)} if self.overrides else {}),
                 "rule-set": self.ruleset().to_data()}
 
-    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
-        """Write the standings; only the user data folder is created if missing (a file
-        named elsewhere must be in a folder that exists)."""
+    def save(self, path: str | os.PathLike[str] | None = None, replace: bool = False) -> Path:
+        """Write the standings and say where; only the user data folder is created if missing
+        (a file named elsewhere must be in a folder that exists).
+
+        The file is replaced only by a later stage of the championship it holds (or where
+        ``replace``: a new championship the player chose to start over it). If another copy
+        of the game sharing the folder has saved other standings there meanwhile (another
+        series, or this one moved on differently), neither is lost: these standings go to a
+        new file beside it (``championship-2.yaml``, ...), whose path is returned.
+        """
         target = Path(path) if path is not None else default_path()
-        write_yaml(target, self.to_data(), CHAMPIONSHIP_LIMITS, ChampionshipError,
-                   make_parents=target == default_path())
-        return target
+        data = self.to_data()
+        parents = target == default_path()
+        with locked(target, make_parents=parents):
+            if replace or _is_earlier_stage(target, data):
+                write_yaml(target, data, CHAMPIONSHIP_LIMITS, ChampionshipError,
+                           make_parents=parents)
+                return target
+            for number in itertools.count(2):
+                beside = target.with_name(f"{target.stem}-{number}{target.suffix}")
+                try:
+                    write_yaml(beside, data, CHAMPIONSHIP_LIMITS, ChampionshipError,
+                               make_parents=parents, exclusive=True)
+                except FileExistsError:
+                    continue
+                log.warning("%s holds other standings, saved by another copy of the game; "
+                            "these are saved as %s", target, beside.name)
+                return beside
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+#: What must match for a file to hold the same championship (its results may be fewer).
+_SERIES_KEYS = ("rules", "tracks", "seed", "entrants", "overrides", "rule-set")
+
+
+def _is_earlier_stage(path: Path, data: dict[str, Any]) -> bool:
+    """Whether the file at ``path`` may be replaced by ``data``: there is none, or it holds
+    the same series with results that ``data`` carries on from. A file that cannot be read
+    is kept aside (as ``set_aside`` does) and so may be written over."""
+    if not path.exists() and not path.is_symlink():
+        return True
+    try:
+        found = load_yaml(path, ChampionshipError, CHAMPIONSHIP_LIMITS).data
+    except ChampionshipError:
+        set_aside(path)
+        return True
+    if not isinstance(found, dict) or found.get(FORMAT_KEY) != FORMAT_VERSION:
+        return False
+    results = found.get("results")
+    return (all(found.get(key) == data.get(key) for key in _SERIES_KEYS)
+            and isinstance(results, list) and results == data["results"][:len(results)])
 
 
 def default_path() -> Path:

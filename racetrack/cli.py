@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from racetrack.ai import LEVELS
 from racetrack.errors import FileProblemError, RacetrackError
 from racetrack.fields import printable
+from racetrack.net.commands import add_online_commands
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -187,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=run_replay)
 
     add_trees_commands(commands)
+    add_online_commands(commands)
     return parser
 
 
@@ -331,6 +333,7 @@ def run_import(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from racetrack.draft import save_draft
+    from racetrack.files import file_in
     from racetrack.imports import MapFormat, import_map
     from racetrack.settings import tracks_dir
     from racetrack.track import save_track
@@ -342,8 +345,10 @@ def run_import(args: argparse.Namespace) -> int:
         out = Path(args.output)
     else:
         folder = tracks_dir()
-        out = folder / f"{Path(args.file).stem}.yaml"
-        if out.exists():
+        # The map's file name may hold anything (controls, "CON", a leading dot or dash, 250
+        # bytes): the track is named from it made safe, directly in the tracks folder.
+        out = file_in(folder, Path(args.file).stem, fallback="imported")
+        if out.exists() or out.is_symlink():
             raise RacetrackError(f"{out} already exists; give -o to write the track "
                                  "elsewhere (or over it)")
         folder.mkdir(parents=True, exist_ok=True)
@@ -446,7 +451,7 @@ def run_championship(args: argparse.Namespace) -> int:
         raise RacetrackError(str(exc)) from None
     if args.save:
         try:
-            series.save(args.save)
+            series.save(args.save, replace=True)
         except OSError as exc:
             raise RacetrackError(f"cannot save the championship to {args.save}: "
                                  f"{exc.strerror or exc}") from None

@@ -26,6 +26,7 @@ from racetrack.files import keep_aside
 from racetrack.geometry import Coord, Line, Vec
 from racetrack.track import (
     MAX_COORD,
+    MAX_HOLES,
     MAX_ITEMS,
     MAX_LAPS,
     MAX_VERTICES,
@@ -452,7 +453,7 @@ def _draft_from(root: Field) -> Draft:
         found = (read_line(item) for item in root[key].items(MAX_ITEMS, default=[]))
         return tuple(line for line in found if line is not None)
 
-    holes = (ring(item) for item in root["holes"].items(MAX_ITEMS, default=[], item="hole"))
+    holes = (ring(item) for item in root["holes"].items(MAX_HOLES, default=[], item="hole"))
     waypoints = (read_lattice_point(item) for item in
                  root["waypoints"].items(MAX_ITEMS, default=[], item="waypoint"))
     zones = (read_zone(item) for item in root["zones"].items(MAX_ITEMS, default=[]))

@@ -103,19 +103,23 @@ class EdgeSet:
     def _junctions(rings: list[np.ndarray], a: np.ndarray) -> np.ndarray:
         """Vertices where two rings meet (or a ring meets itself): the wedge there is not one
         ring's to decide, so contacts there are left to shapely."""
-        flags = []
-        lines = [shapely.LinearRing(r) for r in rings]
-        for i, ring in enumerate(rings):
-            others = [line for j, line in enumerate(lines) if j != i]
-            near = np.zeros(len(ring), dtype=bool)
-            if others:
-                points = shapely.points(ring)
-                near = np.asarray(shapely.distance(shapely.union_all(others), points)) < 1e-9
+        if not rings:
+            return np.zeros(len(a), dtype=bool)
+        # Every vertex against every other ring at once, through a tree of the rings: asking
+        # each ring against the union of all the others took minutes for a thousand holes.
+        vertices = np.concatenate(rings)
+        owner = np.repeat(np.arange(len(rings)), [len(ring) for ring in rings])
+        tree = shapely.STRtree([shapely.LinearRing(ring) for ring in rings])
+        point, line = tree.query(shapely.points(vertices), predicate="dwithin", distance=1e-9)
+        near = np.zeros(len(vertices), dtype=bool)
+        near[point[line != owner[point]]] = True
+        flags, start = [], 0
+        for ring in rings:
             # A ring through the same point twice.
             _, index, counts = np.unique(ring, axis=0, return_inverse=True, return_counts=True)
-            near |= counts[index.ravel()] > 1
-            flags.append(near)
-        return np.concatenate(flags) if flags else np.zeros(len(a), dtype=bool)
+            flags.append(near[start:start + len(ring)] | (counts[index.ravel()] > 1))
+            start += len(ring)
+        return np.concatenate(flags)
 
     def _bucket(self, a: np.ndarray, b: np.ndarray) -> None:
         cx0, cy0, cx1, cy1 = self._cells(np.minimum(a[:, 0], b[:, 0]), np.minimum(a[:, 1], b[:, 1]),

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from racetrack.errors import FileProblemError, Problem
 from racetrack.yamlio import YamlDocument
+from racetrack.yamlnumbers import LARGEST
 
 #: The longest name (of a track, a car, a player, a team...) a file may hold.
 MAX_NAME = 100
@@ -225,7 +226,7 @@ class Field:
         if isinstance(self.value, bool) or not isinstance(self.value, int | float):
             self._wrong(what)
             return None
-        if not math.isfinite(self.value):
+        if not is_finite(self.value):
             self._wrong("a finite number")
             return None
         if not low <= self.value <= high:
@@ -287,6 +288,15 @@ class Field:
         return False
 
 
+def is_finite(value: int | float) -> bool:
+    """Whether a number is finite and no larger than the largest float: an integer of a
+    hundred digits compares and prints as a number, one of four hundred crashes whatever
+    turns it into a float (``math.isfinite`` among them)."""
+    if isinstance(value, int):
+        return -LARGEST <= value <= LARGEST
+    return math.isfinite(value)
+
+
 # --------------------------------------------------------------------------------------------
 # Text
 
@@ -295,6 +305,8 @@ def unprintable(text: str, lines: bool = False) -> str | None:
     """The first character of ``text`` that cannot be shown (a control, a format character
     such as a right-to-left override, a lone surrogate, an unassigned code point), or None;
     line breaks are allowed where ``lines``."""
+    if text.isprintable():  # the usual case, decided in one call
+        return None
     for char in text:
         if not char.isprintable() and not (lines and char == "\n"):
             return char
@@ -342,5 +354,7 @@ def describe_key(key: Any) -> str:
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and not is_finite(value):
+        return "a number far too large"
     text = repr(value)
     return text if len(text) <= 42 else text[:40] + "…" + text[-1]

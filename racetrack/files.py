@@ -32,9 +32,11 @@ from pathlib import Path
 MAX_NAME_BYTES = 120
 
 _UNSAFE = re.compile(r"[^\w .-]+")
-#: Names Windows keeps for devices, whatever the suffix.
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
-             *(f"lpt{i}" for i in range(10))}
+#: Names Windows keeps for devices, whatever follows a dot, and with spaces before it
+#: (``CON .x`` is the console too); the superscript digits count as digits there.
+_RESERVED = frozenset({"con", "prn", "aux", "nul", "conin$", "conout$",
+                       *(f"{port}{digit}" for port in ("com", "lpt")
+                         for digit in "0123456789\u00b9\u00b2\u00b3")})
 
 
 def safe_name(text: str, max_bytes: int = MAX_NAME_BYTES) -> str:
@@ -42,17 +44,24 @@ def safe_name(text: str, max_bytes: int = MAX_NAME_BYTES) -> str:
 
     Separators, control characters and punctuation are dropped; a name cannot start or end
     with a dot, space or dash (no hidden files, no ``..``, nothing that reads as an option);
-    a device name of Windows gets an underscore; and the name is cut to ``max_bytes`` of
-    UTF-8 at a whole character.
+    a device name of Windows gets an underscore after it (whatever follows, ``NUL.txt`` is
+    ``NUL_.txt``); and the name is cut to ``max_bytes`` of UTF-8 at a whole character.
     """
     name = _UNSAFE.sub("", unicodedata.normalize("NFC", str(text)))
     name = name.strip(" .-")
     encoded = name.encode("utf-8")
     if len(encoded) > max_bytes:
         name = encoded[:max_bytes].decode("utf-8", "ignore").rstrip(" .-")
-    if name.split(".")[0].lower() in _RESERVED:
-        name = f"{name}_"
+    if is_reserved(name):
+        stem, dot, rest = name.partition(".")
+        name = f"{stem}_{dot}{rest}"  # "NUL.txt" is the device too: "NUL_.txt" is not
     return name
+
+
+def is_reserved(name: str) -> bool:
+    """Whether Windows takes the file name ``name`` for a device (``con``, ``NUL.txt``,
+    ``CON .yaml``, ``COM¹``): such a file cannot be made there, or reads as the device."""
+    return name.split(".")[0].rstrip(" ").lower() in _RESERVED
 
 
 def file_in(folder: Path, text: str, suffix: str = ".yaml", prefix: str = "",
@@ -88,8 +97,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, make_parents: boo
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes,
-                       make_parents: bool = True) -> None:
-    """``atomic_write_text`` for bytes (a picture)."""
+                       make_parents: bool = True, exclusive: bool = False) -> None:
+    """``atomic_write_text`` for bytes (a picture); where ``exclusive``, only a new file is
+    made (``FileExistsError`` if ``path`` is taken, see ``create_new_text``)."""
     target = Path(path)
     try:
         if make_parents:
@@ -105,7 +115,10 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes,
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)
-        os.replace(tmp_name, target)
+        if exclusive:
+            _claim(tmp_name, target, data)
+        else:
+            os.replace(tmp_name, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp_name)
@@ -113,6 +126,34 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes,
             raise _naming(exc, target) from None
         raise
     remove_stray_temp_files(target.parent, target.name)
+
+
+def create_new_text(path: str | os.PathLike[str], text: str, make_parents: bool = True) -> None:
+    """Write ``text`` to ``path`` only if no file is there yet: ``FileExistsError`` otherwise,
+    even when another process makes the same name at the same moment. Two games finished in
+    the same second, in two windows, each get a file of their own this way.
+
+    The whole file appears at once (it is written beside and then linked into place), or,
+    on a file system without hard links, it is created exclusively and then written.
+    """
+    atomic_write_bytes(path, text.encode("utf-8"), make_parents, exclusive=True)
+
+
+def _claim(tmp_name: str, target: Path, data: bytes) -> None:
+    """Put the written temporary file at ``target`` unless something is already there."""
+    try:
+        os.link(tmp_name, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        # No hard links here (some shared or FAT folders): make the name exclusively, then
+        # write it; a reader may see it half-written for a moment, never another's file.
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    os.unlink(tmp_name)
 
 
 def _mode_for(target: Path) -> int:

@@ -363,6 +363,8 @@ class RaceState:
         index = self.current_car
         assert index is not None
         name = self.race.cars[index].name
+        if move.action is Action.RETIRE:
+            return self._retire_problem(index, move)
         if self.steering is not None and not move.missile:
             return f"{name}'s missile moves now: the car has moved this turn"
         if self.steering is None and move.missile:
@@ -376,6 +378,16 @@ class RaceState:
         problem = self.action_problem(move, candidate)
         if problem:
             return f"{name} cannot {move.action.value}: {problem}"
+        return None
+
+    def _retire_problem(self, index: int, move: Move) -> str | None:
+        """Why the car cannot retire with this move: it retires where it stands, and not
+        while its missile is to be moved."""
+        here = self.cars[index].position
+        if self.steering is not None:
+            return f"{self._name(index)}'s missile moves now: the car cannot retire"
+        if move.missile or move.target != here:
+            return f"{self._name(index)} retires where it stands, at {tuple(here)}"
         return None
 
     def take_events(self) -> list[Event]:
@@ -402,8 +414,11 @@ class RaceState:
         if reason is not None:
             raise IllegalMoveError(reason)
         index = self.current_car
+        assert index is not None
+        if move.action is Action.RETIRE:
+            return self._play(index, move, None)
         candidate = self.candidate_for(move)
-        assert index is not None and candidate is not None
+        assert candidate is not None
         return self._play(index, move, candidate)
 
     def apply_unchecked(self, move: Move) -> list[Event]:
@@ -412,6 +427,8 @@ class RaceState:
         the state undefined. ``apply`` is the checked path."""
         index = self.current_car
         assert index is not None
+        if move.action is Action.RETIRE:
+            return self._play(index, move, None)
         if self.unplaced:
             candidate = Candidate(move.target, ZERO, legal=True, kind=MoveKind.PLACE)
         elif self.steering is not None:
@@ -422,10 +439,12 @@ class RaceState:
             candidate = to_candidates(moves, self.race.rules, self.race.cars, rows[:1])[0]
         return self._play(index, move, candidate)
 
-    def _play(self, index: int, move: Move, candidate: Candidate) -> list[Event]:
+    def _play(self, index: int, move: Move, candidate: Candidate | None) -> list[Event]:
         events = self._pending
         self._pending = []
         self.history.append((index, move))
+        if candidate is None:  # a retirement (checked by ``_retire_problem``)
+            return events + self._retire(index)
         if candidate.kind is MoveKind.PLACE:
             return events + self._place(index, candidate.target) + self._settle()
         self.last_round = self.round
@@ -765,6 +784,16 @@ class RaceState:
         for hit in hits:
             events = events + self._hurt(hit.car, hit.amount, hit.where, hit.why)
         return events
+
+    def _retire(self, index: int) -> list[Event]:
+        """The car's player gives up: the car is out where it stands, and the turn goes on."""
+        self.last_round = self.round
+        if index in self.unplaced:
+            self.unplaced.remove(index)
+            return self._knock_out(index, "retired") + self._settle()
+        events = self._knock_out(index, "retired")
+        more, steering = self._car_done(index)
+        return events + more + ([] if steering else self._end_turn())
 
     def _knock_out(self, index: int, why: str) -> list[Event]:
         self.cars[index] = replace(self.cars[index], status=CarStatus.OUT, out_round=self.round,

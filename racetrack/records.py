@@ -13,24 +13,31 @@ file of the same name) are told apart. Each record holds the best number of turn
 it and when, how many finished runs there have been, the solver's par once known, and the best
 run's moves, so its line can be drawn again as a ghost.
 
-The table is saved as versioned YAML (``racetrack-records: 1``) in the player's data folder,
-written atomically. The file is the player's own and so untrusted: a damaged or hostile one is
-an error naming it (``load_records``), and the next record does not overwrite it but moves it
-aside to ``records.yaml.bad`` first, so nothing is silently lost.
+The table is saved as versioned YAML (``racetrack-records: 2``, each rule set once and each
+ghost's moves one line of text) in the player's data folder, written atomically, and read in
+time linear in its size. The file is the player's own and so untrusted: a damaged or hostile
+one is an error naming it (``load_records``), and the next record does not overwrite it but
+moves it aside to ``records.yaml.bad`` first, so nothing is silently lost. Two copies of the
+game sharing the data folder add their runs one after the other (``filelock``): each reads
+the table as the other left it, so neither run is lost.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
+import itertools
 import json
 import logging
-from dataclasses import dataclass, replace
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from racetrack.errors import FileProblemError, RulesError
 from racetrack.fields import MAX_TEXT, Field, Reader
+from racetrack.filelock import locked
 from racetrack.files import keep_aside
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
@@ -41,12 +48,16 @@ from racetrack.rules.ruleset import RuleSet, rules_from_document
 from racetrack.settings import data_dir
 from racetrack.solver import Solution
 from racetrack.track import Track
-from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
+from racetrack.yamlio import Limits, YamlDocument, load_yaml, paused_gc, write_yaml
 
 log = logging.getLogger(__name__)
 
 FORMAT_KEY = "racetrack-records"
-FORMAT_VERSION = 1
+#: Version 2 keeps each rule set once and a run's moves as one line of text: a record is
+#: about twenty values, not three hundred, so ten thousand of them read in under a second.
+#: Version 1 (every record with all its options and its moves one value each) still loads.
+FORMAT_VERSION = 2
+FORMAT_VERSIONS = (1, 2)
 MAX_RECORDS_BYTES = 8 * 1024 * 1024
 MAX_RECORDS = 10_000
 #: No run can be longer: ``max-rounds`` stops every race by 10 000 rounds.
@@ -101,11 +112,14 @@ class Record:
     runs: int  # finished runs, the best included
     moves: tuple[Vec, ...]  # the best run's moves (each the point chosen), for its ghost
     par: int | None = None  # the solver's fewest turns from the same start, once worked out
+    #: ``rules_hash(rules)`` where already known (read once for all records of a rule set).
+    rules_digest: str | None = field(default=None, compare=False, repr=False)
 
-    @property
+    @functools.cached_property
     def key(self) -> TrialKey:
+        """Worked out once (hashing every option of the rules is the dear part)."""
         return TrialKey(self.track_name, self.track_hash, self.rules.name,
-                        rules_hash(self.rules))
+                        self.rules_digest or rules_hash(self.rules))
 
 
 @dataclass(frozen=True)
@@ -117,15 +131,20 @@ class Records:
     def __len__(self) -> int:
         return len(self.entries)
 
+    @functools.cached_property
+    def _index(self) -> dict[TrialKey, int]:
+        return {record.key: index for index, record in enumerate(self.entries)}
+
     def find(self, key: TrialKey) -> Record | None:
-        return next((r for r in self.entries if r.key == key), None)
+        index = self._index.get(key)
+        return None if index is None else self.entries[index]
 
     def with_record(self, record: Record) -> Records:
         """The table with ``record`` in place of the one of the same key (or added)."""
-        key = record.key
-        if any(r.key == key for r in self.entries):
-            return Records(tuple(record if r.key == key else r for r in self.entries))
-        return Records((*self.entries, record))
+        index = self._index.get(record.key)
+        if index is None:
+            return Records((*self.entries, record))
+        return Records((*self.entries[:index], record, *self.entries[index + 1:]))
 
 
 @dataclass(frozen=True)
@@ -238,6 +257,13 @@ def record_run(state: RaceState, par: int | None = None, path: Path | None = Non
     if turns is None:
         raise ValueError("only a finished run is recorded")
     path = path or records_path()
+    with locked(path):  # another copy of the game adding its run waits, then reads this one
+        return _add_run(state, turns, par, path, today)
+
+
+def _add_run(state: RaceState, turns: int, par: int | None, path: Path,
+             today: datetime.date | None) -> RunResult:
+    race = state.race
     aside = None
     try:
         table = load_records(path)
@@ -268,13 +294,14 @@ def record_run(state: RaceState, par: int | None = None, path: Path | None = Non
 def note_par(track: Track, rules: RuleSet, par: int | None, path: Path | None = None) -> None:
     """Remember the solver's par on an existing record (worked out after the run was saved)."""
     path = path or records_path()
-    try:
-        table = load_records(path)
-    except RecordsError:
-        return  # left alone: the next run moves it aside and says so
-    old = table.find(TrialKey.of(track, rules))
-    if old is not None and old.par != par:
-        save_records(table.with_record(replace(old, par=par)), path)
+    with locked(path):
+        try:
+            table = load_records(path)
+        except RecordsError:
+            return  # left alone: the next run moves it aside and says so
+        old = table.find(TrialKey.of(track, rules))
+        if old is not None and old.par != par:
+            save_records(table.with_record(replace(old, par=par)), path)
 
 
 def set_aside(path: Path) -> Path:
@@ -287,12 +314,20 @@ def set_aside(path: Path) -> Path:
 
 
 def records_to_data(table: Records) -> dict[str, Any]:
-    return {FORMAT_KEY: FORMAT_VERSION, "records": [
-        {"track": {"name": r.track_name, "hash": r.track_hash},
-         "rules": {"name": r.rules.name, "options": r.rules.options()},
-         "best": r.best, "par": r.par, "player": r.player, "date": r.date, "runs": r.runs,
-         "moves": [[p.x, p.y] for p in r.moves]}
-        for r in table.entries]}
+    """The table as the file holds it (version 2): each rule set once, by a short name."""
+    names: dict[tuple[str, str], str] = {}
+    rule_sets: dict[str, Any] = {}
+    records = []
+    for r in table.entries:
+        shared = (r.rules.name, r.key.rules_hash)
+        if shared not in names:
+            names[shared] = f"r{len(names) + 1}"
+            rule_sets[names[shared]] = {"name": r.rules.name, "options": r.rules.options()}
+        records.append({"track": r.track_name, "track-hash": r.track_hash,
+                        "rules": names[shared], "best": r.best, "par": r.par,
+                        "player": r.player, "date": r.date, "runs": r.runs,
+                        "moves": " ".join(f"{p.x},{p.y}" for p in r.moves)})
+    return {FORMAT_KEY: FORMAT_VERSION, "rule-sets": rule_sets, "records": records}
 
 
 def save_records(table: Records, path: Path | None = None) -> None:
@@ -307,11 +342,12 @@ def load_records(path: Path | None = None) -> Records:
     Raises ``RecordsError`` naming the file (and line) if it is not a records table of this
     version, or any value in it is of the wrong kind or out of range.
     """
-    path = path or records_path()
+    path = Path(path) if path is not None else records_path()
     if not path.exists() and not path.is_symlink():
         return Records()
     doc = load_yaml(path, RecordsError, RECORDS_LIMITS)
-    return records_from_document(doc)
+    with paused_gc():
+        return records_from_document(doc)
 
 
 def read_records(path: Path | None = None) -> tuple[Records, str | None]:
@@ -325,27 +361,119 @@ def read_records(path: Path | None = None) -> tuple[Records, str | None]:
 
 def records_from_document(doc: YamlDocument) -> Records:
     """The table a parsed records file holds, every field checked (the first problem is
-    raised as a ``RecordsError``)."""
+    raised as a ``RecordsError``), in time linear in the file."""
     root = Reader(doc, RecordsError).root
     if not isinstance(doc.data, dict):
         root.fail("a records file must be a YAML mapping")
-    root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a records table of format version "
-                                            f"{FORMAT_VERSION} ('{FORMAT_KEY}: "
-                                            f"{FORMAT_VERSION}' missing or different)")
-    root.keys((FORMAT_KEY, "records"), what="a records file")
-    table = Records()
+    version = doc.data.get(FORMAT_KEY)
+    if version == 1 and type(version) is int:
+        root.keys((FORMAT_KEY, "records"), what="a records file")
+        rule_sets: dict[str, tuple[RuleSet, str]] = {}
+        read = functools.partial(_record_v1, doc, rule_sets=rule_sets)
+    else:
+        root[FORMAT_KEY].equals(FORMAT_VERSION, f"not a records table of format version "
+                                                f"1 or {FORMAT_VERSION} ('{FORMAT_KEY}: "
+                                                f"{FORMAT_VERSION}' missing or different)")
+        root.keys((FORMAT_KEY, "rule-sets", "records"), what="a records file")
+        read = functools.partial(_record, rule_sets=_rule_sets(doc, root["rule-sets"]))
+    entries: list[Record] = []
+    keys: set[TrialKey] = set()
     for item in root["records"].items(MAX_RECORDS, default=[], item="record"):
-        record = _record(doc, item)
-        if table.find(record.key) is not None:
+        record = read(item)
+        if record.key in keys:
             item.fail("a second record for the same track and rules")
-        table = table.with_record(record)
-    return table
+        keys.add(record.key)
+        entries.append(record)
+    return Records(tuple(entries))
+
+
+def _rule_sets(doc: YamlDocument, field_: Field) -> dict[str, tuple[RuleSet, str]]:
+    """Version 2's rule sets, by their names in the file, each with its hash."""
+    found = {}
+    for name, part in field_.entries(MAX_RECORDS, default={}):
+        if not isinstance(part.value, dict) or not isinstance(part["options"].value, dict):
+            part.fail(f"the rule set {name!r} must hold 'name' and 'options'")
+        part.keys(("name", "options"), what=f"the rule set {name!r}")
+        rules_name = part["name"].text(MAX_TEXT)
+        part["options"].keys(OPTIONS_BY_KEY, unknown="rule option")
+        found[name] = _rules(doc, part["options"].path, rules_name, {})
+    return found
+
+
+def _rules(doc: YamlDocument, path: tuple, name: str,
+           rule_sets: dict[str, tuple[RuleSet, str]]) -> tuple[RuleSet, str]:
+    """A rule set and its hash, read from its options once for all the records that share
+    them (``rule_sets`` remembers them by their text)."""
+    options = doc.sub(path)
+    seen = json.dumps([name, options.data], sort_keys=True, default=repr)
+    if seen not in rule_sets:
+        try:
+            rules = rules_from_document(
+                YamlDocument({**options.data, "name": name}, doc.file, options.lines),
+                from_variant=True)
+        except RulesError as exc:
+            raise RecordsError(exc.problems) from None
+        rule_sets[seen] = (rules, rules_hash(rules))
+    return rule_sets[seen]
+
+
+_KEYS = ("track", "track-hash", "rules", "best", "par", "player", "date", "runs", "moves")
+#: A run's moves in version 2: "x,y" points, one space between them.
+_MOVES = re.compile(r"(?:-?[0-9]{1,7},-?[0-9]{1,7}(?: (?!$)|$))*")
+
+
+def _record(item: Field, rule_sets: dict[str, tuple[RuleSet, str]]) -> Record:
+    """One record of version 2."""
+    if not isinstance(item.value, dict):
+        item.fail(f"{item.label} must be a mapping")
+    item.keys(_KEYS, what=item.label)
+    track_name = item["track"].text(MAX_NAME)
+    hash_ = item["track-hash"].text(64)
+    shared = item["rules"].choice(list(rule_sets), unknown="rule set", valid="rule sets")
+    rules, digest = rule_sets[shared]
+    moves = item["moves"].value if item["moves"].present else ""
+    # One pattern checks it all (only digits, commas, minus signs and spaces can match).
+    if not isinstance(moves, str) or len(moves) > _MAX_MOVES_TEXT \
+            or not _MOVES.fullmatch(moves):
+        item["moves"].fail("'moves' must be points 'x,y' separated by spaces")
+    numbers = list(map(int, moves.replace(",", " ").split()))
+    # Vec's own constructor is Python code; tuple's builds the same pairs ten times faster.
+    pairs = zip(numbers[0::2], numbers[1::2], strict=True)
+    points = tuple(map(tuple.__new__, itertools.repeat(Vec), pairs))
+    if len(points) > MAX_TURNS or max(map(abs, numbers), default=0) > MAX_COORDINATE:
+        item["moves"].fail(f"'moves' must be at most {MAX_TURNS:,} points with coordinates "
+                           f"from {-MAX_COORDINATE:,} to {MAX_COORDINATE:,}")
+    return Record(track_name, hash_, rules, *_outcome(item), points, _par(item),
+                  rules_digest=digest)
+
+
+def _outcome(item: Field) -> tuple[int, str, str, int]:
+    """A record's best, player, date and number of runs (the same in both versions)."""
+    best = item["best"].whole(1, MAX_TURNS)
+    runs = item["runs"].whole(1, MAX_RUNS)
+    date_field = item["date"]
+    if isinstance(date_field.value, datetime.date):  # unquoted, as a hand-edited file may be
+        date = date_field.value.isoformat()
+    else:
+        date = date_field.text(40)
+    player = item["player"].text(MAX_NAME)
+    return best, player, date, runs
+
+
+def _par(item: Field) -> int | None:
+    return item["par"].whole(1, MAX_TURNS, default=None, nullable=True)
+
+
+#: The longest text of a run's moves: every point at its widest, and a space.
+_MAX_MOVES_TEXT = MAX_TURNS * 18
 
 
 _RECORD_KEYS = ("track", "rules", "best", "par", "player", "date", "runs", "moves")
 
 
-def _record(doc: YamlDocument, item: Field) -> Record:
+def _record_v1(doc: YamlDocument, item: Field,
+               rule_sets: dict[str, tuple[RuleSet, str]]) -> Record:
+    """One record of version 1."""
     if not isinstance(item.value, dict):
         item.fail(f"{item.label} must be a mapping")
     item.keys(_RECORD_KEYS, what=item.label)
@@ -362,22 +490,8 @@ def _record(doc: YamlDocument, item: Field) -> Record:
     rules_part.keys(("name", "options"), what="'rules'")
     rules_name = rules_part["name"].text(MAX_TEXT)
     rules_part["options"].keys(OPTIONS_BY_KEY, unknown="rule option")
-    options = doc.sub(rules_part["options"].path)
-    try:
-        rules = rules_from_document(YamlDocument({**options.data, "name": rules_name},
-                                                 doc.file, options.lines), from_variant=True)
-    except RulesError as exc:
-        raise RecordsError(exc.problems) from None
-    best = item["best"].whole(1, MAX_TURNS)
-    par = item["par"].whole(1, MAX_TURNS, default=None, nullable=True)
-    runs = item["runs"].whole(1, MAX_RUNS)
-    date_field = item["date"]
-    if isinstance(date_field.value, datetime.date):  # unquoted, as a hand-edited file may be
-        date_field = date_field.named("'date'")
-        date = date_field.value.isoformat()
-    else:
-        date = date_field.text(40)
-    player = item["player"].text(MAX_NAME)
+    rules, digest = _rules(doc, rules_part["options"].path, rules_name, rule_sets)
+    outcome = _outcome(item)
     moves = tuple(Vec(*move.pair(-MAX_COORDINATE, MAX_COORDINATE, whole=True, what="[x, y]"))
                   for move in item["moves"].items(MAX_TURNS, default=[], item="move"))
-    return Record(track_name, hash_, rules, best, player, date, runs, moves, par)
+    return Record(track_name, hash_, rules, *outcome, moves, _par(item), rules_digest=digest)

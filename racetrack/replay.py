@@ -135,10 +135,11 @@ def car_data(race: Race, car: CarSetup) -> dict[str, Any]:
             **({"kit": kit.to_data()} if car.kit is not None or kit != Kit() else {})}
 
 
-def save_replay(state: RaceState, path: str | os.PathLike[str]) -> None:
+def save_replay(state: RaceState, path: str | os.PathLike[str], exclusive: bool = False) -> None:
     """Write the race atomically (the file is either the old one or the new one, whole);
-    ``ReplayError`` if it would be too large to read back (no race of the rules' length is)."""
-    write_yaml(path, replay_data(state), REPLAY_LIMITS, ReplayError)
+    ``ReplayError`` if it would be too large to read back (no race of the rules' length is).
+    Where ``exclusive``, only as a new file: ``FileExistsError`` if ``path`` is taken."""
+    write_yaml(path, replay_data(state), REPLAY_LIMITS, ReplayError, exclusive=exclusive)
 
 
 @dataclass(frozen=True)

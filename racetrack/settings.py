@@ -4,13 +4,18 @@ Folders come from platformdirs (the platform's usual places); ``RACETRACK_HOME``
 under one folder instead (tests and portable installs). The settings file is the player's own
 and so untrusted: anything unreadable or wrong in it is reported in one line and replaced by the
 default, never allowed to stop the game.
+
+The settings file is written under a lock (``filelock``): the window keeps its zoom and size
+on a thread of its own while its screens save what the player chose, and another copy of the
+game may share the folder. A change of a few settings (``update_settings``) is made to the
+file as it is then, so changes from elsewhere are kept; the race screens' choices are saved
+all at once, the last copy to start a race setting them.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +24,7 @@ import platformdirs
 
 from racetrack.errors import FileProblemError
 from racetrack.fields import MAX_NAME, Field, Reader, unprintable
+from racetrack.filelock import locked
 from racetrack.yamlio import Limits, YamlDocument, load_yaml, write_yaml
 
 log = logging.getLogger(__name__)
@@ -176,23 +182,22 @@ def _player(item: Field) -> PlayerChoice:
                         item["team"].value if item["team"].value in TEAMS else "")
 
 
-#: Held while the settings file is written, or read to be changed: the window keeps its zoom
-#: and size on a thread of its own while its screens save what the player chose.
-_WRITING = threading.RLock()
-
-
 def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write every setting (the race screens' choices, all at once)."""
     data = asdict(settings)
     data["players"] = [asdict(p) for p in settings.players]
     data["window"] = list(settings.window) if settings.window else None
-    with _WRITING:
-        write_yaml(path or settings_path(), data, SETTINGS_LIMITS)
+    path = path or settings_path()
+    with locked(path):
+        write_yaml(path, data, SETTINGS_LIMITS)
 
 
 def update_settings(path: Path | None = None, **change: Any) -> Settings:
     """Change some settings in the file as it is now (read, changed and written as one, so
-    a save from elsewhere in between is kept); returns them."""
-    with _WRITING:
+    a save from elsewhere in between is kept, by this copy of the game or another sharing
+    the folder); returns them."""
+    path = path or settings_path()
+    with locked(path):
         settings = replace(load_settings(path), **change)
         save_settings(settings, path)
     return settings

@@ -17,9 +17,12 @@ file it would refuse to read back.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import re
 import stat
+import threading
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,10 +30,11 @@ from typing import Any
 import yaml
 
 from racetrack.errors import FileProblemError, Problem
-from racetrack.files import atomic_write_text
+from racetrack.files import atomic_write_text, create_new_text
+from racetrack.yamlnumbers import LARGEST, NumberTooLarge, real_number, whole_number
 
 __all__ = ["Limits", "YamlDocument", "atomic_write_text", "count_nodes", "dump_yaml",
-           "load_yaml", "parse_yaml", "read_bytes", "read_text", "write_yaml"]
+           "load_yaml", "parse_yaml", "paused_gc", "read_bytes", "read_text", "write_yaml"]
 
 #: Largest file read by default, in bytes. A hand-drawn track is a few kilobytes.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -86,8 +90,20 @@ class YamlDocument:
                 data = data[key]
             else:
                 data = None
-        prefix, size = tuple(path), len(path)
-        lines = {key[size:]: line for key, line in self.lines.items() if key[:size] == prefix}
+        prefix = tuple(path)
+        lines: dict[PathKey, int] = {}
+        # Only the part's own keys and items are looked up (not every line of the file), so
+        # taking a part of each of ten thousand records stays linear in the file.
+        stack: list[tuple[PathKey, Any]] = [((), data)]
+        while stack:
+            relative, value = stack.pop()
+            line = self.lines.get(prefix + relative)
+            if line is not None:
+                lines[relative] = line
+            if isinstance(value, dict):
+                stack.extend(((*relative, key), item) for key, item in value.items())
+            elif isinstance(value, list):
+                stack.extend(((*relative, index), item) for index, item in enumerate(value))
         if () not in lines:
             lines[()] = self.line_of(path) or 1
         return YamlDocument(data, self.file, lines)
@@ -170,7 +186,8 @@ def parse_yaml(text: str, file: str, error: type[FileProblemError] = FileProblem
     loader = None
     try:
         loader = _Parser(text)
-        return YamlDocument(builder.build(_events(loader)), file, builder.lines)
+        with paused_gc():
+            return YamlDocument(builder.build(_events(loader)), file, builder.lines)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -189,6 +206,35 @@ def parse_yaml(text: str, file: str, error: type[FileProblemError] = FileProblem
         if loader is not None:
             loader.dispose()
 
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for the block (on every thread, until the
+    last block that paused it ends).
+
+    Building a big document makes hundreds of thousands of small lists, dicts and tuples
+    and frees none; each few hundred of them start a collection that walks everything made
+    so far, which doubles the time a large file takes to read. The values read hold no
+    cycles, so nothing is left for the collector afterwards either.
+    """
+    global _PAUSES
+    with _PAUSES_LOCK:
+        if _PAUSES == 0:
+            _WAS_ENABLED[0] = gc.isenabled()
+            gc.disable()
+        _PAUSES += 1
+    try:
+        yield
+    finally:
+        with _PAUSES_LOCK:
+            _PAUSES -= 1
+            if _PAUSES == 0 and _WAS_ENABLED[0]:
+                gc.enable()
+
+
+_PAUSES = 0
+_PAUSES_LOCK = threading.Lock()
+_WAS_ENABLED = [True]
 
 #: The one message for nesting past the limit, from the builder's count or from libyaml's own.
 _TOO_DEEP = "YAML is nested too deeply (or an alias refers to itself)"
@@ -256,7 +302,16 @@ _TAG = "tag:yaml.org,2002:"
 _SCALAR_TAGS = {f"{_TAG}{name}" for name in ("str", "int", "float", "bool", "null",
                                              "timestamp")}
 _STR = f"{_TAG}str"
+_INT = f"{_TAG}int"
+_FLOAT = f"{_TAG}float"
 _MERGE = f"{_TAG}merge"
+#: YAML 1.1's base-60 numbers (``1:30``, ``190:20:30.15``), possessive: no place once read is
+#: gone back over, so a long line that is no such number is rejected in one pass.
+_BASE_60_WHOLE = re.compile(r"[-+]?[1-9][0-9_]*+(?::[0-5]?[0-9])++")
+_BASE_60_REAL = re.compile(r"[-+]?[0-9][0-9_]*+(?::[0-5]?[0-9])++\.[0-9_]*+")
+#: YAML 1.1's date and time, as PyYAML's resolver has it (its pattern does not backtrack).
+_TIMESTAMP = next(pattern for tag, pattern in _Resolver.yaml_implicit_resolvers["0"]
+                  if tag == f"{_TAG}timestamp")
 #: A plain scalar that is a whole number in decimal, short enough to convert at once.
 _DECIMAL = re.compile(r"[-+]?(?:0|[1-9][0-9]{0,17})")
 #: The first characters of the plain scalars that may be something other than text.
@@ -397,8 +452,7 @@ class _Builder:
             if text in self.scalars:
                 return self.scalars[text]
         if event.tag is None or event.tag == "!":
-            tag = self.resolver.resolve(yaml.ScalarNode, text, event.implicit) \
-                if event.tag is None else _STR
+            tag = self.resolve(text, event.implicit) if event.tag is None else _STR
         else:
             tag = event.tag
             if tag not in _SCALAR_TAGS:
@@ -409,15 +463,43 @@ class _Builder:
             return _MergeKey
         if tag not in _SCALAR_TAGS:
             tag = _STR  # "=" and the like: YAML 1.1 types no loader builds; plain text here
-        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
         try:
-            value = self.constructor.yaml_constructors[tag](self.constructor, node)
+            value = self.construct(tag, text, event)
+        except NumberTooLarge:
+            raise self.fail(line, f"the number {_shown(text)} is far too large (a number in "
+                                  "a game file must fit in a float, within ±1.8e308)") from None
         except (ValueError, OverflowError, yaml.YAMLError):
             raise self.fail(line, f"YAML error: {_shown(text)} is not a valid "
                                   f"{tag.removeprefix(_TAG)}") from None
         if plain and len(text) <= 24 and len(self.scalars) < 50_000:
             self.scalars[text] = value
         return value
+
+    def resolve(self, text: str, implicit: tuple[bool, bool]) -> str:
+        """The type of an untagged scalar, as PyYAML's resolver gives it, except that text
+        with a colon is typed here: PyYAML's patterns for base-60 numbers backtrack through
+        every place of a long one that does not match, holding hundreds of megabytes for a
+        16 MiB line. Text with a colon can only be a base-60 number, a date and time, or text.
+        """
+        if implicit[0] and ":" in text:
+            if _BASE_60_WHOLE.fullmatch(text):
+                return _INT
+            if _BASE_60_REAL.fullmatch(text):
+                return _FLOAT
+            if _TIMESTAMP.match(text):
+                return f"{_TAG}timestamp"
+            return _STR
+        return self.resolver.resolve(yaml.ScalarNode, text, implicit)
+
+    def construct(self, tag: str, text: str, event: yaml.ScalarEvent) -> Any:
+        """The value of a scalar of a known ``tag``: numbers by the game's own linear-time
+        readers (``yamlnumbers``), everything else by PyYAML's safe constructors."""
+        if tag == _INT:
+            return whole_number(text)
+        if tag == _FLOAT:
+            return real_number(text)
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+        return self.constructor.yaml_constructors[tag](self.constructor, node)
 
     def child_path(self, stack: list[_Frame], line: int | None) -> PathKey:
         if not stack:
@@ -496,6 +578,8 @@ _MergeKey = _MergeKeyType()
 
 def _shown(value: Any) -> str:
     """A value for a message: quoted, with anything unprintable escaped, and kept short."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
+        return "a number far too large"
     text = repr(value)
     return text if len(text) <= 42 else text[:40] + "…" + text[-1]
 
@@ -527,8 +611,9 @@ def count_nodes(data: Any, limit: int | None = None) -> int:
 
 def write_yaml(path: str | os.PathLike[str], data: Any, limits: Limits = DEFAULT_LIMITS,
                error: type[FileProblemError] = FileProblemError,
-               make_parents: bool = True) -> None:
-    """Write ``data`` atomically, refusing (``error``) what would be refused when read back.
+               make_parents: bool = True, exclusive: bool = False) -> None:
+    """Write ``data`` atomically, refusing (``error``) what would be refused when read back;
+    where ``exclusive``, only as a new file (``FileExistsError`` if ``path`` is taken).
 
     The reader counts every key, value and list item as a node; so does this.
     """
@@ -542,7 +627,10 @@ def write_yaml(path: str | os.PathLike[str], data: Any, limits: Limits = DEFAULT
         raise error(Problem(str(path), None, f"too large to save: more than "
                                              f"{_size(limits.bytes)}, which the game would "
                                              "refuse to read back"))
-    atomic_write_text(path, text, make_parents=make_parents)
+    if exclusive:
+        create_new_text(path, text, make_parents=make_parents)
+    else:
+        atomic_write_text(path, text, make_parents=make_parents)
 
 
 class _Layout:

@@ -58,7 +58,37 @@ def large_files(folder: Path) -> dict[str, Path]:
     over = folder / "replay-over-the-limit.yaml"  # one byte more than any file is read
     over.write_text(head + "#" * (REPLAY_BYTES + 1 - len(head)))
     made["over the limit"] = over
+    # Base-60 numbers filling the file: PyYAML's own reading is quadratic in their length.
+    sixty = folder / "track-of-a-base-60-number.yaml"
+    head = "racetrack-track: 1\nname: Dots\nlaps: 1"
+    sixty.write_text(head + ":0" * ((TRACK_BYTES - len(head) - 1) // 2) + "\n")
+    made["base-60 track"] = sixty
+    seed = folder / "replay-of-a-base-60-seed.yaml"
+    body = (CORPUS / "replay-cut-off.yaml").read_text().replace("seed: 1\n", "")
+    head = body + "seed: 1"
+    seed.write_text(head + ":59" * ((REPLAY_BYTES - len(head) - 1) // 3) + "\n")
+    made["base-60 replay"] = seed
+    made["10,000 records"] = records_file(folder / "records.yaml", 10_000)
     return made
+
+
+def records_file(path: Path, count: int, moves: int = 20) -> Path:
+    """A records table of ``count`` runs as the game writes it (five rule sets, ``moves``
+    points to each ghost): the largest the game keeps is 10,000."""
+    import random
+
+    from racetrack.geometry import Vec
+    from racetrack.records import Record, Records, save_records
+    from racetrack.rules import load_rules
+
+    rules = [load_rules(name) for name in ("gardner", "baker", "levi", "simulation",
+                                           "karopapier")]
+    rng = random.Random(1)
+    save_records(Records(tuple(
+        Record(f"Track {i}", f"{i:064x}", rules[i % len(rules)], 40, "Ann", "2025-03-14", 3,
+               tuple(Vec(rng.randrange(100), rng.randrange(100)) for _ in range(moves)), 38)
+        for i in range(count))), path)
+    return path
 
 
 # --------------------------------------------------------------------------------------------

@@ -35,9 +35,9 @@ def series(tmp_path, monkeypatch):
     return made
 
 
-def race(series: Championship) -> None:
+def race(series: Championship, drivers: tuple[str, str] = ("easy", "easy")) -> None:
     state = series.next_race().start()
-    drivers = [make_driver("easy", i) for i in range(2)]
+    drivers = [make_driver(level, i) for i, level in enumerate(drivers)]
     while not state.is_over:
         state.apply(drivers[state.current_car].choose(state))
     series.record(state)
@@ -213,3 +213,24 @@ def test_championship_save_does_not_create_missing_folders(tmp_path, capsys):
                  "easy", "--save", str(target)]) != 0
     assert not (tmp_path / "no").exists()
     assert "cannot save" in capsys.readouterr().err
+
+
+def test_standings_replace_only_an_earlier_stage_of_the_same_series(series):
+    import copy
+
+    from racetrack.championship import default_path
+
+    behind = copy.deepcopy(series)
+    race(series)
+    assert series.save() == default_path()  # a later stage of the series on file
+    assert load_championship().results == series.results
+    race(behind, ("easy", "expert"))  # the same series, raced on by another copy
+    assert behind.results != series.results
+    beside = behind.save()
+    assert beside == default_path().with_name("championship-2.yaml")
+    assert load_championship().results == series.results  # the other copy's, kept
+    assert load_championship(beside).results == behind.results
+    other = Championship("gardner", ["oval"], [Entrant("Cy", "green", "easy")])
+    assert other.save() == default_path().with_name("championship-3.yaml")
+    assert other.save(replace=True) == default_path()  # a new series, chosen: replaces it
+    assert load_championship().tracks == ["oval"]

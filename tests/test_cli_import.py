@@ -139,3 +139,37 @@ def test_bad_maps_are_one_line_and_exit_1_without_a_traceback(tmp_path):
     usage = subprocess.run([sys.executable, "-m", "racetrack", "import", str(bad), "--scale",
                             "-1"], capture_output=True, text=True, timeout=60)
     assert usage.returncode == 2 and "expected a number above 0" in usage.stderr
+
+
+def test_a_map_wider_than_the_paper_is_one_line_and_no_drawing(tmp_path, home, capsys):
+    """Under the sheet's 1,000,000 lattice points, but 21,844 cells wide: no track of it can
+    ever be valid, so nothing is written (not a drawing that can never be finished)."""
+    wide = tmp_path / "wide.txt"
+    width = 21_844
+    wide.write_text("\n".join(["X" * width, "S" + "O" * (width - 2) + "F", "X" * width]) + "\n")
+    assert main(["import", str(wide)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"error: {wide}:1: the map is 21,844 x 3 cells; the paper reaches at most "
+                   "10,000 squares each way"]
+    assert not (home / "data" / "tracks").exists() or not any((home / "data" / "tracks")
+                                                              .iterdir())
+    assert main(["race", str(wide)]) == 1 and len(capsys.readouterr().err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("stem, name", [
+    ("ring\x1b[31m", "ring31m"), ("CON", "CON_"), ("nul .map", "nul _.map"), (".hidden", "hidden"),
+    ("-rf", "rf"), ("x" * 251, "x" * 120), ("\x07", "imported"), ("COM\u00b9", "COM\u00b9_"),
+])
+def test_the_imported_track_is_named_from_the_map_made_safe(tmp_path, home, capsys, stem,
+                                                            name):
+    source = tmp_path / "maps" / f"{stem}.txt"
+    source.parent.mkdir()
+    try:
+        source.write_text(KARO)
+    except OSError:  # a name this file system refuses (too long): the map is copied shorter
+        source = source.with_name(f"{stem[:200]}.txt")
+        source.write_text(KARO)
+        name = name[:120]
+    assert main(["import", str(source)]) == 0, capsys.readouterr().err
+    written = sorted(p.name for p in (home / "data" / "tracks").iterdir())
+    assert written == [f"{name}.yaml"]

@@ -51,7 +51,7 @@ def test_the_table_with_par_worked_out_on_request(home, capsys):
     assert capsys.readouterr().out.splitlines()[1].split()[3] == "12"
 
 
-@pytest.mark.parametrize("text", ["[1, 2", "just a line", "racetrack-records: 2\n"])
+@pytest.mark.parametrize("text", ["[1, 2", "just a line", "racetrack-records: 3\n"])
 def test_a_damaged_file_is_one_line_and_exit_1(home, capsys, text):
     records_path().parent.mkdir(parents=True)
     records_path().write_text(text)

@@ -18,6 +18,7 @@ from racetrack.files import (
     STRAY_AGE_SECONDS,
     atomic_write_text,
     file_in,
+    is_reserved,
     keep_aside,
     remove_stray_temp_files,
     safe_name,
@@ -35,7 +36,12 @@ FOLDER = Path("/data/replays")
     ("a\\b", "ab"),
     ("Ann\x1b]0;title\x07", "Ann0title"),
     ("con", "con_"),
-    ("NUL.txt", "NUL.txt_"),
+    ("NUL.txt", "NUL_.txt"),
+    ("CON .x", "CON _.x"),
+    ("COM\u00b9", "COM\u00b9_"),
+    ("lpt\u00b2.tar.gz", "lpt\u00b2_.tar.gz"),
+    ("aux.", "aux_"),
+    ("CONIN$", "CONIN"),
     ("Ann v Bob", "Ann v Bob"),
     ("Zoë's track", "Zoës track"),
 ])
@@ -57,6 +63,20 @@ def test_any_text_gives_a_plain_name_directly_in_the_folder(text, prefix):
     assert "/" not in path.name and "\\" not in path.name and "\x00" not in path.name
     assert all(ch.isprintable() for ch in path.name)
     assert len(path.name.encode("utf-8")) <= MAX_NAME_BYTES + len(prefix) + len(".yaml")
+    assert not is_reserved(path.name) and not path.name.endswith((" ", "."))
+
+
+RESERVED = ["con", "prn", "aux", "nul", *(f"{p}{d}" for p in ("com", "lpt")
+                                          for d in "0123456789\u00b9\u00b2\u00b3")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(RESERVED), st.sampled_from(["", " ", "  ", ".", " ."]),
+       st.text(alphabet="abc. ", max_size=8), st.booleans())
+def test_no_name_made_is_a_windows_device_name(device, gap, rest, upper):
+    text = (device.upper() if upper else device) + gap + rest
+    name = file_in(FOLDER, text).name
+    assert name.split(".")[0].rstrip(" ").lower() not in RESERVED, name
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,3 +154,33 @@ def test_a_damaged_file_is_kept_aside_under_a_new_name_each_time(tmp_path):
         path.write_text(f"damaged {number}")
         assert keep_aside(path) == tmp_path / expected and not path.exists()
     assert (tmp_path / "records.yaml.bad-2").read_text() == "damaged 1"
+
+
+def test_a_new_file_is_made_only_where_there_is_none(tmp_path):
+    from racetrack.files import create_new_text
+
+    target = tmp_path / "data" / "2025-03-14 120000 Oval.yaml"
+    create_new_text(target, "first\n")
+    with pytest.raises(FileExistsError) as caught:
+        create_new_text(target, "second\n")
+    assert caught.value.filename == str(target)
+    assert target.read_text() == "first\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]  # no temp left
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "elsewhere.yaml")
+    with pytest.raises(FileExistsError):
+        create_new_text(tmp_path / "link.yaml", "x")
+    assert not (tmp_path / "elsewhere.yaml").exists()
+
+
+def test_without_hard_links_a_new_file_is_still_made_exclusively(tmp_path, monkeypatch):
+    from racetrack.files import create_new_text
+
+    def no_links(source, target):
+        raise OSError(errno.EPERM, "links not supported")
+
+    monkeypatch.setattr(os, "link", no_links)
+    create_new_text(tmp_path / "a.yaml", "first\n")
+    with pytest.raises(FileExistsError):
+        create_new_text(tmp_path / "a.yaml", "second\n")
+    assert (tmp_path / "a.yaml").read_text() == "first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]

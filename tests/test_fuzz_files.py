@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -85,6 +87,26 @@ def _rules(text: str):
     return rules_from_text(text, "fuzz.yaml")
 
 
+def _tree_rules(text: str):
+    from racetrack.trees.rules import tree_rules_from_text
+
+    return tree_rules_from_text(text, "fuzz.yaml")
+
+
+def _draft(text: str):
+    """A draft, read as the editor reads its autosave (from a file: the reader takes a path)."""
+    import tempfile
+
+    from racetrack.draft import read_draft
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "editor-autosave.yaml"
+        path.write_text(text, encoding="utf-8")
+        draft, problems = read_draft(path)
+    assert all("\n" not in str(problem) for problem in problems)
+    return draft
+
+
 def _body(name: str) -> str:
     """A corpus file without its first line (the kind it shows)."""
     return (CORPUS / name).read_text().split("\n", 1)[1]
@@ -102,6 +124,8 @@ zones: [{kind: oil, polygon: [[9, 1], [11, 1], [11, 3]]}]
 collectables: [{kind: dime, at: [10, 10]}]
 """
 RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "rules" / "baker.yaml").read_text()
+TREE_RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "trees" / "rulesets"
+              / "levi-4.yaml").read_text()
 SETTINGS = ("track: oval\nrules: gardner\nanimation_seconds: 0.35\nmoves: ''\nplayers:\n"
             "- {name: Ann, colour: red, driver: human, reverse: false, team: A}\n")
 
@@ -115,6 +139,8 @@ KINDS = {
                      _championship),
     "records": (_body("control-delete-in-records.yaml").replace("\x7f", ""), _records),
     "settings": (SETTINGS, _settings),
+    "Graph Trees rules": (TREE_RULES, _tree_rules),
+    "draft": (TRACK + "racetrack-editor:\n  sketch: [[1, 1], [2, 3]]\n", _draft),
 }
 
 
@@ -213,3 +239,81 @@ def test_mutated_values_are_read_or_refused_with_the_projects_error(kind, where,
     else:
         parent.insert(path[-1], value)
     _read(kind, yaml.dump(data, allow_unicode=False, sort_keys=False))
+
+
+# -- numbers ----------------------------------------------------------------------------------
+
+_NUMERIC = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?")
+
+
+def number_places(text: str) -> list[tuple[int, int]]:
+    """Where each number of a YAML text is (start and end offsets): its plain scalars that
+    read as numbers, found by PyYAML's scanner."""
+    return [(token.start_mark.index, token.end_mark.index) for token in yaml.scan(text)
+            if isinstance(token, yaml.ScalarToken) and token.plain
+            and _NUMERIC.fullmatch(token.value)]
+
+
+@st.composite
+def hostile_numbers(draw) -> str:
+    """A number as YAML 1.1 may write it: in any base, in base 60, with an exponent, from a
+    digit to far beyond what a float holds."""
+    size = draw(st.one_of(st.integers(1, 30), st.integers(300, 1200)))
+    sign = draw(st.sampled_from(["", "-", "+"]))
+    digit = draw(st.sampled_from("123456789"))
+    form = draw(st.sampled_from(["decimal", "hex", "binary", "octal", "sexagesimal",
+                                 "sexagesimal real", "exponent", "real", "special"]))
+    if form == "decimal":
+        return sign + digit * size
+    if form == "hex":
+        return f"{sign}0x{'f' * size}"
+    if form == "binary":
+        return f"{sign}0b{'1' * size}"
+    if form == "octal":
+        return f"{sign}0{'7' * size}"
+    if form == "sexagesimal":
+        return sign + digit + ":59" * size
+    if form == "sexagesimal real":
+        return sign + digit + ":30" * size + ".5"
+    if form == "exponent":
+        return f"{sign}{digit}e{draw(st.sampled_from(['', '+', '-']))}{size * 17}"
+    if form == "real":
+        return f"{sign}{digit * size}.{digit * draw(st.integers(0, 400))}"
+    return draw(st.sampled_from([".inf", "-.inf", ".nan", "1_000", "0x_", "0b", "1:60",
+                                 "1e308", "1.7976931348623157e308", "1.8e308"]))
+
+
+@EXAMPLES
+@given(kind=st.sampled_from(sorted(KINDS)), where=st.integers(0, 10**6),
+       number=hostile_numbers())
+def test_mutated_numbers_are_read_or_refused_with_the_projects_error(kind, where, number):
+    text = KINDS[kind][0]
+    places = number_places(text)
+    start, end = places[where % len(places)]
+    _read(kind, text[:start] + number + text[end:])
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("number", ["9" * 400, "0x" + "f" * 300, "0b" + "1" * 1100,
+                                    "0" + "7" * 400, "1" + ":0" * 200, "-" + "9" * 400])
+def test_a_whole_number_too_large_for_a_float_is_refused_in_every_number_of_every_kind(
+        kind, number):
+    text = KINDS[kind][0]
+    places = number_places(text)
+    assert places
+    for start, end in places:
+        try:
+            KINDS[kind][1](text[:start] + number + text[end:])
+        except FileProblemError as exc:
+            assert "far too large" in str(exc.problems[0]), exc
+        else:
+            raise AssertionError(f"{kind} read {number[:20]} at {start}")
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("number", ["1e400", "-1e400", "1" + ":0" * 200 + ".5", ".inf"])
+def test_an_infinite_number_anywhere_is_read_or_refused_with_the_projects_error(kind,
+                                                                               number):
+    text = KINDS[kind][0]
+    for start, end in number_places(text):
+        _read(kind, text[:start] + number + text[end:])

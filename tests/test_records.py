@@ -11,6 +11,7 @@ import pytest
 
 from racetrack.ai import make_driver
 from racetrack.game import Race
+from racetrack.geometry import Vec
 from racetrack.model import CarSetup, EventKind
 from racetrack.records import (
     Records,
@@ -24,6 +25,7 @@ from racetrack.records import (
     records_path,
     run_path,
     run_turns,
+    save_records,
     solo_par,
 )
 from racetrack.rules import load_rules
@@ -119,12 +121,10 @@ def test_round_trip_keeps_every_field(riddler, tmp_path):
     record_run(state, path=path, today=DAY)
     note_par(riddler, load_rules("baker"), 11, path=path)
     first = load_records(path)
-    from racetrack.records import save_records
-
     save_records(first, tmp_path / "again.yaml")
     assert load_records(tmp_path / "again.yaml") == first
     assert first.entries[0].par == 11
-    assert path.read_text().startswith("racetrack-records: 1\n")
+    assert path.read_text().startswith("racetrack-records: 2\n")
 
 
 def test_only_finished_solo_human_runs_count(riddler):
@@ -156,10 +156,25 @@ records:
   moves: [[1, 2], [3, 4]]
 """
 
+GOOD2 = """racetrack-records: 2
+rule-sets:
+  r1: {name: gardner, options: {movement.choices: square}}
+records:
+- track: Riddler-opolis
+  track-hash: abc
+  rules: r1
+  best: 12
+  par: null
+  player: Ann
+  date: 2025-03-14
+  runs: 2
+  moves: 1,2 3,4
+"""
+
 HOSTILE = [
     ("- just\n- a list\n", "must be a YAML mapping"),
-    ("racetrack-records: 7\nrecords: []\n", "format version 1"),
-    ("records: []\n", "format version 1"),
+    ("racetrack-records: 7\nrecords: []\n", "format version 1 or 2"),
+    ("records: []\n", "format version 1 or 2"),
     ("racetrack-records: 1\nrecords: {a: 1}\n", "'records' must be a list"),
     ("racetrack-records: 1\nrecords: [42]\n", "record 1 must be a mapping"),
     (GOOD.replace("best: 12", "best: twelve"), "'best' must be a whole number"),
@@ -177,6 +192,16 @@ HOSTILE = [
     ("racetrack-records: 1\nrecords: !!python/object/apply:os.system [ls]\n", "YAML error"),
     ("a: &a [*a]\n", "nested too deeply"),
     ("racetrack-records: 1\n\x00", "not a text file"),
+    (GOOD2.replace("1,2 3,4", "1,2 3,x"), "'moves' must be points 'x,y'"),
+    (GOOD2.replace("1,2 3,4", "1,2  3,4"), "'moves' must be points 'x,y'"),
+    (GOOD2.replace("1,2 3,4", "1,2,3 4"), "'moves' must be points 'x,y'"),
+    (GOOD2.replace("1,2 3,4", "1,2 3,4000000"), "coordinates from -1,000,000"),
+    (GOOD2.replace("1,2 3,4", "[[1, 2]]"), "'moves' must be points 'x,y'"),
+    (GOOD2.replace("rules: r1", "rules: r2"), "unknown rule set 'r2'; valid rule sets: r1"),
+    (GOOD2.replace("square}", "hexagon}"), "must be one of: plus, square, square-24"),
+    (GOOD2.replace("track-hash", "hash"), "unknown key 'hash' in record 1"),
+    (GOOD2.replace("options: {", "options: {base: x, "), "unknown rule option 'base'"),
+    (GOOD2 + GOOD2.split("records:\n")[1], "a second record for the same track"),
 ]
 
 
@@ -279,3 +304,45 @@ def test_where_the_car_chooses_its_start_par_is_from_the_best_point():
     while not state.is_over:
         state.apply(expert.choose(state))
     assert run_turns(state) == solo_par(track, rules).moves
+
+
+def test_both_versions_read_the_same_record(tmp_path):
+    one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
+    one.write_text(GOOD)
+    two.write_text(GOOD2)
+    assert load_records(one) == load_records(two)
+    assert load_records(two).entries[0].moves == (Vec(1, 2), Vec(3, 4))
+
+
+def test_each_rule_set_is_read_and_hashed_once_however_many_records(tmp_path, monkeypatch):
+    """The table reads in linear time: nothing is done per record for every other record,
+    and the rules shared by many records are read once (version 1 as well)."""
+    import racetrack.records as records
+
+    calls = {"read": 0, "hash": 0}
+    read, hashed = records.rules_from_document, records.rules_hash
+
+    def counting_read(*args, **kwargs):
+        calls["read"] += 1
+        return read(*args, **kwargs)
+
+    def counting_hash(rules):
+        calls["hash"] += 1
+        return hashed(rules)
+
+    monkeypatch.setattr(records, "rules_from_document", counting_read)
+    monkeypatch.setattr(records, "rules_hash", counting_hash)
+    head, item = GOOD.split("records:\n")
+    many = head + "records:\n" + "".join(item.replace("Riddler-opolis", f"Track {i}")
+                                         .replace("gardner", ("gardner", "baker")[i % 2])
+                                         for i in range(300))
+    path = tmp_path / "records.yaml"
+    path.write_text(many)
+    table = load_records(path)
+    assert len(table) == 300 and calls == {"read": 2, "hash": 2}
+    save_records(table, path)
+    calls.update(read=0, hash=0)
+    again = load_records(path)
+    assert [r.key for r in again.entries] == [r.key for r in table.entries]
+    assert calls == {"read": 2, "hash": 2}
+    assert table.find(again.entries[-1].key) is table.entries[-1]

@@ -21,6 +21,9 @@ in a fresh process (CPU time and peak memory).
 playback: the playback scene's frames, a race and a game of Graph Trees.
 imports: importing the bundled maps and the largest map a sheet holds, and refusing a huge grid
 and a picture of noise.
+online: a game server on loopback: memory per open game with 1,000 open, then bots for 30 s
+(paced near 200 moves a second, then unpaced): moves a second, proposal-to-acknowledgement
+latency (p50, p99), the server's CPU per move and its peak memory.
 
 Memory is the peak of what Python and numpy allocate during the call (``tracemalloc``), and for
 the C reference every byte it allocates.
@@ -350,7 +353,7 @@ def thread_frames(app, count: int) -> list[float]:
 
 def bench_editor() -> None:
     """The editor: a road of 40 clicks built, all its live checks, every crossing of a ring of
-    5,000 corners, and the frame time at 1280 x 800 (dummy video driver)."""
+    5,000 and of 20,000 corners, and the frame time at 1280 x 800 (dummy video driver)."""
     import math
     import os
 
@@ -366,13 +369,15 @@ def bench_editor() -> None:
     draft = Draft(outer=road.outer, holes=road.holes, start=road.start)
     marks, took = timed(draft.marks)
     print(f"live checks of that drawing: {len(marks)} problems in {took * 1e3:.0f} ms")
-    zigzag = tuple((i * 0.1, (i % 2) * 4.0) for i in range(4998)) + ((499.8, -3.0), (0, -3))
-    star = tuple((40 * math.cos(a * 2 * math.pi * 2499 / 5000),
-                  40 * math.sin(a * 2 * math.pi * 2499 / 5000)) for a in range(5000))
-    for name, ring in (("a zigzag", zigzag), ("a star", star)):
-        found, took = timed(self_crossings, ring)
-        print(f"every crossing of {name} of {len(ring)} corners: {len(found):,} in "
-              f"{took * 1e3:.0f} ms")
+    for size in (5_000, 20_000):  # the old limit of a polygon's corners, and the new one
+        zigzag = tuple((i * 0.1, (i % 2) * 4.0) for i in range(size - 2)) + (
+            ((size - 2) * 0.1, -3.0), (0, -3))
+        turn = 2 * math.pi * (size // 2 - 1) / size
+        star = tuple((40 * math.cos(a * turn), 40 * math.sin(a * turn)) for a in range(size))
+        for name, ring in (("a zigzag", zigzag), ("a star", star)):
+            found, took = timed(self_crossings, ring)
+            print(f"every crossing of {name} of {len(ring)} corners: {len(found):,} in "
+                  f"{took * 1e3:.0f} ms")
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
@@ -442,6 +447,13 @@ def bench_files() -> None:
     cases = [("a 4 MiB track of half a million points", "track", "load_track",
               made["tiny points"]),
              ("a 16 MiB replay of moves", "replay", "load_replay", made["many moves"]),
+             ("a 4 MiB track of one base-60 number", "track", "load_track",
+              made["base-60 track"]),
+             ("a 16 MiB replay of one base-60 seed", "replay", "load_replay",
+              made["base-60 replay"]),
+             (f"10,000 time-trial records as the game writes them "
+              f"({made['10,000 records'].stat().st_size / 1e6:.1f} MB)", "records",
+              "load_records", made["10,000 records"]),
              (f"the longest replay the game writes ({longest.stat().st_size / 1e6:.1f} MB, "
               f"{MAX_MOVES:,} moves; writing it took {writing:.1f} s)", "replay",
               "load_replay", longest)]
@@ -499,6 +511,40 @@ def bench_playback() -> None:
         app.pop()
 
 
+def bench_hostile() -> None:
+    """Every file of the hostile corpus through every loader and every command that takes a
+    file (CPU time of the slowest of each, in this process)."""
+    import contextlib
+    import io
+    import logging
+    import os
+    import tempfile
+
+    from racetrack.cli import main
+    from tests.hostile_corpus import COMMANDS, corpus_files, prepare, run_loaders
+
+    logging.disable(logging.WARNING)  # the settings' and rules' warnings, one per file
+
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-"))
+    os.environ["RACETRACK_HOME"] = str(folder / "home")
+    prepare(folder / "corpus", folder / "home")
+    os.chdir(folder / "corpus")
+    slowest = []
+    for name in corpus_files():
+        _, loaders = cpu_timed(run_loaders, folder / "corpus" / name)
+        commands = []
+        for command in COMMANDS:
+            argv = [part.format(file=name, out=str(folder / "out.png")) for part in command]
+            with contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                commands.append((cpu_timed(main, argv)[1], " ".join(command[:2])))
+        worst = max(commands)
+        slowest.append((max(loaders, worst[0]), name))
+        print(f"{name}: every loader {loaders * 1e3:.0f} ms, slowest command "
+              f"{worst[0] * 1e3:.0f} ms ({worst[1]})")
+    print(f"slowest of all: {max(slowest)[1]}, {max(slowest)[0]:.2f} s")
+
+
 def bench_imports() -> None:
     """Importing maps: the bundled ones, the largest Karopapier map a sheet holds (a serpentine
     of 998 x 998 cells), and refusing a 10,000 x 10,000 grid and a picture of noise, each in a
@@ -545,10 +591,229 @@ def bench_imports() -> None:
         print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
 
 
+LIMIT_CHILD = """
+import json, resource, sys
+from racetrack.imports import import_map
+from racetrack.track import load_track, save_track
+before = resource.getrusage(resource.RUSAGE_SELF)
+track = import_map(sys.argv[1]).track()
+save_track(track, sys.argv[2])
+imported = resource.getrusage(resource.RUSAGE_SELF)
+track = load_track(sys.argv[2])
+loaded = resource.getrusage(resource.RUSAGE_SELF)
+from racetrack.game import Race
+from racetrack.model import CarSetup
+from racetrack.rules import load_rules
+state = Race(track, load_rules("karopapier"), [CarSetup("A"), CarSetup("B")]).start()
+started = resource.getrusage(resource.RUSAGE_SELF)
+for _ in range(20):  # each car's candidates checked, the middle one taken
+    if state.is_over:
+        break
+    moves = state.legal_moves()
+    state.apply(moves[len(moves) // 2])
+raced = resource.getrusage(resource.RUSAGE_SELF)
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+cpu = lambda a, b: b.ru_utime + b.ru_stime - a.ru_utime - a.ru_stime
+print(json.dumps([len(track.holes), len(track.outer) + sum(map(len, track.holes)),
+                  cpu(before, imported), cpu(imported, loaded), cpu(loaded, started),
+                  cpu(started, raced), peak // 1024]))
+"""
+
+
+def bench_limits() -> None:
+    """Tracks near the limits of holes and corners, made from Karopapier maps: importing one,
+    loading it (every check), starting a race of two cars on it and its first 20 moves, in a
+    fresh process (CPU time and peak memory)."""
+    import json
+    import subprocess
+    import tempfile
+
+    import numpy as np
+
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-"))
+    maps = {}
+    for holes_every, size in ((6, (112, 172)), (5, (130, 190))):
+        grid = np.full(size, "O")
+        grid[0, :] = grid[-1, :] = grid[:, 0] = grid[:, -1] = "X"
+        grid[4:-4:holes_every, 12:-4:holes_every] = "X"
+        grid[50:53, 1:9], grid[60, 1:9], grid[55, -9:-1] = "S", "F", "1"
+        maps[f"islands every {holes_every} cells, {size[1]} x {size[0]}"] = grid
+    for width in (1502, 5002):
+        grid = np.full((62, width), "O")
+        grid[0, :] = grid[-1, :] = grid[:, 0] = grid[:, -1] = "X"
+        grid[1, 2:-2:2] = grid[-2, 2:-2:2] = "X"
+        grid[20:23, 1:9], grid[30, 1:9], grid[25, -9:-1] = "S", "F", "1"
+        maps[f"a wall toothed every other cell, {width} x 62"] = grid
+    for what, grid in maps.items():
+        path = folder / "map.txt"
+        path.write_text("\n".join("".join(row) for row in grid))
+        done = subprocess.run([sys.executable, "-c", LIMIT_CHILD, str(path),
+                               str(folder / "track.yaml")], capture_output=True, text=True)
+        if done.returncode:
+            print(f"{what}: {done.stderr.strip().splitlines()[-1]}")
+            continue
+        holes, corners, imported, loaded, started, raced, peak = json.loads(done.stdout)
+        print(f"{what}: {holes:,} holes, {corners:,} corners; import {imported:.2f} s, load "
+              f"{loaded:.2f} s, a race's start {started:.2f} s, its first 20 moves "
+              f"{raced:.2f} s of CPU; peak memory {peak} MB")
+
+
+def _process_figures(pid: int) -> tuple[float, int, int]:
+    """A process's CPU seconds so far, its memory now and at its peak (bytes), from /proc."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    status = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return cpu, int(status["VmRSS"].split()[0]) * 1024, int(status["VmHWM"].split()[0]) * 1024
+
+
+class _OnlineBots:
+    """Bots written from the protocol alone (no engine on this side, so the bench measures
+    the server): each plays both seats of one game through one connection, moving to a
+    legal point the server lists, and starts a new game when its game ends."""
+
+    def __init__(self, url: str, create: dict, pace: float, seed: int):
+        import random
+
+        self.url, self.create, self.pace = url, create, pace
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.moves = 0
+
+    async def run(self, until: float) -> None:
+        import asyncio
+        import json
+
+        from websockets.asyncio.client import connect
+
+        async with connect(self.url, max_size=None) as ws:
+            await ws.recv()
+            while time.monotonic() < until:
+                await ws.send(json.dumps({"v": 1, "type": "create", **self.create}))
+                created = await self._reply(ws, "created")
+                tokens = {s["seat"]: s["token"] for s in created["seats"]}
+                game = created["game"]
+                state = None
+                for token in tokens.values():
+                    await ws.send(json.dumps({"v": 1, "type": "join", "game": game,
+                                              "token": token}))
+                    state = await self._reply(ws, "game")
+                while state["turn"] and time.monotonic() < until:
+                    turn = state["turn"]
+                    proposal = {"v": 1, "type": "move", "game": game,
+                                "token": tokens[turn["seat"]], "number": turn["number"],
+                                "move": self.rng.choice(turn["legal"])}
+                    sent = time.perf_counter()
+                    await ws.send(json.dumps(proposal))
+                    await self._reply(ws, "ack")
+                    self.latencies.append(time.perf_counter() - sent)
+                    self.moves += 1
+                    state = await self._reply(ws, "move")
+                    if self.pace:
+                        await asyncio.sleep(self.pace * self.rng.uniform(0.5, 1.5))
+                await ws.send(json.dumps({"v": 1, "type": "leave", "game": game}))
+
+    async def _reply(self, ws, kind: str) -> dict:
+        import asyncio
+        import json
+
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            if message["type"] == kind:
+                return message
+            if message["type"] in ("error", "refused"):
+                raise RuntimeError(message)
+
+
+def bench_online() -> None:
+    """A server process on loopback (SQLite in a temporary folder): memory per open game with
+    1,000 games open; then bots in many games for 30 s, paced at about 200 moves a second and
+    then as fast as they go: moves a second, the time from a move's proposal to its
+    acknowledgement (its commit included), and the server's CPU per move."""
+    import asyncio
+    import json
+    import os
+    import statistics as stats
+
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-online-"))
+    env = {**os.environ, "RACETRACK_HOME": str(folder)}
+    # ``BENCH_SERVER_NICE=-10`` raises the server's priority over a shared machine's load.
+    nice = ["nice", "-n", os.environ["BENCH_SERVER_NICE"]] \
+        if os.environ.get("BENCH_SERVER_NICE") else []
+    server = subprocess.Popen([*nice, sys.executable, "-m", "racetrack", "serve", "--port", "0",
+                               "--db", str(folder / "games.sqlite3")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env=env, cwd=ROOT)
+    url = server.stdout.readline().split()[2]
+    track = load_track(find_track("oval"))
+    from racetrack.net.commands import new_game_message
+
+    create = new_game_message(track, load_rules("gardner"), 2, [])
+    try:
+        async def open_games(count: int, connections: int = 20) -> None:
+            """``count`` games made through ``connections`` connections (a connection's
+            message budget allows a burst of 200)."""
+            from websockets.asyncio.client import connect
+
+            async def make(share: int) -> None:
+                bots = _OnlineBots(url, create, 0, 0)
+                async with connect(url, max_size=None) as ws:
+                    await ws.recv()
+                    for _ in range(share):
+                        await ws.send(json.dumps({"v": 1, "type": "create", **create}))
+                    for _ in range(share):
+                        await bots._reply(ws, "created")
+
+            await asyncio.gather(*(make(count // connections) for _ in range(connections)))
+
+        _, before, _ = _process_figures(server.pid)
+        started = time.perf_counter()
+        asyncio.run(open_games(1000))
+        took = time.perf_counter() - started
+        _, after, peak = _process_figures(server.pid)
+        print(f"online: 1,000 open games (oval, Gardner, 2 seats) made in {took:.1f} s; server "
+              f"memory {before / 2**20:.0f} MB before, {after / 2**20:.0f} MB after "
+              f"({(after - before) / 1000 / 1024:.0f} KB a game), peak "
+              f"{peak / 2**20:.0f} MB")
+
+        def run_bots(count: int, pace: float, seconds: float = 30.0) -> None:
+            bots = [_OnlineBots(url, create, pace, seed) for seed in range(count)]
+            cpu_before, _, _ = _process_figures(server.pid)
+            until = time.monotonic() + seconds
+
+            async def all_bots() -> None:
+                await asyncio.gather(*(bot.run(until) for bot in bots))
+
+            started = time.perf_counter()
+            asyncio.run(all_bots())
+            elapsed = time.perf_counter() - started
+            cpu_after, rss, peak = _process_figures(server.pid)
+            moves = sum(bot.moves for bot in bots)
+            latencies = sorted(x for bot in bots for x in bot.latencies)
+            p50 = stats.median(latencies) * 1e3
+            p99 = latencies[int(0.99 * (len(latencies) - 1))] * 1e3
+            per_move = 1e3 * (cpu_after - cpu_before) / max(moves, 1)
+            print(f"online: {count} bots, {'paced' if pace else 'unpaced'}: {moves} moves in "
+                  f"{elapsed:.0f} s = {moves / elapsed:.0f} moves/s; proposal to ack p50 "
+                  f"{p50:.1f} ms, p99 {p99:.1f} ms; server CPU {per_move:.2f} ms a move; "
+                  f"server memory {rss / 2**20:.0f} MB (peak {peak / 2**20:.0f} MB)")
+
+        run_bots(100, 0.5)  # about 200 moves a second
+        run_bots(50, 0.0)
+    finally:
+        server.terminate()
+        server.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
            "moves": bench_moves, "help": bench_help, "frames": bench_frames,
            "editor": bench_editor, "files": bench_files, "playback": bench_playback,
-           "imports": bench_imports}
+           "imports": bench_imports, "hostile": bench_hostile, "limits": bench_limits,
+           "online": bench_online}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

@@ -10,19 +10,49 @@ what its file holds.
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
+import threading
 from dataclasses import replace
 from pathlib import Path
 
 from racetrack.draft import Draft, History, load_draft, restore_autosave, save_draft
 from racetrack.errors import FileProblemError
+from racetrack.filelock import hold, locked
 from racetrack.settings import data_dir
 
 log = logging.getLogger(__name__)
 
 
 def autosave_path() -> Path:
-    return data_dir() / "editor-autosave.yaml"
+    """This copy of the game's autosave: ``editor-autosave.yaml`` in the data folder, or, while
+    another copy sharing the folder has that one, ``editor-autosave-2.yaml`` and so on (one
+    that exists first, to restore what a copy that crashed was drawing). The copy holds the
+    file's lock for as long as it runs, so no other copy writes its drawing there; the system
+    lets go of it when the copy ends, however it ends."""
+    folder = data_dir()
+    with _CLAIMS_LOCK:
+        if folder not in _CLAIMS:
+            _CLAIMS[folder] = _claim_autosave(folder)
+        return _CLAIMS[folder]
+
+
+def _claim_autosave(folder: Path) -> Path:
+    names = [folder / "editor-autosave.yaml",
+             *(folder / f"editor-autosave-{n}.yaml" for n in range(2, MAX_AUTOSAVES + 1))]
+    for path in sorted(names, key=lambda p: not p.exists()):  # stable: existing ones first
+        try:
+            hold(path, wait=0)  # kept: released when the process ends
+        except OSError:
+            continue
+        return path
+    return names[0]  # every one taken (or the folder not writable): share the first
+
+
+#: The most copies of the game whose editors keep a drawing each at once.
+MAX_AUTOSAVES = 8
+_CLAIMS: dict[Path, Path] = {}
+_CLAIMS_LOCK = threading.Lock()
 
 
 class Document:
@@ -106,10 +136,25 @@ class Document:
         """Save the drawing (without the shape still being drawn) to ``target``, which it then
         belongs to; ``OSError`` if the file cannot be written."""
         drawing = self.draft.without_sketch()
-        save_draft(drawing, target)
+        with locked(target):
+            if target == self.path and self._changed_elsewhere(target):
+                raise FileExistsError(errno.EEXIST, "another copy of the game has changed the "
+                                      "file since it was opened here; save under another name "
+                                      "to keep both", str(target))
+            save_draft(drawing, target)
         self.path = target
         self.saved = drawing
         self.autosave()
+
+    def _changed_elsewhere(self, target: Path) -> bool:
+        """Whether the file no longer holds what this drawing was opened from or last saved
+        as (so another copy of the game, sharing the folder, saved over it)."""
+        if not target.exists():
+            return False
+        try:
+            return load_draft(target) != self.saved
+        except (FileProblemError, OSError):
+            return False  # unreadable now: replacing it loses nothing a player could open
 
     def start_over(self, draft: Draft, path: Path | None, saved: Draft | None = None) -> None:
         """Another drawing (a file opened, a template): a fresh history, nothing unsaved

@@ -128,7 +128,9 @@ def import_map(path: str | os.PathLike[str], format: MapFormat | None = None,
 
 
 def track_name_for(path: str | os.PathLike[str]) -> str:
-    """A track's name from a file's: ``karo-hairpin_2.txt`` gives "Karo hairpin 2"."""
-    words = Path(path).stem.replace("_", " ").replace("-", " ").split()
+    """A track's name from a file's: ``karo-hairpin_2.txt`` gives "Karo hairpin 2"; what a
+    name cannot show (an escape sequence, a bell) is left out."""
+    shown = "".join(char if char.isprintable() else " " for char in Path(path).stem)
+    words = shown.replace("_", " ").replace("-", " ").split()
     text = " ".join(words)[:100] or "Imported map"
     return text[0].upper() + text[1:]

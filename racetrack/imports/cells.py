@@ -32,7 +32,16 @@ from shapely.geometry import Polygon
 
 from racetrack.errors import MapError, Problem
 from racetrack.geometry import Vec
-from racetrack.track import MAX_ITEMS, MAX_LATTICE_POINTS, MAX_VERTICES, Area, Track
+from racetrack.track import (
+    MAX_COORD,
+    MAX_CORNERS,
+    MAX_HOLES,
+    MAX_ITEMS,
+    MAX_LATTICE_POINTS,
+    MAX_VERTICES,
+    Area,
+    Track,
+)
 
 #: The side of the largest map read, in cells: the track's sheet holds at most
 #: ``MAX_LATTICE_POINTS`` lattice points, its outline spanning one more than the cells.
@@ -74,10 +83,16 @@ def source_name(file: str) -> str:
 
 
 def check_size(columns: int, rows: int, file: str, line: int | None = None) -> None:
-    """Refuse a map too large to race before any of it is built."""
+    """Refuse a map too large to race before any of it is built: more lattice points than a
+    sheet holds, or wider or taller than the paper's coordinates reach (a long thin map has
+    few points but could never become a valid track)."""
     if (columns + 1) * (rows + 1) > MAX_CELLS:
         raise MapError(Problem(file, line, f"the map is {columns} x {rows} cells; the largest "
                                            f"sheet is {MAX_CELLS:,} lattice points"))
+    if max(columns, rows) > MAX_COORD:
+        raise MapError(Problem(file, line, f"the map is {columns:,} x {rows:,} cells; the "
+                                           f"paper reaches at most {MAX_COORD:,} squares "
+                                           "each way"))
 
 
 def cells_to_track(cells: CellMap, name: str, file: str) -> tuple[Track, list[str]]:
@@ -101,15 +116,18 @@ def cells_to_track(cells: CellMap, name: str, file: str) -> tuple[Track, list[st
     counted = traced_counts(cells.road, cells.start)  # told before a pattern is traced
     if counted is not None:
         holes, corners = counted
-        if holes > MAX_ITEMS:
-            raise fail(f"the road has {holes} islands of off-road cells in it; a track holds "
-                       f"at most {MAX_ITEMS} holes")
+        if holes > MAX_HOLES:
+            raise fail(f"the road has {holes:,} islands of off-road cells in it; a track "
+                       f"holds at most {MAX_HOLES:,} holes")
         if not holes and corners > MAX_VERTICES:
             raise fail(f"the outline of the road has {corners:,} corners; a track's polygon "
                        f"holds at most {MAX_VERTICES:,}")
         if corners > MAX_VERTICES * (1 + holes):
             raise fail(f"the outline of the road and its {holes} holes have {corners:,} corners "
                        f"in all; a track's polygon holds at most {MAX_VERTICES:,}")
+        if corners > MAX_CORNERS:
+            raise fail(f"the outline of the road and its {holes} holes have {corners:,} corners "
+                       f"in all; a track holds at most {MAX_CORNERS:,}")
     surface = _surface(cells.road, pinches, file)
     parts = list(surface.geoms) if isinstance(surface, shapely.MultiPolygon) else [surface]
     starts = _points(cells.start)
@@ -135,9 +153,9 @@ def cells_to_track(cells: CellMap, name: str, file: str) -> tuple[Track, list[st
         elif marked.any():
             notes.append(f"checkpoint {label} lies only on islands not joined to the start: "
                          "left out")
-    if len(chosen.interiors) > MAX_ITEMS:  # counted before a speckled map's rings are made
-        raise fail(f"the road has {len(chosen.interiors)} islands of off-road cells in it; a "
-                   f"track holds at most {MAX_ITEMS} holes")
+    if len(chosen.interiors) > MAX_HOLES:  # counted before a speckled map's rings are made
+        raise fail(f"the road has {len(chosen.interiors):,} islands of off-road cells in it; "
+                   f"a track holds at most {MAX_HOLES:,} holes")
     chosen = shapely.simplify(chosen, 0)  # the corners of runs along straight walls go
     outer = _ring(chosen.exterior, "the outline", file)
     holes = tuple(_ring(ring, "a hole", file) for ring in chosen.interiors)

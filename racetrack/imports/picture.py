@@ -33,7 +33,7 @@ from racetrack.draft import Draft
 from racetrack.errors import MapError, Problem
 from racetrack.geometry import Line
 from racetrack.imports.cells import rectangles, run_count
-from racetrack.track import MAX_ITEMS, MAX_LATTICE_POINTS, MAX_VERTICES
+from racetrack.track import MAX_COORD, MAX_ITEMS, MAX_LATTICE_POINTS, MAX_VERTICES
 from racetrack.yamlio import read_bytes
 
 #: The largest picture file read, and the most pixels decoded.
@@ -146,6 +146,10 @@ def _decode(data: bytes, scale: float | None, fail) -> tuple[np.ndarray, float, 
                 raise fail(f"at {_number(scale)} squares a pixel the picture is "
                            f"{across:,.0f} x {down:,.0f} squares; the largest sheet is "
                            f"{MAX_LATTICE_POINTS:,} lattice points")
+            if max(across, down) > MAX_COORD:
+                raise fail(f"at {_number(scale)} squares a pixel the picture is "
+                           f"{across:,.0f} x {down:,.0f} squares; the paper reaches at most "
+                           f"{MAX_COORD:,} squares each way")
             per_square = 1 / scale
             factor = max(1, math.floor(per_square / WORK_PIXELS_PER_SQUARE),
                          math.ceil(math.sqrt(width * height / MAX_WORK_PIXELS)))

@@ -17,6 +17,7 @@ in a saved file (a replay, a saved game, a record) list every option and may not
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,11 @@ class OptionTable:
         return [o.key for o in self.options if o.key.startswith(section + ".")]
 
 
+#: What an option's name looks like: words of small letters and digits joined by dashes,
+#: a dot between a section and its option (``crash.miss-turns``).
+_OPTION_SHAPE = re.compile(r"[a-z][a-z0-9_-]{0,40}(?:\.[a-z][a-z0-9_-]{0,40})?")
+
+
 @dataclass(frozen=True)
 class OptionFile:
     """A rules file, read and checked: the options it sets and what it says about itself."""
@@ -81,6 +87,16 @@ def read_option_file(doc: YamlDocument, table: OptionTable,
     if any(isinstance(key, str) and key.startswith("racetrack-") for key in doc.data):
         reader.fail((), f"not {table.what} (a mapping of rule options) but a file of another "
                         "kind")
+        reader.check()
+    known = (*META_KEYS, *table.sections, *by_key)
+    if doc.data and not any(isinstance(key, str) and key in known for key in doc.data) \
+            and not all(isinstance(key, str) and _OPTION_SHAPE.fullmatch(key)
+                        for key in doc.data):
+        # Not one key is a rule option, and some are not even shaped like one: some other
+        # file (a password file parses as a mapping of its lines). Its keys are its content,
+        # so none of them is quoted. (A key shaped like an option is a typo, and is named.)
+        reader.fail((), f"not {table.what}: none of its {len(doc.data)} keys is a rule "
+                        f"option (valid keys: {', '.join(table.top_keys)})")
         reader.check()
     values: dict[str, tuple[Any, tuple]] = {}
     for key, value in doc.data.items():

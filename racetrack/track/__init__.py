@@ -12,6 +12,8 @@ from racetrack.track.fileformat import (
     FORMAT_VERSION,
     FORMAT_VERSIONS,
     MAX_COORD,
+    MAX_CORNERS,
+    MAX_HOLES,
     MAX_ITEMS,
     MAX_LAPS,
     MAX_VERTICES,
@@ -33,7 +35,8 @@ from racetrack.track.model import COLLECTABLE_KINDS, ZONE_KINDS, Area, Collectab
 
 __all__ = [
     "COLLECTABLE_KINDS", "FORMAT_KEY", "FORMAT_VERSION", "FORMAT_VERSIONS", "MAX_COORD",
-    "MAX_ITEMS", "MAX_LAPS", "MAX_LATTICE_POINTS", "MAX_VERTICES", "TRACK_LIMITS", "ZONE_KINDS",
+    "MAX_CORNERS", "MAX_HOLES", "MAX_ITEMS", "MAX_LAPS", "MAX_LATTICE_POINTS", "MAX_VERTICES",
+    "TRACK_LIMITS", "ZONE_KINDS",
     "Area", "Collectable", "Track", "Zone", "bundled_track_paths", "find_track",
     "geometry_problems", "is_track_folder_file", "load_track", "parse_track", "read_track",
     "save_track", "track_data", "track_from_data", "track_from_document", "track_to_data",

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from racetrack.errors import Problem, TrackError
-from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader
+from racetrack.fields import MAX_NAME, MAX_TEXT, Field, Reader, describe
 from racetrack.geometry import Coord, Line, Vec
 from racetrack.track.checks import geometry_problems
 from racetrack.track.model import COLLECTABLE_KINDS, ZONE_KINDS, Area, Collectable, Track, Zone
@@ -36,7 +36,13 @@ FORMAT_VERSIONS = (1, 2)
 
 #: Coordinates beyond this are refused: no paper is that large.
 MAX_COORD = 10_000
-MAX_VERTICES = 5_000
+#: Corners of one polygon, holes of a track, and corners of all its rings together. Real
+#: Karopapier maps have a few hundred islands and thousands of corners; at these limits a
+#: map loads and checks in about a second (the README's Speed has the figures), and the
+#: corners in all stay within the values a track file may hold (``TRACK_LIMITS``).
+MAX_VERTICES = 20_000
+MAX_HOLES = 1_000
+MAX_CORNERS = 30_000
 MAX_ITEMS = 200
 MAX_LAPS = 99
 #: How much of a track file is read: a hand-drawn track is a few kilobytes and a few hundred
@@ -119,7 +125,7 @@ def read_track(root: Field) -> Track | None:
     if not root["outer"].present:
         root.fail("missing 'outer' (the outline of the track)")
     holes = [read_polygon(item.named("a hole")) for item in
-             root["holes"].items(MAX_ITEMS, default=[], item="hole")]
+             root["holes"].items(MAX_HOLES, default=[], item="hole")]
     start = read_line(root["start"].named("the start line")) if root["start"].present else None
     start_points = [read_lattice_point(item, "start point") for item in
                     root["start-points"].items(MAX_ITEMS, default=[], item="start point")]
@@ -184,7 +190,7 @@ def read_version(root: Field) -> int | None:
         return None
     value = version.value
     if isinstance(value, bool) or value not in FORMAT_VERSIONS:
-        version.fail(f"unsupported track format version {value!r:.20}; this game reads "
+        version.fail(f"unsupported track format version {describe(value)}; this game reads "
                      f"versions {' and '.join(map(str, FORMAT_VERSIONS))}")
         return None
     return value

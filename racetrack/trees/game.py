@@ -60,7 +60,11 @@ class TreesGame:
 
     @classmethod
     def default_players(cls, kinds: Sequence[str]) -> tuple[Player, ...]:
-        """Players named after their pencils ("Red", "Blue", ...) of the given kinds."""
+        """Players named after their pencils ("Red", "Blue", ...) of the given kinds;
+        ``ValueError`` for more players than there are pencils."""
+        if len(kinds) > len(COLOURS):
+            raise ValueError(f"at most {len(COLOURS)} players, one for each pencil "
+                             f"({', '.join(COLOURS)}), not {len(kinds)}")
         return tuple(Player(COLOURS[i].title(), COLOURS[i], kind) for i, kind in enumerate(kinds))
 
     def start(self) -> TreesState:

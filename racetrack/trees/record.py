@@ -63,9 +63,10 @@ def game_data(state: TreesState) -> dict[str, Any]:
             "result": result_data(state)}
 
 
-def save_game(state: TreesState, path: str | os.PathLike[str]) -> None:
-    """Write the game atomically (the file is the old one or the new one, whole)."""
-    write_yaml(path, game_data(state), GAME_LIMITS, ReplayError)
+def save_game(state: TreesState, path: str | os.PathLike[str], exclusive: bool = False) -> None:
+    """Write the game atomically (the file is the old one or the new one, whole); where
+    ``exclusive``, only as a new file (``FileExistsError`` if ``path`` is taken)."""
+    write_yaml(path, game_data(state), GAME_LIMITS, ReplayError, exclusive=exclusive)
 
 
 @dataclass(frozen=True)

@@ -565,6 +565,8 @@ class Page:
         if self.modal:
             return True
         if isinstance(intent, Motion):
+            if intent.rel == (0, 0):  # a pointer at rest (a window opened under it): it
+                return False          # does not take the focus Enter uses
             self.keyboard = False
             for index, control in enumerate(self.widgets):
                 if control.enabled and control.rect.collidepoint(intent.pos):

@@ -26,6 +26,7 @@ from racetrack.errors import FileProblemError
 from racetrack.game import Race, RaceState
 from racetrack.lineup import line_up
 from racetrack.model import CarSetup
+from racetrack.net.mygames import MyGame, remember
 from racetrack.playout import race_drivers, trees_players
 from racetrack.recording import Recording
 from racetrack.records import is_time_trial, record_run, run_turns
@@ -42,6 +43,10 @@ from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsSc
 from racetrack.ui.scenes.editor import EditorScene
 from racetrack.ui.scenes.help import HelpScene
 from racetrack.ui.scenes.menu import MenuScene
+from racetrack.ui.scenes.online_games import MyGamesScene
+from racetrack.ui.scenes.online_host import HostSetupScene, InvitationsScene
+from racetrack.ui.scenes.online_menu import JoinScene, OnlineMenuScene, WatchScene
+from racetrack.ui.scenes.online_race import ConnectingScene, Follow, OnlineRaceScene
 from racetrack.ui.scenes.options import OptionsScene
 from racetrack.ui.scenes.pause import PauseScene
 from racetrack.ui.scenes.playback import PlaybackScene
@@ -330,3 +335,50 @@ class Routes:
 
         scene = TreesScene(self.app, game, computers, state, record=record, on_over=over)
         return self._show(scene, replace)
+
+    # -- online -----------------------------------------------------------------------------
+
+    def play_online(self) -> OnlineMenuScene:
+        return self._show(OnlineMenuScene(self.app))
+
+    def host_online(self) -> HostSetupScene:
+        return self._show(HostSetupScene(self.app))
+
+    def invitations(self, message: dict, track_name: str) -> InvitationsScene:
+        """Host the game set up (off the frame), then show its invitations."""
+        return self._show(InvitationsScene(self.app, message, track_name), replace=True)
+
+    def join_online(self) -> JoinScene:
+        return self._show(JoinScene(self.app))
+
+    def watch_online(self) -> WatchScene:
+        return self._show(WatchScene(self.app))
+
+    def my_games(self) -> MyGamesScene:
+        return self._show(MyGamesScene(self.app))
+
+    def online_race(self, url: str, follow: Follow) -> ConnectingScene:
+        """Connect to a game (a seat with its token, or a watch code), then race it; a seat
+        the server shows is kept in My games. Its results and replay are kept as a local
+        race's are; leaving it leaves the game on the server."""
+        def ready(session, mirror) -> None:
+            if mirror.seat is not None:
+                setup = mirror.race.cars[mirror.seat]
+                with contextlib.suppress(OSError, ValueError):
+                    remember(MyGame(session.session.url, mirror.game, mirror.seat + 1,
+                                    follow[1]["token"], setup.name, mirror.race.track.name))
+
+            def over(final: RaceState, autosaves: Executor | None = None) -> None:
+                saved = Saving(lambda: archive.save_finished(final), after=autosaves)
+                def again() -> None:
+                    self.menu()
+                    self.play_online()
+
+                self.app.replace(ResultsScene(self.app, final, None, saved,
+                                              proceed=("Play online", again)))
+
+            scene = OnlineRaceScene(self.app, session, mirror, url, follow,
+                                    self.animation_seconds, on_over=over)
+            self.app.replace(scene)
+
+        return self._show(ConnectingScene(self.app, url, follow, ready))

@@ -10,6 +10,7 @@ import pytest
 from racetrack.errors import MapError
 from racetrack.geometry import Vec
 from racetrack.imports import MapFormat, detect_format, import_map
+from racetrack.track import MAX_HOLES, MAX_ITEMS, MAX_VERTICES
 
 KARO = """\
 XXXXXXXXXXXX
@@ -150,11 +151,28 @@ class TestKaropapier:
         grid[0, 0], grid[-1, -1] = "S", "F"
         stairs = write(tmp_path, "\n".join("".join(row) for row in grid), "stairs.txt")
         began = time.perf_counter()
-        assert "the road has 43654 islands of off-road cells in it; a track holds at most 200 " \
-            "holes" in error_of(speckled)
+        assert "the road has 43,654 islands of off-road cells in it; a track holds at most " \
+            f"{MAX_HOLES:,} holes" in error_of(speckled)
         assert "the outline of the road has 279,462 corners; a track's polygon holds at most " \
-            "5,000" in error_of(stairs)
+            f"{MAX_VERTICES:,}" in error_of(stairs)
         assert time.perf_counter() - began < 5
+
+    def test_a_map_of_hundreds_of_islands_and_thousands_of_corners_is_raced(self, tmp_path):
+        """Real Karopapier maps with more islands than 200 or corners than 5,000 (the old
+        limits) load: here hundreds of islands of grass in a road, and a road of 6,000 corners."""
+        grid = np.full((112, 172), "O")
+        grid[0, :] = grid[-1, :] = grid[:, 0] = grid[:, -1] = "X"
+        grid[4:-4:6, 12:-4:6] = "X"  # the islands, clear of the start and finish at the left
+        grid[50:53, 1:9], grid[60, 1:9] = "S", "F"
+        many = import_map(write(tmp_path, "\n".join(map("".join, grid)), "islands.txt"))
+        track = many.track()
+        assert MAX_ITEMS < len(track.holes) <= MAX_HOLES
+        teeth = np.full((62, 1502), "O")
+        teeth[0, :] = teeth[-1, :] = teeth[:, 0] = teeth[:, -1] = "X"
+        teeth[1, 2:-2:2] = teeth[-2, 2:-2:2] = "X"  # a tooth on each wall every other cell
+        teeth[20:23, 1:9], teeth[30, 1:9] = "S", "F"
+        jagged = import_map(write(tmp_path, "\n".join(map("".join, teeth)), "teeth.txt"))
+        assert 5_000 < len(jagged.track().outer) <= MAX_VERTICES
 
     def test_a_binary_or_empty_file(self, tmp_path):
         assert "the map is empty" in error_of(write(tmp_path, "\n\n"))

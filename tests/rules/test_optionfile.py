@@ -107,6 +107,8 @@ def test_bad_value_lists_the_valid_choices():
     ("movement:\n  must-change: 1\n", "true, false"),
     ("crash: restart\n", "must be a mapping of options"),
     ("colour: red\n", "unknown option 'colour'"),
+    ("root:$6$salt$hash:20228:0:99999:7:::\nbin:*:20228::\n",
+     "not a rules file: none of its 2 keys is a rule option"),
     ("- a list\n", "must be a YAML mapping"),
     ("!!python/object:os.system {}\n", "no tags that build objects"),
 ])

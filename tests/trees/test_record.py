@@ -95,6 +95,11 @@ def test_the_window_commands_refuse_bad_choices_before_opening_a_window(tmp_path
     assert "unknown player kind 'robot'; kinds: human, greedy" in capsys.readouterr().err
     assert main(["trees-play", "--players", "human,greedy"]) == 1
     assert "computer players only" in capsys.readouterr().err
+    for count in (3, 5, 50):
+        assert main(["trees-play", "--players", ",".join(["greedy"] * count)]) == 1
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith("error: --players: "), err
+    assert "at most 4 players" in " ".join(err)
     race = tmp_path / "race.yaml"
     race.write_text("racetrack-replay: 1\ntrack: {}\n")
     assert main(["trees-replay", str(race)]) == 1

@@ -102,7 +102,7 @@ class ChampionshipSetupScene(SetupScene):
                                   overrides=self.overrides())
             if self.problem:
                 set_aside(self.path)  # the damaged file is kept beside, not written over
-            series.save(self.path)
+            series.save(self.path, replace=True)  # the player chose to start anew
         except (ValueError, OSError) as exc:
             self.error = str(exc)
             return

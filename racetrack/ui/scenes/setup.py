@@ -20,7 +20,7 @@ import pygame
 
 from racetrack.editing.files import TrackEntry, entry_for, told_apart
 from racetrack.errors import FileProblemError
-from racetrack.records import Record, TrialKey, read_records, trial_track
+from racetrack.records import Record, Records, TrialKey, read_records, trial_track
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
 from racetrack.rules.overrides import apply_overrides
 from racetrack.settings import (
@@ -38,6 +38,7 @@ from racetrack.track import Track, bundled_track_paths, load_track
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key
+from racetrack.ui.loading import Loading
 from racetrack.ui.par import ParWorker
 from racetrack.ui.render.marks import chosen_card
 from racetrack.ui.render.sheet import THUMB, thumbnail
@@ -128,7 +129,8 @@ class SetupScene(FormScene):
         self.moves = Selection(list(MOVE_LABELS.values()), MOVE_LABELS[self.settings.moves],
                                lambda value: self.relayout())
         self.error = ""
-        self.records, self.records_problem = read_records()
+        self.records, self.records_problem = Records(), ""
+        self.reading = Loading(read_records, (Records(), ""))  # off the frame: it may be big
         self.par = ParWorker()
         self._rule_sets: dict[tuple[str, str], RuleSet] = {}
         self._keys: dict[tuple, TrialKey] = {}
@@ -437,7 +439,14 @@ class SetupScene(FormScene):
 
     def on_show(self) -> None:
         """Back from a race: the records may have changed."""
-        self.records, self.records_problem = read_records()
+        self.reading = Loading(read_records, (Records(), ""))
+
+    def take_records(self) -> None:
+        """The records, once read off the frame."""
+        if self.reading is not None and self.reading.done:
+            self.records, self.records_problem = self.reading.value
+            self.records_problem = self.records_problem or self.reading.problem
+            self.reading = None
 
     # -- the track list -------------------------------------------------------------------
 
@@ -475,6 +484,7 @@ class SetupScene(FormScene):
                     return
 
     def update(self, dt: float) -> None:
+        self.take_records()
         if self._shown != (self.reversible, self.teams, self.time_trial, len(self.players)):
             self.relayout()
         super().update(dt)
@@ -548,7 +558,9 @@ class SetupScene(FormScene):
         best = self.best()
         job = self.par.jobs.get(self.trial_key())
         lines = [(f"Best: {best.best} turns, {best.player} ({best.date}, {best.runs} "
-                  f"run{'s' if best.runs != 1 else ''})" if best else "Best: no run yet",
+                  f"run{'s' if best.runs != 1 else ''})" if best else
+                  "Best: reading the records..." if self.reading is not None else
+                  "Best: no run yet",
                   theme.TEXT, True),
                  (ParWorker.status(job).capitalize() + (" turns" if job is not None and
                                                         job.done() and

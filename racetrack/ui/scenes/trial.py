@@ -15,6 +15,7 @@ import pygame
 
 from racetrack.game import RaceState
 from racetrack.records import (
+    Record,
     RunResult,
     TrialKey,
     note_par,
@@ -24,6 +25,7 @@ from racetrack.records import (
 )
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key
+from racetrack.ui.loading import Loading
 from racetrack.ui.par import ParWorker
 from racetrack.ui.render.ghost import OPTIMAL, draw_ghost
 from racetrack.ui.saving import Saving
@@ -44,6 +46,8 @@ class TrialResultsScene(ResultsScene):
         self.ghost_shown = False
         self.recorded = recording is None  # the record has landed (or there is none)
         self.key = TrialKey.of(race_trial_track(race), race.rules)
+        self.record: Record | None = None
+        self.best_path: list = []
         self._read_records(race)
         self.worker = ParWorker()
         self.par_job = self.worker.ask(race_trial_track(race), race.rules, self.key)
@@ -88,16 +92,30 @@ class TrialResultsScene(ResultsScene):
         super().to_menu()
 
     def _read_records(self, race) -> None:
-        """The best run here (and its line, for the ghost), as the records file has it now."""
-        table, unreadable = read_records()
-        self.record = table.find(self.key)
+        """Start reading the best run here (and its line, for the ghost) as the records file
+        has it now, off the frame: the file may hold thousands of runs."""
+        key, track, rules = self.key, race_trial_track(race), race.rules
+
+        def best() -> tuple[Record | None, list, str]:
+            table, unreadable = read_records()
+            record = table.find(key)
+            return (record, run_path(track, rules, record.moves) if record else [],
+                    unreadable)
+
+        self.reading = Loading(best, (None, [], ""))
+
+    def _take_records(self) -> None:
+        if self.reading is None or not self.reading.done:
+            return
+        self.record, self.best_path, unreadable = self.reading.value
+        unreadable = unreadable or self.reading.problem
         if not self.problem and unreadable:
             self.problem = f"The records file is damaged: {unreadable}"
-        self.best_path = (run_path(race_trial_track(race), race.rules, self.record.moves)
-                          if self.record is not None else [])
+        self.reading = None
 
     def update(self, dt: float) -> None:
         super().update(dt)
+        self._take_records()
         if not self.recorded and self.recording.done:
             self.recorded = True
             self.result = self.recording.value
@@ -106,7 +124,8 @@ class TrialResultsScene(ResultsScene):
                 self.problem = f"The damaged records file was kept as " \
                                f"{self.result.kept_aside.name}"
             self._read_records(self.state.race)
-        if self.par_noted or not self.par_job.done() or not self.recorded:
+        if self.par_noted or not self.par_job.done() or not self.recorded \
+                or self.reading is not None:
             return
         self.par_noted = True
         turns = self.par_job.result().turns
