@@ -20,6 +20,7 @@ a few moves ahead (``racetrack.ai.planner``).
 from __future__ import annotations
 
 import contextlib
+import gc
 import math
 import random
 from dataclasses import dataclass
@@ -115,6 +116,10 @@ class TableDriver:
         with contextlib.suppress(SolverError):  # too large a track: the plan drives
             value_table(course, race.rules, swims(race.cars[car], state.cars[car]))
         guide_field(state, car)
+        # The cycle collector's full pass visits every object; left to itself it comes
+        # during a move now and then (30 ms and more of a move's CPU). One now, after the
+        # tables' garbage, puts the next off for as long as the objects kept stay the same.
+        gc.collect()
 
     def steer(self, state: RaceState) -> Move:
         """The move of the missile whose move it is: chasing a rival
@@ -488,19 +493,23 @@ def can_shut(exits: set[Vec], rivals: list[set[Vec]]) -> bool:
     if not exits or len(exits) > len(rivals):
         return False
     claimed: dict[Vec, int] = {}
-
-    def claim(rival: int, seen: set[Vec]) -> bool:
-        for point in rivals[rival] & exits:
-            if point not in seen:
-                seen.add(point)
-                if point not in claimed or claim(claimed[point], seen):
-                    claimed[point] = rival
-                    return True
-        return False
-
     for rival in range(len(rivals)):
-        claim(rival, set())
+        _claim(rival, rivals, exits, claimed, set())
     return len(claimed) == len(exits)
+
+
+def _claim(rival: int, rivals: list[set[Vec]], exits: set[Vec], claimed: dict[Vec, int],
+           seen: set[Vec]) -> bool:
+    """An exit for ``rival``, taken from another rival where that one can take another
+    (a step of the matching). A function of its own, not a closure calling itself: such a
+    closure is a reference cycle, left for the cycle collector after every move."""
+    for point in rivals[rival] & exits:
+        if point not in seen:
+            seen.add(point)
+            if point not in claimed or _claim(claimed[point], rivals, exits, claimed, seen):
+                claimed[point] = rival
+                return True
+    return False
 
 
 def missile_points(state: RaceState) -> frozenset[Vec]:

@@ -3,6 +3,8 @@ race away, and the same seed gives the same driving."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from racetrack.ai import LEVELS, make_driver
@@ -157,3 +159,29 @@ def test_two_cars_can_shut_a_car_in_as_surely_as_one():
     assert not can_shut({a, b}, [{a}, {a}])  # both can only take a
     assert not can_shut({a, b}, [{a, b}])  # one car takes one point
     assert not can_shut(set(), [{a}])  # no way on at all: nothing for a car to shut
+
+
+def test_a_move_among_other_cars_leaves_no_reference_cycle_behind():
+    """What a driver works out for a move is freed as soon as the move is chosen: a cycle
+    (a closure calling itself) waits for the cycle collector, whose full passes, visiting
+    every object, then fall in the middle of moves."""
+    track = load_track(find_track("narrows"))
+    race = Race(track, load_rules("gardner"), [CarSetup(level, driver=level)
+                                              for level in LEVELS], seed=4)
+    drivers = [make_driver(level, i) for i, level in enumerate(LEVELS)]
+    state = race.start()
+    for index, driver in enumerate(drivers):
+        driver.prepare(state, index)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(24):
+            if state.is_over:
+                break
+            gc.collect()
+            move = drivers[state.current_car].choose(state)
+            assert gc.collect() == 0
+            state.apply(move)
+    finally:
+        if was_enabled:
+            gc.enable()
