@@ -30,6 +30,7 @@ from racetrack import kernel
 from racetrack.graphs import first_of_each
 from racetrack.rules.transition import COLUMNS, Cars, CrashSpots, MoveMemo, Transition
 from racetrack.solver import (
+    MOVE_BYTES,
     SolverError,
     StateSpace,
     TableReading,
@@ -38,8 +39,9 @@ from racetrack.solver import (
     unsure_successors,
 )
 
-#: States expanded at once in either pass.
+#: States expanded at once in either pass (cars that may launch: fewer, ``_batches``).
 CHUNK = 1 << 15
+MIN_CHUNK = 256
 #: The value a state with no way to the finish holds while the table is built.
 NONE16 = np.iinfo(np.uint16).max
 UNSOLVED = np.iinfo(np.int32).max
@@ -143,6 +145,8 @@ class CompactBuild:
                               if np.iinfo(t).bits >= len(changes))
         self.keys = np.zeros(0, self.key_type)
         self.plain = np.zeros(0, self.bits_type)
+        self.launch_chunk = max(MIN_CHUNK, memory // (8 * MOVE_BYTES * len(land.points))) \
+            if transition.rules.movement_launch and "launch" in space.columns else None
 
     def build(self) -> CompactTable:
         self.keys, self.plain, kept = self._forward(self.sources)
@@ -175,11 +179,12 @@ class CompactBuild:
         total = kept_bytes = 0
         per_state = np.dtype(self.key_type).itemsize + np.dtype(self.bits_type).itemsize
         while len(frontier):
+            frontier, batches = self._batches(frontier)
             found.append(frontier.astype(self.key_type))
             total += len(frontier)
             following: list[np.ndarray] = []
-            for start in range(0, len(frontier), CHUNK):
-                keys = frontier[start:start + CHUNK]
+            for start, end in batches:
+                keys = frontier[start:end]
                 plain = np.zeros(len(keys), dtype=self.bits_type)
                 bits.append(plain)
                 racing = np.flatnonzero(space.progress_of(keys) < self.goal)
@@ -213,6 +218,24 @@ class CompactBuild:
         edges = tuple(np.concatenate([k[i] for k in kept]) for i in range(4)) if kept \
             else _no_edges()
         return keys, plain, edges
+
+    def _batches(self, frontier: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """The frontier, in the order it is expanded, and its batches (start, end) to expand
+        at once. Under Pope's rules a car that may launch has a move to every point it can
+        see: such states come first, in batches small enough that their moves' working
+        arrays stay within an eighth of the budget (batches of the usual size took twice the
+        budget on the waypoints sheet)."""
+        first = 0
+        batches = []
+        if self.launch_chunk is not None:
+            launching = self.space.decode(frontier).launch > 0
+            frontier = np.concatenate([frontier[launching], frontier[~launching]])
+            first = int(launching.sum())
+            batches = [(start, min(start + self.launch_chunk, first))
+                       for start in range(0, first, self.launch_chunk)]
+        batches += [(start, min(start + CHUNK, len(frontier)))
+                    for start in range(first, len(frontier), CHUNK)]
+        return frontier, batches
 
     @property
     def _memo_bytes(self) -> int:
