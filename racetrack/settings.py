@@ -95,6 +95,9 @@ class Settings:
     muted: bool = False
     zoom: float | None = None  # the race camera's zoom, kept from race to race
     tutorial_done: bool = False  # the tutorial race was finished (or skipped)
+    # Whether a race against computer drivers or in hot seat lets a player take moves back
+    # (never a time trial's or a championship's: their records and points count).
+    take_backs: bool = True
 
     def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...],
                   moves: str | None = None) -> Settings:
@@ -141,7 +144,7 @@ def settings_from_document(doc: YamlDocument) -> Settings:
         "volume": root["volume"].whole(0, 100, default=defaults.volume),
         "ui_scale": root["ui_scale"].choice(tuple(UI_SCALES), default=defaults.ui_scale),
     }
-    for key in ("fullscreen", "colour_blind", "muted", "tutorial_done"):
+    for key in ("fullscreen", "colour_blind", "muted", "tutorial_done", "take_backs"):
         values[key] = root[key].flag(default=getattr(defaults, key))
     # Sizes and zoom are null until the player first changes them.
     if root["zoom"].value is not None:
@@ -162,7 +165,7 @@ def settings_from_document(doc: YamlDocument) -> Settings:
 
 
 _KEYS = ("track", "rules", "animation_seconds", "players", "moves", "window", "fullscreen",
-         "ui_scale", "colour_blind", "volume", "muted", "zoom", "tutorial_done")
+         "ui_scale", "colour_blind", "volume", "muted", "zoom", "tutorial_done", "take_backs")
 #: How much of a settings file is read: a few lines.
 SETTINGS_LIMITS = Limits(bytes=64 * 1024, nodes=2_000)
 

@@ -69,6 +69,10 @@ class ChampionshipSetupScene(SetupScene):
     def picker_top(self) -> int:
         return theme.px(140)  # room for the series' order above the list
 
+    def layout_take_backs(self, page, x: int, y: int, right: int) -> int:
+        """None: a championship's points count, so its races never take moves back."""
+        return y
+
     def extra_widgets(self, page) -> None:
         left, room = theme.px(16), self.panel_x - theme.px(24)
         page.button((left + min(theme.px(200), room // 2 - theme.px(6)) + theme.px(12),
@@ -94,9 +98,8 @@ class ChampionshipSetupScene(SetupScene):
                         for i, p in enumerate(self.players))
         cars = line_up(rules, players)
         entrants = [Entrant(car.name, car.colour, car.driver, car.team) for car in cars]
-        with contextlib.suppress(OSError):
-            save_settings(self.settings.with_race(self.settings.track, self.rules.value,
-                                                  players, self.moves_value))
+        with contextlib.suppress(OSError):  # the players, not New race's track and rules
+            save_settings(replace(self.settings, players=players))
         try:
             series = Championship(self.rules.value, self.track_names(), entrants,
                                   overrides=self.overrides())

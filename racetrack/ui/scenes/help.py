@@ -138,8 +138,7 @@ class HelpScene(FormScene):
         if box.w <= 0 or box.h <= 0:
             return
         colours = theme.palette()
-        legend_rows = len(marks.WORDS) + 2
-        legend_height = legend_rows * theme.px(24) + theme.px(10)
+        legend_height = len(marks.LEGEND) * theme.px(26) + theme.px(10)
         paper = pygame.Rect(box.x, box.y, box.w, max(theme.px(160), box.h - legend_height
                                                      - theme.px(12)))
         pygame.draw.rect(surface, colours.paper, paper)
@@ -192,8 +191,8 @@ class HelpScene(FormScene):
         caption = theme.ui_font(18).render(words[self.rules.movement_choices], True,
                                            theme.MUTED)
         surface.blit(caption, (paper.x + theme.px(6), paper.y + theme.px(4)))
-        legend = marks.draw_legend(surface, set(marks.WORDS), pencil,
-                                   (box.x + box.w, paper.bottom + theme.px(12)), warning=True)
+        legend = marks.draw_legend(surface, list(marks.LEGEND), pencil,
+                                   (box.x + box.w, paper.bottom + theme.px(12)))
         key = theme.ui_font(18).render("Every mark a point can carry:", True, theme.MUTED)
         # Beside the legend it names, not across the column from it.
         place = key.get_rect(topright=(legend.x - theme.px(10), legend.y + theme.px(6)))

@@ -122,6 +122,8 @@ class SetupScene(FormScene):
         self.variants = bundled_variant_names()
         self.descriptions = {name: load_rules(name).description for name in self.variants}
         self.players = list(self.settings.players)
+        self.take_backs = self.settings.take_backs
+        self.take_backs_toggle = None
         self.rules = Selection(self.variants, self.settings.rules
                                if self.settings.rules in self.variants else "gardner",
                                lambda value: self.relayout())
@@ -178,6 +180,7 @@ class SetupScene(FormScene):
         page.button((x + theme.px(160), y + theme.px(4), theme.px(150), theme.px(38)),
                     "Remove last", self.remove, enabled=len(self.players) > 1)
         y += theme.px(52)
+        y = self.layout_take_backs(page, x, y, right)
         self.extra_widgets(page)
         bottom = height - theme.px(66)
         page.button((x, bottom, theme.px(130), theme.px(50)), "Back", self.back, style="big")
@@ -185,6 +188,22 @@ class SetupScene(FormScene):
                                          theme.px(50)), self.start_label, self.start,
                                         enabled=self.can_start, style="primary")
         self.notes_rect = pygame.Rect(x, y, right - x, bottom - theme.px(8) - y)
+
+    def layout_take_backs(self, page: Page, x: int, y: int, right: int) -> int:
+        """The race setting for taking moves back (never in a time trial: its record
+        counts); returns the y below it."""
+        box = theme.px(24)
+        trial = self.time_trial
+        self.take_backs_toggle = page.toggle(
+            (x, y, box, box), "Take back moves (Ctrl+Z)" if not trial
+            else "No take-backs in a time trial", self.take_backs and not trial,
+            self._set_take_backs,
+            tooltip="Let a player take back their last move and the computer moves since")
+        self.take_backs_toggle.enabled = not trial
+        return y + box + theme.px(12)
+
+    def _set_take_backs(self, on: bool) -> None:
+        self.take_backs = on
 
     def _layout_tracks(self, page: Page, width: int, height: int) -> None:
         """The track list: thumbnails in as many columns as fit, scrolling; a button under it
@@ -422,8 +441,9 @@ class SetupScene(FormScene):
         players = tuple(replace(p, name=p.name.strip() or default_name(p.driver, i + 1),
                                 reverse=p.reverse and reversible)
                         for i, p in enumerate(self.players))
-        remembered = self.settings.with_race(choice.path.stem, self.rules.value, players,
-                                             self.moves_value)
+        remembered = replace(self.settings.with_race(choice.path.stem, self.rules.value,
+                                                     players, self.moves_value),
+                             take_backs=self.take_backs)
         with contextlib.suppress(OSError):
             save_settings(remembered)
         try:
