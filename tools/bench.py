@@ -21,6 +21,8 @@ in a fresh process (CPU time and peak memory).
 playback: the playback scene's frames, a race and a game of Graph Trees.
 imports: importing the bundled maps and the largest map a sheet holds, and refusing a huge grid
 and a picture of noise.
+idle: the window's CPU use while nothing happens, on the menu and in a race waiting for the
+player (``tools/idle.py``, on a virtual X screen).
 
 Memory is the peak of what Python and numpy allocate during the call (``tracemalloc``), and for
 the C reference every byte it allocates.
@@ -545,10 +547,18 @@ def bench_imports() -> None:
         print(f"{what}: {outcome} in {cpu:.1f} s of CPU, peak memory {peak} MB")
 
 
+def bench_idle() -> None:
+    """The window left alone: its CPU use on the menu and in a race (tools/idle.py)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import idle
+
+    idle.main()
+
+
 BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
            "moves": bench_moves, "help": bench_help, "frames": bench_frames,
            "editor": bench_editor, "files": bench_files, "playback": bench_playback,
-           "imports": bench_imports}
+           "imports": bench_imports, "idle": bench_idle}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

@@ -65,6 +65,15 @@ def button(scene, text):
     return next(w for w in scene.form.widgets if getattr(w, "text", "").startswith(text))
 
 
+def from_menu(app, words):
+    """Open the main menu and click its button ``words``; the scene it opens."""
+    menu = MenuScene(app)
+    app.push(menu)
+    run(app, 1)
+    click(app, button(menu, words).rect.center)
+    return app.scenes[-1]
+
+
 def baker_race(app, seed=5, intro=False):
     app.push(MenuScene(app))
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "easy"))

@@ -143,6 +143,7 @@ class ChampionshipSetupScene(SetupScene):
 class StandingsScene(FormScene):
     """The championship after a race: every entrant's points, places and money carried, the
     teams' totals, and on to the next race (or the final standings)."""
+    idles = True
 
     caption = "Championship standings"
 

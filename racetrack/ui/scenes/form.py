@@ -19,6 +19,15 @@ class FormScene:
     anything of their own on the paper in ``draw_paper``."""
 
     overlay = False
+    #: True for a screen that changes only on input, or when a job it waits on wakes the
+    #: window (``ui.waking``): the window sleeps between (``ui.app``). A screen that moves
+    #: by itself leaves it False, or says when it moves in ``animating``.
+    idles = False
+
+    @property
+    def animating(self) -> bool:
+        """Whether the screen changes without input, so the window draws every frame."""
+        return not self.idles
 
     def __init__(self, app):
         self.app = app

@@ -74,6 +74,7 @@ def rules_words(rules: RuleSet) -> list[str]:
 
 
 class HelpScene(FormScene):
+    idles = True
     caption = "How to play"
     def __init__(self, app, rules: str | RuleSet = "gardner", track: str = ""):
         super().__init__(app)

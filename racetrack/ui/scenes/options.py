@@ -20,6 +20,7 @@ WINDOWS = {"fit the screen": None, "1024 x 700": (1024, 700), "1280 x 800": (128
 
 
 class OptionsScene(FormScene):
+    idles = True
     caption = "Settings"
     def __init__(self, app):
         super().__init__(app)
@@ -43,7 +44,8 @@ class OptionsScene(FormScene):
         y = theme.px(130)
         self.rows = []
         speed = min(SPEEDS, key=lambda k: abs(SPEEDS[k] - settings.animation_seconds))
-        window = next((name for name, size in WINDOWS.items() if size == settings.window),
+        kept = settings.window_for(self.app.screen_at_start)
+        window = next((name for name, size in WINDOWS.items() if size == kept),
                       "fit the screen")
         rows = [("Window", "choice", (list(WINDOWS), window,
                                       lambda value: self._window(WINDOWS[value]),
@@ -79,8 +81,9 @@ class OptionsScene(FormScene):
                      theme.px(50)), "Done", self.back, style="primary")
 
     def _window(self, size: tuple[int, int] | None) -> None:
-        self.change(window=size)
+        """A size for the window on this screen (kept for this screen only)."""
         self.app.set_window_size(size)
+        self.settings = self.app.settings
 
     def draw_paper(self, surface: pygame.Surface) -> None:
         width = surface.get_width()

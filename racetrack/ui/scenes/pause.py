@@ -12,6 +12,7 @@ from racetrack.ui.scenes.form import FormScene
 
 
 class PauseScene(FormScene):
+    idles = True
     overlay = True
     caption = "Paused"
 

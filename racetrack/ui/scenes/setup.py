@@ -108,6 +108,7 @@ def is_default_name(name: str) -> bool:
 
 
 class SetupScene(FormScene):
+    idles = True
     #: The left heading and the start button's words.
     track_heading = "Track"
     caption = "New race"

@@ -18,7 +18,15 @@ from racetrack.ui import picking
 from racetrack.ui.render import marks
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.results import ResultsScene
-from tests.ui.conftest import baker_race, button, click, press, run, settle_outlooks
+from tests.ui.conftest import (
+    baker_race,
+    button,
+    click,
+    from_menu,
+    press,
+    run,
+    settle_outlooks,
+)
 
 DIGIT_KEYS = {(-1, -1): pygame.K_7, (0, -1): pygame.K_8, (1, -1): pygame.K_9,
               (-1, 0): pygame.K_4, (0, 0): pygame.K_5, (1, 0): pygame.K_6,
@@ -192,11 +200,7 @@ def test_take_backs_are_off_in_a_time_trial_and_in_a_championship(app):
 
 
 def test_take_backs_follow_the_setting_on_the_new_race_screen(app):
-    menu = MenuScene(app)
-    app.push(menu)
-    run(app, 1)
-    click(app, button(menu, "New race").rect.center)
-    setup = app.scenes[-1]
+    setup = from_menu(app, "New race")
     toggle = setup.take_backs_toggle
     assert toggle.value
     click(app, toggle.rect.center)
