@@ -34,7 +34,7 @@ from racetrack.ai import make_driver  # noqa: E402
 from racetrack.geometry import Vec  # noqa: E402
 from racetrack.outlook import Look  # noqa: E402
 from racetrack.settings import PlayerChoice  # noqa: E402
-from racetrack.track import find_track  # noqa: E402
+from racetrack.track import find_track, load_track  # noqa: E402
 from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
 from racetrack.trees.ai import GreedyPlayer  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
@@ -196,7 +196,7 @@ def menus(app: App, out: Path) -> None:
 
 def help_screen(app: App, out: Path) -> None:
     app.routes.menu()
-    app.push(HelpScene(app, "baker", "Oval"))
+    app.push(HelpScene(app, "baker", load_track(find_track("oval"))))
     frames(app, 3)
     save(app, out, "help")
 

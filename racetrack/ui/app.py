@@ -86,6 +86,16 @@ def auto_scale(size: tuple[int, int]) -> float:
     return round(max(0.85, min(2.0, ratio ** 0.6)), 2)
 
 
+#: The window each screen is laid out to fit at a UI scale of 1 (800 x 600 at 85 %).
+LAID_OUT_FOR = (940, 705)
+
+
+def fitting_scale(size: tuple[int, int]) -> float:
+    """The largest UI scale at which the screens fit a window (a larger one chosen is cut
+    to it, rather than cut the words): 85 % at 800 x 600, 150 % at 1920 x 1080."""
+    return round(max(0.5, min(size[0] / LAID_OUT_FOR[0], size[1] / LAID_OUT_FOR[1])), 2)
+
+
 class App:
     """Owns the window and the stack of scenes; ``step`` runs one frame.
 
@@ -167,8 +177,12 @@ class App:
         return (self.size, self.generation)
 
     def ui_scale(self) -> float:
+        """The scale the widgets and words are drawn at: the chosen one, as far as the
+        window fits it, or (auto) one that grows with the window."""
         fixed = UI_SCALES.get(self.settings.ui_scale)
-        return fixed if fixed is not None else auto_scale(self.size)
+        if fixed is None:
+            return min(auto_scale(self.size), fitting_scale(self.size))
+        return min(fixed, fitting_scale(self.size))
 
     def set_window_size(self, size: tuple[int, int] | None) -> None:
         """A window size chosen in the settings (None: fit the screen), kept inside the

@@ -92,7 +92,7 @@ class Routes:
     def new_championship(self, problem: str = "") -> ChampionshipSetupScene:
         return self._show(ChampionshipSetupScene(self.app, championship_path(), problem))
 
-    def help(self, rules: RuleSet | str, track: str = "") -> HelpScene:
+    def help(self, rules: RuleSet | str, track: Track | None = None) -> HelpScene:
         return self._show(HelpScene(self.app, rules, track))
 
     def settings(self) -> OptionsScene:

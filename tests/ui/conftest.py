@@ -50,7 +50,8 @@ def pick(app, control, value, frames=2):
     click(app, control.rect.center, frames)
     listing = control.element.current_state.options_selection_list
     assert listing is not None, "the list did not open"
-    item = next(i for i in listing.item_list if i["text"] == value)
+    shown = control.label_of(value)
+    item = next(i for i in listing.item_list if i["text"] == shown)
     shown = listing.item_list_container.rect
     if item["button_element"] is None or not shown.collidepoint(
             item["button_element"].rect.center):  # scrolled out of the open list: scroll to it

@@ -74,7 +74,7 @@ class FormScene:
         if self.page.modal:
             return
         if isinstance(intent, Key) and intent.name == "escape":
-            self.back()
+            self.back()  # (Esc in an open list only closes it: ``Gui.process``)
             return
         if self.page.handle(intent):
             return

@@ -438,18 +438,27 @@ class RaceScene:
         if key != self._actions_key or page is not self._actions_page:
             self._actions_key, self._actions_page = key, page
             page.clear()
-            width, height = theme.px(ACTION_BUTTON[0]), theme.px(ACTION_BUTTON[1])
-            slots = (pygame.Rect(theme.px(14), self.app.size[1] - (height + theme.px(8)) * n
-                                 - theme.px(6), width, height) for n in range(1, 9))
+            height = theme.px(ACTION_BUTTON[1])
+            rows = iter(range(1, 9))
+
+            def slot(words: str, style: str | None = None) -> pygame.Rect:
+                """The next place up the stack, as wide as its words need."""
+                width = max(theme.px(ACTION_BUTTON[0]), page.text_width(words, style)
+                            + theme.px(28))
+                return pygame.Rect(theme.px(14), self.app.size[1] - theme.px(6)
+                                   - (height + theme.px(8)) * next(rows), width, height)
+
             self.finish_button = self.take_back_button = None
             if finish:
+                words = "Finish the race  [Enter]"
                 self.finish_button = page.button(
-                    next(slots), "Finish the race  [Enter]", self.finish_now, style="primary",
+                    slot(words, "primary"), words, self.finish_now, style="primary",
                     tooltip="No one of yours races on: the computer cars finish the race now",
                     focusable=False)
             if self.can_take_back:
+                words = "Take back  [Ctrl+Z]"
                 self.take_back_button = page.button(
-                    next(slots), "Take back  [Ctrl+Z]", self.take_back,
+                    slot(words), words, self.take_back,
                     tooltip="Take back your last move and the computer moves since "
                             "(Backspace too)", focusable=False)
             self._buttons = []
@@ -458,8 +467,9 @@ class RaceScene:
                 letter = gadgets.ACTION_KEYS[action].upper()
                 tip = (f"{action.value}: goes with your next move ({letter}); again to "
                        "disarm" if self.armed is not action else f"disarm ({letter})")
+                words = f"{word}  [{letter}]"
                 self._buttons.append((action, page.button(
-                    next(slots), f"{word}  [{letter}]", lambda action=action: self.arm(action),
+                    slot(words), words, lambda action=action: self.arm(action),
                     tooltip=tip, focusable=False)))
         return list(self._buttons)
 
