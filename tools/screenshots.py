@@ -30,6 +30,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("RACETRACK_HOME", tempfile.mkdtemp(prefix="racetrack-shots-"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import pygame  # noqa: E402
+
 from racetrack.ai import make_driver  # noqa: E402
 from racetrack.geometry import Vec  # noqa: E402
 from racetrack.outlook import Look  # noqa: E402
@@ -201,15 +203,55 @@ def help_screen(app: App, out: Path) -> None:
     save(app, out, "help")
 
 
+def click(app: App, pos: tuple[float, float], count: int = 2) -> None:
+    """A player's click (the mouse moved there, pressed and let go), then frames."""
+    pos = (round(pos[0]), round(pos[1]))
+    for kind, extra in ((pygame.MOUSEMOTION, {"rel": (0, 0), "buttons": (0, 0, 0)}),
+                        (pygame.MOUSEBUTTONDOWN, {"button": 1}),
+                        (pygame.MOUSEBUTTONUP, {"button": 1})):
+        pygame.event.post(pygame.event.Event(kind, pos=pos, **extra))
+    frames(app, count)
+
+
+def key(app: App, name: int, count: int = 3) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=name, mod=0, unicode=""))
+    frames(app, count)
+
+
 def tutorial(app: App, out: Path) -> None:
-    app.routes.menu()
-    scene = app.routes.tutorial()
+    """The tutorial as a first-time player meets it: the menu's Tutorial race button clicked,
+    the coach's first card, its second after Enter, and the race at turn 6, each move clicked
+    where the player sees its point once the camera has come to rest."""
+    from racetrack.ui.scenes.tutorial import TutorialScene
+
+    menu = app.routes.menu()
+    frames(app, 2)
+    tutorial_button = next(w for w in menu.form.widgets
+                           if getattr(w, "text", "") == "Tutorial race")
+    click(app, tutorial_button.rect.center)
+    scene = app.scenes[-1]
+    assert isinstance(scene, TutorialScene), "the menu's Tutorial race did not open it"
     scene.preparing.result()
     frames(app, 3)
     save(app, out, "tutorial-welcome")  # the coach's first card, with its Next button
-    scene.advance()
-    frames(app, 3)
+    key(app, pygame.K_RETURN)
     save(app, out, "tutorial")
+    coach = make_driver("hard", 1)
+    while scene.state.round < 6 and not scene.state.is_over:
+        if scene.coaching is not None and scene.coaching.next \
+                and scene.next_button is not None:  # look round: Next
+            click(app, scene.next_button.rect.center)
+        elif scene.human_turn and not scene.camera_moving:
+            target = coach.choose(scene.state.clone()).target
+            click(app, scene.camera.to_screen(*target))
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=60)
+        frames(app, 1, 0.1)
+    while not (scene.human_turn and not scene.camera_moving):
+        frames(app, 1, 0.1)
+    scene.finish_outlooks()
+    frames(app, 2)
+    save(app, out, "tutorial-turn6")
 
 
 def replay(app: App, out: Path) -> None:

@@ -147,7 +147,7 @@ class RaceScene:
                                                                    self._drivers_copy()))
         self.press: tuple[int, int] | None = None
         self.dragged = False
-        self._camera_moving = False  # the camera moved on the last frame
+        self.camera_moving = False  # the camera moved on the last frame
         self.over_for = 0.0
         self.armed: Action | None = None  # fired or sprayed with the next move
         self._actions_key: tuple | None = None  # what the action buttons were made for
@@ -290,7 +290,7 @@ class RaceScene:
         announcement, a car gliding, messages fading, the camera catching up, the turn's
         outlooks still being worked out, the results about to follow."""
         return bool(self.intro or self.glide is not None or self.toasts
-                    or self._camera_moving
+                    or self.camera_moving
                     or (self.human_turn and not self.lookout.complete)
                     or (self.state.is_over and self.on_over is not None))
 
@@ -620,8 +620,9 @@ class RaceScene:
 
     def clear_area(self) -> tuple[int, int, int, int]:
         """The part of the window (left, top, right, bottom) the followed car and the points
-        it may go to are kept in: the paper, less a margin round its edges."""
-        margin = theme.px(30)
+        it may go to are kept in: the paper, less a margin round its edges (a square of
+        paper at the least, so a point is never drawn half off the window)."""
+        margin = max(theme.px(30), round(self.camera.scale))
         camera = self.camera
         return (camera.offset_x + margin, camera.offset_y + margin,
                 camera.offset_x + camera.width - margin, camera.offset_y + camera.height - margin)
@@ -630,7 +631,7 @@ class RaceScene:
         """Glide the camera towards where the followed car is heading, and keep that car
         and every point it may go to this turn in the clear area, zooming out for them if
         they are too far apart (the player's zoom is kept for the turns after)."""
-        self._camera_moving = False
+        self.camera_moving = False
         if not self.camera.followed:
             return
         index = self.followed_car()
@@ -654,7 +655,7 @@ class RaceScene:
         self.camera.follow(x, y, ease=min(1.0, dt * 4))
         self.camera.keep_inside(points, self.clear_area())
         after = (self.camera.centre_x, self.camera.centre_y, self.camera.scale)
-        self._camera_moving = any(abs(a - b) > 0.01 for a, b in zip(before, after,
+        self.camera_moving = any(abs(a - b) > 0.01 for a, b in zip(before, after,
                                                                       strict=True))
 
     def draw(self, surface: pygame.Surface) -> None:
