@@ -14,6 +14,7 @@ from pygame_gui.elements import (
     UIDropDownMenu,
     UIHorizontalSlider,
     UILabel,
+    UITextBox,
     UITextEntryLine,
 )
 
@@ -52,6 +53,13 @@ def overflows(app) -> list[str]:
             room = element.rect.w - 8 if isinstance(element, UIButton) else element.rect.w
             if width > room or height > element.rect.h:
                 found.append(f"{element.text!r} ({width} x {height}) in {element.rect}")
+        if isinstance(element, UITextBox) and element.text_box_layout is not None:
+            room = element.text_wrap_rect.w
+            for row in element.text_box_layout.layout_rows:
+                if row.x + row.width > room:
+                    found.append(f"a line of a text box runs {row.x + row.width - room} "
+                                 f"pixels past its room ({room}) in {element.rect}")
+                    break
         if isinstance(element, UIButton | UILabel) and not window.contains(element.rect):
             found.append(f"{getattr(element, 'text', element)!r} at {element.rect} is "
                          f"outside the window")

@@ -94,10 +94,11 @@ def draw(surface: pygame.Surface, look: Look, centre: Point, radius: float, colo
 
 
 def halo(surface: pygame.Surface, centre: Point, radius: float) -> None:
-    """The chosen point's yellow halo, under its mark (and clear of the unchanged move's
-    plain ink ring)."""
-    pygame.draw.circle(surface, theme.HIGHLIGHT, centre, radius * 2.3)
-    pygame.draw.circle(surface, theme.palette().ink, centre, radius * 2.3, 2)
+    """The chosen point's halo: a broad yellow ring round its mark, hollow so a car standing
+    there still shows, and unlike the unchanged move's thin ink ring."""
+    outer = radius * 2.4
+    pygame.draw.circle(surface, theme.HIGHLIGHT, centre, outer, max(3, round(radius * 0.8)))
+    pygame.draw.circle(surface, theme.palette().ink, centre, outer, 2)
 
 
 def star(centre: Point, outer: float, inner: float, points: int) -> list[Point]:
@@ -180,20 +181,30 @@ def entries(found: Sequence[Outlook], chosen: Outlook | None = None) -> list[obj
 
 
 def draw_legend(surface: pygame.Surface, shown: Sequence[object], colour: Colour,
-                top_right: Point, cards=None) -> pygame.Rect:
-    """A card naming the marks ``shown`` (keys of ``LEGEND``, in its order); returns where
-    it was drawn. ``cards`` (``hud.Cards``) keeps it drawn between frames."""
-    card = legend_card(shown, colour, cards)
+                top_right: Point, cards=None, columns: int = 1) -> pygame.Rect:
+    """A card naming the marks ``shown`` (keys of ``LEGEND``, in its order, down each of
+    ``columns`` in turn); returns where it was drawn. ``cards`` (``hud.Cards``) keeps it
+    drawn between frames."""
+    card = legend_card(shown, colour, cards, columns)
     box = card.get_rect(topright=(round(top_right[0]), round(top_right[1])))
     surface.blit(card, box)
     return box
 
 
-def legend_card(shown: Sequence[object], colour: Colour, cards=None) -> pygame.Surface:
+def legend_card(shown: Sequence[object], colour: Colour, cards=None,
+                columns: int = 1) -> pygame.Surface:
     """The legend's card (``draw_legend``), for a caller that places it itself."""
-    key = (tuple(shown), colour)
-    return cards.get("legend", key, lambda: _legend(shown, colour)) \
-        if cards is not None else _legend(shown, colour)
+    key = (tuple(shown), colour, columns)
+    return cards.get("legend", key, lambda: _legend(shown, colour, columns)) \
+        if cards is not None else _legend(shown, colour, columns)
+
+
+def legend_size(shown: Sequence[object], columns: int = 1) -> tuple[int, int]:
+    """The legend card's size, before drawing it."""
+    font = theme.ui_font(19)
+    column = theme.px(32) + max(font.size(LEGEND[key])[0] for key in shown) + theme.px(16)
+    rows = -(-len(shown) // columns)
+    return column * columns, theme.px(26) * rows + theme.px(10)
 
 
 def legend_icon(surface: pygame.Surface, what: object, at: Point, r: float,
@@ -214,21 +225,23 @@ def legend_icon(surface: pygame.Surface, what: object, at: Point, r: float,
         draw(surface, what, at, r, colour)  # type: ignore[arg-type]
 
 
-def _legend(shown: Sequence[object], colour: Colour) -> pygame.Surface:
+def _legend(shown: Sequence[object], colour: Colour, columns: int = 1) -> pygame.Surface:
     rows = [(LEGEND[key], key) for key in shown]
     font = theme.ui_font(19)
     line = theme.px(26)
     icon = theme.px(32)
-    width = icon + max(font.size(text)[0] for text, _ in rows) + theme.px(16)
-    box = pygame.Rect(0, 0, width, line * len(rows) + theme.px(10))
+    box = pygame.Rect((0, 0), legend_size(shown, columns))
+    per_column = -(-len(rows) // columns)
+    column_width = box.w // columns
     surface = pygame.Surface(box.size, pygame.SRCALPHA)
     card(surface, box)
-    r = theme.px(6)
+    r = theme.px(7)
     for number, (text, what) in enumerate(rows):
-        y = box.y + theme.px(5) + line * number + line // 2
-        legend_icon(surface, what, (box.x + icon // 2 + theme.px(2), y), r, colour)
+        x = box.x + (number // per_column) * column_width
+        y = box.y + theme.px(5) + line * (number % per_column) + line // 2
+        legend_icon(surface, what, (x + icon // 2 + theme.px(2), y), r, colour)
         label = font.render(text, True, theme.TEXT)
-        surface.blit(label, label.get_rect(midleft=(box.x + icon + theme.px(4), y)))
+        surface.blit(label, label.get_rect(midleft=(x + icon + theme.px(4), y)))
     return surface
 
 

@@ -120,9 +120,9 @@ class ChampionshipSetupScene(SetupScene):
                                                       enumerate(names, start=1))
         else:
             text = f"Click the tracks in the order to race them ({MIN_RACES} to {MAX_RACES})"
-        font = theme.ui_font(19)
-        y = theme.px(66)
-        for line in wrap_pixels(text, font, self.panel_x - theme.px(30))[:3]:
+        font = theme.ui_font(22)  # the series chosen so far: the screen's news, readable
+        y = theme.px(64)
+        for line in wrap_pixels(text, font, self.panel_x - theme.px(30))[:2]:
             surface.blit(font.render(line, True, theme.TEXT if names else theme.MUTED),
                          (theme.px(16), y))
             y += font.get_linesize()

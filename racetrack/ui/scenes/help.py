@@ -99,9 +99,14 @@ class HelpScene(FormScene):
         if box.w <= 0 or box.h <= 0:
             return
         colours = theme.palette()
-        legend_height = len(marks.LEGEND) * theme.px(26) + theme.px(10)
+        shown = list(marks.LEGEND)
+        # In two columns where one would leave the drawing too little room and two fit.
+        columns = 2 if (marks.legend_size(shown)[1] > box.h * 0.45
+                        and marks.legend_size(shown, 2)[0] <= box.w) else 1
+        key = theme.ui_font(18).render("Every mark a point can carry:", True, theme.MUTED)
+        legend_height = marks.legend_size(shown, columns)[1] + key.get_height()
         paper = pygame.Rect(box.x, box.y, box.w, max(theme.px(160), box.h - legend_height
-                                                     - theme.px(12)))
+                                                     - theme.px(16)))
         pygame.draw.rect(surface, colours.paper, paper)
         # The lattice: 11 squares across, 8 up, points counted from the bottom left.
         cell = max(10, min(paper.w // 11, paper.h // 8))
@@ -152,9 +157,8 @@ class HelpScene(FormScene):
         caption = theme.ui_font(18).render(words[self.rules.movement_choices], True,
                                            theme.MUTED)
         surface.blit(caption, (paper.x + theme.px(6), paper.y + theme.px(4)))
-        legend = marks.draw_legend(surface, list(marks.LEGEND), pencil,
-                                   (box.x + box.w, paper.bottom + theme.px(12)))
-        key = theme.ui_font(18).render("Every mark a point can carry:", True, theme.MUTED)
-        # Beside the legend it names, not across the column from it.
-        place = key.get_rect(topright=(legend.x - theme.px(10), legend.y + theme.px(6)))
-        surface.blit(key, place if place.x >= box.x else (box.x, legend.y + theme.px(6)))
+        top = paper.bottom + theme.px(6)
+        legend = marks.draw_legend(surface, shown, pencil,
+                                   (box.x + box.w, top + key.get_height() + theme.px(4)),
+                                   columns=columns)
+        surface.blit(key, (legend.x, top))  # over the legend it names
