@@ -54,7 +54,7 @@ def test_taking_back_gives_the_race_the_moves_that_stood_replay_to(variant, trac
     assert looks(back) == looks(replayed(state, point))
     assert back.take_events() == []  # the replayed turns are not told again
     # Racing on from there, the file holds only the moves that stood, and verifies.
-    drive(back, drivers, 400)
+    drive(back, drivers, 12)
     path = tmp_path / "race.yaml"
     save_replay(back, path)
     final = load_replay(path).verify()
