@@ -2,7 +2,9 @@
 menu, the New race screen, races showing every kind of candidate point (a finish under Baker's
 advanced rules; safe, finishing, special, wall and refused points at once under those rules with
 power braking and launches; a crash hover and a collision under Baker's rules, leaving the track
-under Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph
+under Nystrom's), How to play, the tutorial (opened from the menu's button and played by clicks
+as a first-time player would: its welcome, its second step, and turn 6), the results and their
+replay, a game of Graph
 Trees, its menu and a saved game played back, the shop, a championship's standings, and the track
 editor (its road tool, its problem marks, its question before discarding, its list of
 templates, and a picture of a track imported).
