@@ -85,15 +85,19 @@ class OptionsScene(FormScene):
         self.app.set_window_size(size)
         self.settings = self.app.settings
 
+    def note(self) -> str:
+        """The line under the heading: how changes are kept, or that the UI scale chosen is
+        larger than the window fits."""
+        chosen = UI_SCALES.get(self.settings.ui_scale)
+        if chosen is not None and self.app.ui_scale() < chosen - 0.005:
+            return (f"UI scale {self.settings.ui_scale} is drawn at "
+                    f"{round(self.app.ui_scale() * 100)}%, the most this window fits.")
+        return "Changes apply at once and are kept for next time."
+
     def draw_paper(self, surface: pygame.Surface) -> None:
         width = surface.get_width()
         heading(surface, "Settings", (width // 2, theme.px(30)), 52, centred=True)
-        words = "Changes apply at once and are kept for next time."
-        chosen = UI_SCALES.get(self.settings.ui_scale)
-        if chosen is not None and self.app.ui_scale() < chosen - 0.005:
-            words = (f"UI scale {self.settings.ui_scale} is drawn at "
-                     f"{round(self.app.ui_scale() * 100)}%, the most this window fits.")
-        note = theme.ui_font(20).render(words, True, theme.MUTED)
+        note = theme.ui_font(20).render(self.note(), True, theme.MUTED)
         surface.blit(note, note.get_rect(midtop=(width // 2, theme.px(92))))
         font = theme.ui_font(22)
         for text, rect in self.rows:
