@@ -176,7 +176,7 @@ class TutorialScene(RaceScene):
 
     def handle(self, intent: Intent) -> None:
         step = self.coaching
-        if step is not None and step.done is None and isinstance(intent, Key) \
+        if step is not None and step.has_next and isinstance(intent, Key) \
                 and intent.name == "enter":
             self.advance()
             return
