@@ -96,7 +96,8 @@ def test_the_window_sleeps_while_nothing_changes_and_a_finished_job_wakes_it(app
 
     app.push(MenuScene(app))
     run(app, 2)
-    assert app.busy  # just opened: the widgets' hover looks may still change
+    press(app, pygame.K_TAB)
+    assert app.busy  # just after an input: the widgets' hover looks may still change
     app._last_input -= SETTLE_MS
     assert not app.busy  # the menu alone changes nothing: no frame is drawn
     assert not app.sleep(0.05)  # nothing came
