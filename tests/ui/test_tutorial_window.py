@@ -26,7 +26,11 @@ SIZES = ("800x600", "1280x800", "1920x1080")
 
 
 def test_the_tutorial_keeps_the_car_and_its_points_in_view_at_every_step(tmp_path):
-    env = dict(os.environ, RACETRACK_HOME=str(tmp_path / "home"),
+    home = tmp_path / "home"
+    # A player who set computer moves to "instant" in Settings: the same path, less waiting.
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "settings.yaml").write_text("animation_seconds: 0\n")
+    env = dict(os.environ, RACETRACK_HOME=str(home),
                SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"))
     env.pop("SDL_VIDEODRIVER", None)
     # A window (and a process) of its own for each size, as a player's would be.
