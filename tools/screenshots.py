@@ -2,7 +2,9 @@
 menu, the New race screen, races showing every kind of candidate point (a finish under Baker's
 advanced rules; safe, finishing, special, wall and refused points at once under those rules with
 power braking and launches; a crash hover and a collision under Baker's rules, leaving the track
-under Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph
+under Nystrom's), How to play, the tutorial (opened from the menu's button and played by clicks
+as a first-time player would: its welcome, its second step, and turn 6), the results and their
+replay, a game of Graph
 Trees, its menu and a saved game played back, the shop, a championship's standings, and the track
 editor (its road tool, its problem marks, its question before discarding, its list of
 templates, and a picture of a track imported).
@@ -30,11 +32,13 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("RACETRACK_HOME", tempfile.mkdtemp(prefix="racetrack-shots-"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import pygame  # noqa: E402
+
 from racetrack.ai import make_driver  # noqa: E402
 from racetrack.geometry import Vec  # noqa: E402
 from racetrack.outlook import Look  # noqa: E402
 from racetrack.settings import PlayerChoice  # noqa: E402
-from racetrack.track import find_track  # noqa: E402
+from racetrack.track import find_track, load_track  # noqa: E402
 from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
 from racetrack.trees.ai import GreedyPlayer  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
@@ -196,20 +200,60 @@ def menus(app: App, out: Path) -> None:
 
 def help_screen(app: App, out: Path) -> None:
     app.routes.menu()
-    app.push(HelpScene(app, "baker", "Oval"))
+    app.push(HelpScene(app, "baker", load_track(find_track("oval"))))
     frames(app, 3)
     save(app, out, "help")
 
 
+def click(app: App, pos: tuple[float, float], count: int = 2) -> None:
+    """A player's click (the mouse moved there, pressed and let go), then frames."""
+    pos = (round(pos[0]), round(pos[1]))
+    for kind, extra in ((pygame.MOUSEMOTION, {"rel": (0, 0), "buttons": (0, 0, 0)}),
+                        (pygame.MOUSEBUTTONDOWN, {"button": 1}),
+                        (pygame.MOUSEBUTTONUP, {"button": 1})):
+        pygame.event.post(pygame.event.Event(kind, pos=pos, **extra))
+    frames(app, count)
+
+
+def key(app: App, name: int, count: int = 3) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=name, mod=0, unicode=""))
+    frames(app, count)
+
+
 def tutorial(app: App, out: Path) -> None:
-    app.routes.menu()
-    scene = app.routes.tutorial()
+    """The tutorial as a first-time player meets it: the menu's Tutorial race button clicked,
+    the coach's first card, its second after Enter, and the race at turn 6, each move clicked
+    where the player sees its point once the camera has come to rest."""
+    from racetrack.ui.scenes.tutorial import TutorialScene
+
+    menu = app.routes.menu()
+    frames(app, 2)
+    tutorial_button = next(w for w in menu.form.widgets
+                           if getattr(w, "text", "") == "Tutorial race")
+    click(app, tutorial_button.rect.center)
+    scene = app.scenes[-1]
+    assert isinstance(scene, TutorialScene), "the menu's Tutorial race did not open it"
     scene.preparing.result()
     frames(app, 3)
     save(app, out, "tutorial-welcome")  # the coach's first card, with its Next button
-    scene.advance()
-    frames(app, 3)
+    key(app, pygame.K_RETURN)
     save(app, out, "tutorial")
+    coach = make_driver("hard", 1)
+    while scene.state.round < 6 and not scene.state.is_over:
+        if scene.coaching is not None and scene.coaching.next \
+                and scene.next_button is not None:  # look round: Next
+            click(app, scene.next_button.rect.center)
+        elif scene.human_turn and not scene.camera_moving:
+            target = coach.choose(scene.state.clone()).target
+            click(app, scene.camera.to_screen(*target))
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=60)
+        frames(app, 1, 0.1)
+    while not (scene.human_turn and not scene.camera_moving):
+        frames(app, 1, 0.1)
+    scene.finish_outlooks()
+    frames(app, 2)
+    save(app, out, "tutorial-turn6")
 
 
 def replay(app: App, out: Path) -> None:
