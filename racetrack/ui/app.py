@@ -7,8 +7,9 @@ module that knows them all), which ``push``, ``pop`` and ``replace`` them here.
 The window draws only when something changes. While the top scene is ``animating`` (a car
 gliding, a message fading), a text field has the keyboard, or for a moment after each input
 (the widgets' hover looks and tooltips come on a timer of their own), it draws every frame;
-otherwise it sleeps until the next input, or until a job finished off the frame posts
-``waking.WAKE`` (a computer driver's move, a list read, a file written). A
+otherwise it sleeps until the next input, until a job finished off the frame posts
+``waking.WAKE`` (a computer driver's move, a list read, a file written, a message from a game
+server), or until the time the top scene gives in ``wake_in`` (a clock counting down). A
 scene without an ``animating`` property is drawn every frame, as all were once.
 
 The window opens sized to the screen it is on (never larger than it), is resizable and can go
@@ -417,7 +418,8 @@ class App:
             if self.busy:
                 self.clock.tick(FPS)
             elif self.running and self.scenes:
-                self.sleep()
+                # A scene whose picture changes by the clock alone says when (``wake_in``).
+                self.sleep(getattr(self.scenes[-1], "wake_in", None))
                 self.clock.tick()
         self.gui.kill_all()
         self.sound.close()
