@@ -1,4 +1,4 @@
-"""Speed goals, measured side by side in one run (numbers for the README's Speed table).
+"""Speed goals, measured side by side in one run (numbers for docs/speed.md).
 
     python tools/bench.py            # all benchmarks
     python tools/bench.py solver     # just one (see BENCHES)

@@ -1,4 +1,4 @@
-"""How much of a core the game's window uses while nothing happens (the README's Speed table).
+"""How much of a core the game's window uses while nothing happens (docs/speed.md).
 
     python tools/idle.py [SECONDS]        (also: python tools/bench.py idle)
 

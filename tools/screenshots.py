@@ -1,16 +1,19 @@
-"""README screenshots, drawn by the real scenes at 800 x 600, 1280 x 800 and 1920 x 1080: the
-menu, the New race screen, races showing every kind of candidate point (a finish under Baker's
-advanced rules; safe, finishing, special, wall and refused points at once under those rules with
-power braking and launches; a crash hover and a collision under Baker's rules, leaving the track
-under Nystrom's), How to play, the tutorial (opened from the menu's button and played by clicks
-as a first-time player would: its welcome, its second step, and turn 6), the results and their
-replay, a game of Graph
-Trees, its menu and a saved game played back, the shop, a championship's standings, and the track
-editor (its road tool, its problem marks, its question before discarding, its list of
-templates, and a picture of a track imported).
+"""The screenshots of the README and docs/, drawn by the real scenes at 800 x 600, 1280 x 800 and
+1920 x 1080: the menu, the New race screen, races showing every kind of candidate point (a
+finish under Baker's advanced rules; safe, finishing, special, wall and refused points at once
+under those rules with power braking and launches; a crash hover and a collision under Baker's
+rules, leaving the track under Nystrom's), How to play, the tutorial (opened from the menu's
+button and played by clicks as a first-time player would: its welcome, its second step, and turn
+6), the results and their replay, a game of Graph Trees, its menu and a saved game played back,
+the shop, a championship's standings, and the track editor (its road tool, its problem marks,
+its question before discarding, its list of templates, and a picture of a track imported).
 
     python tools/screenshots.py [OUT_FOLDER] [--size WxH] [--only NAME,...]
-                                   (default: docs/screenshots, every size and screen)
+                                   (default: build/screenshots, every size and screen)
+
+Every picture is drawn into OUT_FOLDER (by default ``build/``, which git ignores); those that
+the README and the pages in docs/ link are then copied into docs/screenshots, and any there
+that no page links any more are removed, so the repository keeps only pictures a reader sees.
 
 Runs without a display (SDL's dummy video driver) and saves PNGs with pygame.image.save,
 reduced to 256 colours by ImageMagick's ``convert`` where it is installed (the paper has few
@@ -20,6 +23,7 @@ colours, so they stay sharp and small).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +45,7 @@ from racetrack.settings import PlayerChoice  # noqa: E402
 from racetrack.track import find_track, load_track  # noqa: E402
 from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
 from racetrack.trees.ai import GreedyPlayer  # noqa: E402
+from racetrack.ui import theme  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
 from racetrack.ui.scenes.help import HelpScene  # noqa: E402
 from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
@@ -205,6 +210,22 @@ def help_screen(app: App, out: Path) -> None:
     save(app, out, "help")
 
 
+def move_rule(app: App, out: Path) -> None:
+    """The README's picture of the move rule: How to play's drawing under Gardner's rules (a
+    car's last move, the ring where the same move leads, the nine points round it) and every
+    mark a point can carry, on a card of its own (drawn once, at the first size)."""
+    if app.size != SIZES[0] and (out / "move-rule.png").exists():
+        return
+    scene = HelpScene(app, "gardner")
+    card = pygame.Surface((560, 620))
+    card.fill(theme.palette().paper)
+    scene.draw_movement(card, pygame.Rect(10, 10, 540, 600))
+    path = out / "move-rule.png"
+    pygame.image.save(card, str(path))
+    if shutil.which("convert"):
+        subprocess.run(["convert", str(path), "-colors", "256", f"PNG8:{path}"], check=False)
+
+
 def click(app: App, pos: tuple[float, float], count: int = 2) -> None:
     """A player's click (the mouse moved there, pressed and let go), then frames."""
     pos = (round(pos[0]), round(pos[1]))
@@ -319,8 +340,9 @@ def shop_and_standings(app: App, out: Path) -> None:
     save(app, out, "standings")
 
 
-SCREENS = {"menus": menus, "help": help_screen, "tutorial": tutorial, "races": races,
-           "results": results, "replay": replay, "trees": trees, "trees-screens": trees_screens,
+SCREENS = {"menus": menus, "help": help_screen, "move-rule": move_rule, "tutorial": tutorial,
+           "races": races, "results": results, "replay": replay, "trees": trees,
+           "trees-screens": trees_screens,
            "shop": shop_and_standings, "editor": lambda app, out: editor(app, out)}
 
 
@@ -336,6 +358,32 @@ def main(out: Path, sizes=SIZES, only: set[str] | None = None) -> None:
                 make(app, out)
         app.gui.kill_all()
     print(f"screenshots in {out}")
+
+
+#: The pages whose pictures are kept in the repository.
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+SHOWN = ROOT / "docs" / "screenshots"
+
+
+def linked() -> set[str]:
+    """The file names of the screenshots some page links."""
+    return {match for page in PAGES
+            for match in re.findall(r"screenshots/([\w.-]+\.png)", page.read_text())}
+
+
+def publish(out: Path) -> None:
+    """Copy the linked pictures drawn into ``out`` to docs/screenshots; remove those there
+    that no page links."""
+    wanted = linked()
+    SHOWN.mkdir(parents=True, exist_ok=True)
+    for name in sorted(wanted):
+        if (out / name).exists() and out.resolve() != SHOWN.resolve():
+            shutil.copyfile(out / name, SHOWN / name)
+    for path in SHOWN.glob("*.png"):
+        if path.name not in wanted:
+            path.unlink()
+    print(f"{len(wanted)} linked pictures in {SHOWN}")
 
 
 def editor(app: App, out: Path) -> None:
@@ -432,4 +480,6 @@ if __name__ == "__main__":
         at = arguments.index("--only")
         chosen = set(arguments[at + 1].split(","))
         del arguments[at:at + 2]
-    main(Path(arguments[0]) if arguments else Path("docs/screenshots"), chosen_sizes, chosen)
+    out = Path(arguments[0]) if arguments else ROOT / "build" / "screenshots"
+    main(out, chosen_sizes, chosen)
+    publish(out)

@@ -5,8 +5,8 @@
 Every bundled track, several rule variants, 2 to 6 cars of mixed levels (the seed draws the
 line-up, the grid order and the variant). Races run to the end (``finish.end: all``) so every
 car's finishing turn counts, and on circuits where the rules let cars race either way round
-some cars race in reverse, to meet the others head on. Prints a Markdown table for the README's
-"Computer drivers" section:
+some cars race in reverse, to meet the others head on. Prints a Markdown table for
+docs/drivers.md:
 
 - stalls: races stopped because cars held each other up, or by the round limit with a car
   still racing (must be 0);
