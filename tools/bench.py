@@ -1,4 +1,4 @@
-"""Speed goals, measured side by side in one run (numbers for the README's Speed table).
+"""Speed goals, measured side by side in one run (numbers for docs/speed.md).
 
     python tools/bench.py            # all benchmarks
     python tools/bench.py solver     # just one (see BENCHES)
@@ -24,6 +24,8 @@ and a picture of noise.
 online: a game server on loopback: memory per open game with 1,000 open, then bots for 30 s
 (paced near 200 moves a second, then unpaced): moves a second, proposal-to-acknowledgement
 latency (p50, p99), the server's CPU per move and its peak memory.
+idle: the window's CPU use while nothing happens, on the menu and in a race waiting for the
+player (``tools/idle.py``, on a virtual X screen).
 
 Memory is the peak of what Python and numpy allocate during the call (``tracemalloc``), and for
 the C reference every byte it allocates.
@@ -809,11 +811,19 @@ def bench_online() -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def bench_idle() -> None:
+    """The window left alone: its CPU use on the menu and in a race (tools/idle.py)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import idle
+
+    idle.main()
+
+
 BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
            "moves": bench_moves, "help": bench_help, "frames": bench_frames,
            "editor": bench_editor, "files": bench_files, "playback": bench_playback,
            "imports": bench_imports, "hostile": bench_hostile, "limits": bench_limits,
-           "online": bench_online}
+           "online": bench_online, "idle": bench_idle}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

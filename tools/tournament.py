@@ -12,8 +12,7 @@ Westinghouse's and the classroom rules, the maps under Gardner's and Karopapier'
 cars of levels drawn at random, the grid order and the variant drawn by the seed. Races run
 to the end (``finish.end: all``) so every car's finishing turn counts, and on circuits where
 the rules let cars race either way round some cars race in reverse, to meet the others head
-on. Prints Markdown tables for the README's "Computer drivers" section, all races first, then
-per kind of map:
+on. Prints Markdown tables for docs/drivers.md, all races first, then per kind of map:
 
 - stalls: races stopped because the cars all stood still, or by the round limit with a car
   still racing; and races with no winner (both must be 0);

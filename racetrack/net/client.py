@@ -263,11 +263,14 @@ class ThreadedSession:
     ``poll`` the messages (and the connection's ups and downs) each frame."""
 
     def __init__(self, url: str, join: Callable[[], list[tuple[str, dict]]],
-                 patience: float = 3600.0):
+                 patience: float = 3600.0, heard: Callable[[], None] | None = None):
         """``join()`` gives the messages to send each time the connection opens (asking for
-        the game again from the last move seen)."""
+        the game again from the last move seen); ``heard()`` is called on the network's
+        thread after each message is put in the inbox (the window, which sleeps between
+        inputs, is woken by it to take the message in)."""
         self.inbox: queue.Queue[dict] = queue.Queue()
         self.join = join
+        self.heard = heard
         self.loop = asyncio.new_event_loop()
         self.session = Session(url, self._message, self._opened, patience, self._state)
         self.thread = threading.Thread(target=self._run, name="online", daemon=True)
@@ -278,18 +281,23 @@ class ThreadedSession:
         try:
             self.loop.run_until_complete(self.session.run())
         except OnlineError as exc:
-            self.inbox.put({"type": "connection", "state": "failed", "reason": str(exc)})
+            self._put({"type": "connection", "state": "failed", "reason": str(exc)})
         except Exception as exc:  # never let the thread die silently
             log.exception("the online connection failed")
-            self.inbox.put({"type": "connection", "state": "failed", "reason": str(exc)})
+            self._put({"type": "connection", "state": "failed", "reason": str(exc)})
         finally:
             self.loop.close()
 
     def _message(self, message: dict) -> None:
-        self.inbox.put(message)
+        self._put(message)
 
     def _state(self, words: str) -> None:
-        self.inbox.put({"type": "connection", "state": words})
+        self._put({"type": "connection", "state": words})
+
+    def _put(self, message: dict) -> None:
+        self.inbox.put(message)
+        if self.heard is not None:
+            self.heard()
 
     async def _opened(self, session: Session) -> None:
         for kind, fields in self.join():

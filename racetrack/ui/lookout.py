@@ -23,6 +23,7 @@ from racetrack.errors import RacetrackError
 from racetrack.game import Race, RaceState
 from racetrack.outlook import Outlook, outlook, quick, tables_apply
 from racetrack.rules.moves import swims
+from racetrack.ui.waking import waking
 
 #: The share of a frame spent on outlooks, in seconds.
 BUDGET = 0.004
@@ -48,7 +49,7 @@ class Lookout:
             return True, None
         key = (index, swims(state.race.cars[index], state.cars[index]))
         if key not in self._tables:
-            self._tables[key] = self._builder.submit(self._build, index, key[1])
+            self._tables[key] = waking(self._builder.submit(self._build, index, key[1]))
         job = self._tables[key]
         if not job.done():
             return False, None

@@ -97,7 +97,7 @@ class Routes:
     def new_championship(self, problem: str = "") -> ChampionshipSetupScene:
         return self._show(ChampionshipSetupScene(self.app, championship_path(), problem))
 
-    def help(self, rules: RuleSet | str, track: str = "") -> HelpScene:
+    def help(self, rules: RuleSet | str, track: Track | None = None) -> HelpScene:
         return self._show(HelpScene(self.app, rules, track))
 
     def settings(self) -> OptionsScene:
@@ -185,10 +185,17 @@ class Routes:
         return self._show(ShopScene(self.app, rules, cars, lambda kitted: then(kitted, True),
                                     heading=heading), replace)
 
+    @staticmethod
+    def take_backs(race: Race) -> bool:
+        """Whether a race lets its players take moves back: the player's setting, for a race
+        against computer drivers or in hot seat; never a time trial (its record counts)."""
+        return load_settings().take_backs and not is_time_trial(race) \
+            and any(car.is_human for car in race.cars)
+
     def race(self, race: Race, state: RaceState, animation_seconds: float | None = None,
              replace: bool = True, results: Results | None = None,
              progress: Path | None = None, scene_type: type[RaceScene] = RaceScene,
-             ) -> RaceScene:
+             undo: bool | None = None) -> RaceScene:
         """Race on from ``state`` (a new race, a resumed one, or one taken over from a
         replay).
 
@@ -197,7 +204,8 @@ class Routes:
         saved to the replays folder and the results follow: ``results(final, saved)`` makes
         their scene when given (a championship's, a test race's), else the usual ranking with
         a rematch (a time trial's with its record). ``scene_type`` is the race scene's class
-        (the tutorial's has a coach).
+        (the tutorial's has a coach). ``undo`` says whether moves may be taken back (by
+        default as ``take_backs`` says; a championship's races never).
         """
         seconds = self.animation_seconds if animation_seconds is None else animation_seconds
         drivers = race_drivers(race)
@@ -226,7 +234,8 @@ class Routes:
                 archive.record_progress(current, progress)
 
         scene = scene_type(self.app, race, drivers, seconds, on_over=over, state=state,
-                           record=record)
+                           record=record,
+                           undo=self.take_backs(race) if undo is None else undo)
         scene.progress = progress
         return self._show(scene, replace)
 
@@ -235,7 +244,7 @@ class Routes:
         old.close()
         self.app.pop()
         scene = type(old)(self.app, old.race, old.drivers, old.animation_seconds, old.on_over,
-                          record=old.record)
+                          record=old.record, undo=old.undo)
         scene.progress = old.progress
         scene.back_to = old.back_to
         self.app.replace(scene)
@@ -256,7 +265,8 @@ class Routes:
     def tutorial(self) -> TutorialScene:
         """The tutorial race, over whatever is showing."""
         race = tutorial_race()
-        return self.race(race, race.start(), replace=False, scene_type=TutorialScene)
+        return self.race(race, race.start(), replace=False, scene_type=TutorialScene,
+                         undo=True)
 
     def _trial_results(self, final: RaceState, rematch, saved: Saving):
         """Show a finished time trial, its run recorded behind the frame (a failure to write
@@ -279,7 +289,7 @@ class Routes:
 
         def race_with(kitted: list[CarSetup], replace: bool) -> RaceScene:
             race = series.next_race(kitted)
-            return self.race(race, race.start(), replace=replace, results=results)
+            return self.race(race, race.start(), replace=replace, results=results, undo=False)
 
         heading = ""
         if shop_items(rules) and any(car.is_human for car in cars):
@@ -294,7 +304,7 @@ class Routes:
         if found is not None:
             entry, state = found
             self.race(entry.replay.race, state, replace=False, progress=entry.path,
-                      results=self._championship_results(series, path))
+                      results=self._championship_results(series, path), undo=False)
             return
         self._show(StandingsScene(self.app, series, path))
 

@@ -20,6 +20,7 @@ from racetrack.ui.scenes.form import FormScene
 
 
 class MenuScene(FormScene):
+    idles = True
     def __init__(self, app):
         super().__init__(app)
         self.unfinished: list[archive.Unfinished] = []

@@ -22,7 +22,7 @@ import pygame
 from racetrack.model import Move
 from racetrack.net.client import Mirror, OnlineError, ThreadedSession
 from racetrack.net.status import time_words
-from racetrack.ui import theme
+from racetrack.ui import theme, waking
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Intent, Key
 from racetrack.ui.render import hud
@@ -37,6 +37,7 @@ class ConnectingScene(FormScene):
     """Connect, and open the race when the server has sent the game."""
 
     caption = "Connecting"
+    idles = True  # the network's messages wake the window
 
     def __init__(self, app, url: str, follow: Follow,
                  ready: Callable[[ThreadedSession, Mirror], None]):
@@ -47,7 +48,7 @@ class ConnectingScene(FormScene):
         self.session: ThreadedSession | None = None
         try:
             self.session = ThreadedSession(url, lambda: [(follow[0], {**follow[1], "since": 0})],
-                                           patience=30.0)
+                                           patience=30.0, heard=waking.wake)
         except OnlineError as exc:
             self.problem = str(exc)
 
@@ -131,6 +132,12 @@ class OnlineRaceScene(RaceScene):
         return (self.seat is not None and self.state.current_car == self.seat
                 and self.glide is None and self.proposed is None
                 and self.connection == "connected" and not self.heard)
+
+    @property
+    def people_done(self) -> bool:
+        """Never: the server plays the race out, the other seats' players with it; there is
+        nothing here to finish at once."""
+        return False
 
     def intro_lines(self) -> list[str]:
         lines = super().intro_lines()
@@ -248,6 +255,15 @@ class OnlineRaceScene(RaceScene):
             return f"Your turn{left}"
         away = " (away)" if index in self.away else ""
         return f"{name}{away} to move{left}"
+
+    @property
+    def wake_in(self) -> float | None:
+        """Seconds until the status line changes by the clock alone (the time left to move,
+        counted down a second at a time), for the window that sleeps between inputs."""
+        if self.connection != "connected" or not self.turn or self.turn.get("left") is None:
+            return None
+        remaining = self.turn["left"] - (time.monotonic() - self.turn_heard)
+        return max(0.05, remaining % 1.0) if remaining > 0 else None
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
