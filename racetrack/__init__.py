@@ -11,10 +11,10 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from racetrack.errors import IllegalMoveError, RacetrackError
-    from racetrack.game import Race, RaceState
-    from racetrack.geometry import Vec
-    from racetrack.model import (
+    from racetrack.base.errors import IllegalMoveError, RacetrackError
+    from racetrack.board.geometry import Vec
+    from racetrack.board.track import Track, load_track
+    from racetrack.engine.model import (
         Candidate,
         CarSetup,
         Event,
@@ -23,18 +23,18 @@ if TYPE_CHECKING:
         MoveKind,
         Outcome,
     )
+    from racetrack.games.race import Race, RaceState
     from racetrack.rules import RuleSet, load_rules
-    from racetrack.track import Track, load_track
 
 #: Where each name of the scripting API lives. They are imported on first use, so a command
 #: such as ``racetrack --help`` starts without loading numpy, shapely and the game.
-_LAZY = {"IllegalMoveError": "racetrack.errors", "RacetrackError": "racetrack.errors",
-         "Race": "racetrack.game", "RaceState": "racetrack.game", "Vec": "racetrack.geometry",
-         "Candidate": "racetrack.model", "CarSetup": "racetrack.model",
-         "Event": "racetrack.model", "EventKind": "racetrack.model", "Move": "racetrack.model",
-         "MoveKind": "racetrack.model", "Outcome": "racetrack.model",
+_LAZY = {"IllegalMoveError": "racetrack.base.errors", "RacetrackError": "racetrack.base.errors",
+         "Race": "racetrack.games.race", "RaceState": "racetrack.games.race", "Vec": "racetrack.board.geometry",
+         "Candidate": "racetrack.engine.model", "CarSetup": "racetrack.engine.model",
+         "Event": "racetrack.engine.model", "EventKind": "racetrack.engine.model", "Move": "racetrack.engine.model",
+         "MoveKind": "racetrack.engine.model", "Outcome": "racetrack.engine.model",
          "RuleSet": "racetrack.rules", "load_rules": "racetrack.rules",
-         "Track": "racetrack.track", "load_track": "racetrack.track"}
+         "Track": "racetrack.board.track", "load_track": "racetrack.board.track"}
 
 
 def __getattr__(name: str):

@@ -13,28 +13,28 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from racetrack.ai import LEVELS
-from racetrack.errors import FileProblemError, RacetrackError
-from racetrack.fields import printable
+from racetrack.base.errors import FileProblemError, RacetrackError
+from racetrack.base.fields import printable
 from racetrack.net.commands import add_online_commands
+from racetrack.search.drivers import LEVELS
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from racetrack.track import Track
+    from racetrack.board.track import Track
 
 
 def find_track(name: str) -> Path:
-    """``racetrack.track.find_track``, imported on first use: ``racetrack --help`` and the
+    """``racetrack.board.track.find_track``, imported on first use: ``racetrack --help`` and the
     parser need neither shapely nor numpy."""
-    from racetrack.track import find_track as find
+    from racetrack.board.track import find_track as find
 
     return find(name)
 
 
 def load_track(path: Path) -> Track:
-    """``racetrack.track.load_track``, imported on first use."""
-    from racetrack.track import load_track as load
+    """``racetrack.board.track.load_track``, imported on first use."""
+    from racetrack.board.track import load_track as load
 
     return load(path)
 
@@ -301,7 +301,7 @@ def positive_number(text: str) -> float:
 
 def parse_point(text: str):
     """``"3,-4"`` -> ``Vec(3, -4)``, for command-line options."""
-    from racetrack.geometry import Vec
+    from racetrack.board.geometry import Vec
 
     try:
         x, y = (int(part) for part in text.replace(" ", "").split(","))
@@ -312,7 +312,7 @@ def parse_point(text: str):
 
 def run_validate(args: argparse.Namespace) -> int:
     """Check each file; one summary line per good track, one line per problem of a bad one."""
-    from racetrack.track.summary import track_summary
+    from racetrack.board.track.summary import track_summary
 
     status = EXIT_OK
     for name in args.files:
@@ -332,12 +332,12 @@ def run_import(args: argparse.Namespace) -> int:
     what it is; exit 1 for a file that cannot be read, or a drawing still to finish."""
     from pathlib import Path
 
-    from racetrack.draft import save_draft
-    from racetrack.files import file_in
-    from racetrack.imports import MapFormat, import_map
-    from racetrack.settings import tracks_dir
-    from racetrack.track import save_track
-    from racetrack.track.summary import track_summary
+    from racetrack.base.files import file_in
+    from racetrack.base.settings import tracks_dir
+    from racetrack.board.track import save_track
+    from racetrack.board.track.draft import save_draft
+    from racetrack.board.track.maps import MapFormat, import_map
+    from racetrack.board.track.summary import track_summary
 
     chosen = MapFormat(args.format) if args.format else None
     imported = import_map(args.file, chosen, args.scale, args.name)
@@ -393,10 +393,10 @@ def run_race(args: argparse.Namespace) -> int:
     """Race computer drivers headless; print the ranking (or JSON) and optionally save."""
     import json
 
-    from racetrack.game import Race
-    from racetrack.lineup import computer_line_up
-    from racetrack.playout import play_out, race_drivers, race_result
-    from racetrack.replay import save_replay
+    from racetrack.games.lineup import computer_line_up
+    from racetrack.games.playout import play_out, race_drivers, race_result
+    from racetrack.games.race import Race
+    from racetrack.games.replay import save_replay
 
     track = load_track(find_track(args.track))
     rules = chosen_rules(args, track)
@@ -430,8 +430,8 @@ def run_championship(args: argparse.Namespace) -> int:
     """A whole championship of computer drivers, headless and deterministic."""
     import json
 
-    from racetrack.championship import Championship, Entrant, run_headless
-    from racetrack.lineup import computer_line_up
+    from racetrack.games.championship import Championship, Entrant, run_headless
+    from racetrack.games.lineup import computer_line_up
     from racetrack.rules import load_rules
 
     load_rules(args.rules)  # a bad name fails here, with the list of variants
@@ -473,8 +473,8 @@ def run_records(args: argparse.Namespace) -> int:
     """Print the time-trial table; a damaged records file is one line and exit 1."""
     import json
 
-    from racetrack.records import load_records, note_par, records_path, solo_par, track_for
-    from racetrack.solver import SolverError
+    from racetrack.games.records import load_records, note_par, records_path, solo_par, track_for
+    from racetrack.search.solver import SolverError
 
     path = records_path()
     table = load_records(path)
@@ -517,7 +517,7 @@ def run_records(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Open the replay viewer, or check (--verify) or draw (--png) a replay headless."""
-    from racetrack.replay import load_replay
+    from racetrack.games.replay import load_replay
 
     replay = load_replay(args.file)
     if not args.verify and not args.png:
@@ -549,8 +549,8 @@ def run_solve(args: argparse.Namespace) -> int:
     """Print the optimum (and its route) or, with --starts, the optimum from each start."""
     import json
 
-    from racetrack.course import Course
-    from racetrack.solver import solve, solve_each_start
+    from racetrack.board.course import Course
+    from racetrack.search.solver import solve, solve_each_start
 
     track = load_track(find_track(args.track))
     rules = chosen_rules(args, track)
@@ -573,8 +573,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.position is not None:
         if args.start is not None or args.starts:
             raise RacetrackError("--position cannot be given with --from or --starts")
-        from racetrack.position import parse_car_position
-        from racetrack.solver import solve_position
+        from racetrack.engine.position import parse_car_position
+        from racetrack.search.solver import solve_position
 
         solution = solve_position(course, rules, parse_car_position(args.position))
     elif args.start is not None and args.start not in course.start_positions:
@@ -601,7 +601,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 def run_window(args: argparse.Namespace | None) -> int:
     """Open the window: the main menu, or (``play``) straight into a race."""
-    from racetrack.settings import load_settings, parse_players
+    from racetrack.base.settings import load_settings, parse_players
 
     play = None
     if args is not None:
@@ -634,8 +634,8 @@ def run_editor(args: argparse.Namespace) -> int:
     """Open the track editor, on a file or on the drawing in progress."""
     from pathlib import Path
 
+    from racetrack.board.track.maps import is_map_file
     from racetrack.editing.files import open_drawing
-    from racetrack.imports import is_map_file
 
     path = Path(args.file) if args.file else None
     if path is not None and (path.exists() or is_map_file(path)):
@@ -651,7 +651,7 @@ def run_editor(args: argparse.Namespace) -> int:
 
 def trees_game(args: argparse.Namespace, seed: int):
     """The game the --rules, --players and --seed options describe."""
-    from racetrack.trees import TreesGame, load_tree_rules
+    from racetrack.games.trees import TreesGame, load_tree_rules
 
     rules = load_tree_rules(args.rules)
     if args.players is None:  # the first default kind, then the last one for every other seat
@@ -669,8 +669,8 @@ def run_trees_play(args: argparse.Namespace) -> int:
     """Play computer players to the end; print the result (or JSON) and optionally save."""
     import json
 
-    from racetrack.playout import play_out, trees_players
-    from racetrack.trees.record import result_data, save_game
+    from racetrack.games.playout import play_out, trees_players
+    from racetrack.games.trees.record import result_data, save_game
 
     game = trees_game(args, args.seed if args.seed is not None else 0)
     if any(p.is_human for p in game.players):
@@ -696,7 +696,7 @@ def run_trees_play(args: argparse.Namespace) -> int:
 
 def run_trees_replay(args: argparse.Namespace) -> int:
     """Check a saved game (--verify) or watch it in the window."""
-    from racetrack.trees.record import load_game
+    from racetrack.games.trees.record import load_game
 
     saved = load_game(args.file)
     if args.verify:

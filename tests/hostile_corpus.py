@@ -30,7 +30,7 @@ def corpus_files() -> list[str]:
 def prepare(folder: Path, home: Path) -> None:
     """Copy the corpus into ``folder`` and give ``home`` the player's tracks folder a corpus
     file names (with a track there that has become a draft since)."""
-    from racetrack.settings import tracks_dir
+    from racetrack.base.settings import tracks_dir
 
     tracks = tracks_dir()
     tracks.mkdir(parents=True, exist_ok=True)
@@ -77,8 +77,8 @@ def records_file(path: Path, count: int, moves: int = 20) -> Path:
     points to each ghost): the largest the game keeps is 10,000."""
     import random
 
-    from racetrack.geometry import Vec
-    from racetrack.records import Record, Records, save_records
+    from racetrack.board.geometry import Vec
+    from racetrack.games.records import Record, Records, save_records
     from racetrack.rules import load_rules
 
     rules = [load_rules(name) for name in ("gardner", "baker", "levi", "simulation",
@@ -96,8 +96,8 @@ def records_file(path: Path, count: int, moves: int = 20) -> Path:
 
 
 def _unfinished_race(path: Path) -> Any:
-    from racetrack import archive
-    from racetrack.settings import replays_dir
+    from racetrack.base.settings import replays_dir
+    from racetrack.games import archive
 
     replays_dir().mkdir(parents=True, exist_ok=True)
     shutil.copy(path, archive.unfinished_path())
@@ -105,7 +105,7 @@ def _unfinished_race(path: Path) -> Any:
 
 
 def _autosave(path: Path) -> Any:
-    from racetrack.draft import restore_autosave
+    from racetrack.board.track.draft import restore_autosave
 
     target = path.with_name("editor-autosave.yaml")
     shutil.copy(path, target)
@@ -113,13 +113,13 @@ def _autosave(path: Path) -> Any:
 
 
 def _settings(path: Path) -> Any:
-    from racetrack.settings import load_settings
+    from racetrack.base.settings import load_settings
 
     return load_settings(path)
 
 
 def _replay(path: Path) -> Any:
-    from racetrack.replay import load_replay
+    from racetrack.games.replay import load_replay
 
     replay = load_replay(path)
     replay.verify()
@@ -127,7 +127,7 @@ def _replay(path: Path) -> Any:
 
 
 def _saved_game(path: Path) -> Any:
-    from racetrack.trees.record import load_game
+    from racetrack.games.trees.record import load_game
 
     game = load_game(path)
     game.verify()
@@ -135,18 +135,18 @@ def _saved_game(path: Path) -> Any:
 
 
 def _records(path: Path) -> Any:
-    from racetrack.records import load_records, read_records
+    from racetrack.games.records import load_records, read_records
 
     read_records(path)  # the window's reading, which never raises
     return load_records(path)
 
 
 def _loaders() -> dict[str, Callable[[Path], Any]]:
-    from racetrack.championship import load_championship
-    from racetrack.draft import read_draft
+    from racetrack.board.track import load_track
+    from racetrack.board.track.draft import read_draft
+    from racetrack.games.championship import load_championship
+    from racetrack.games.trees import load_tree_rules
     from racetrack.rules import load_rules
-    from racetrack.track import load_track
-    from racetrack.trees import load_tree_rules
 
     return {"track": load_track, "draft": read_draft, "rules": load_rules,
             "Graph Trees rules": load_tree_rules, "replay": _replay, "saved game": _saved_game,
@@ -193,7 +193,7 @@ def showable(value: Any, depth: int = 0) -> list[str]:
 def run_loaders(path: Path) -> dict[str, str]:
     """Every loader on ``path``: "ok", or the project's error's first line. Anything else
     raised goes up (that is the failure the corpus looks for)."""
-    from racetrack.errors import FileProblemError
+    from racetrack.base.errors import FileProblemError
 
     outcome = {}
     for name, load in _loaders().items():

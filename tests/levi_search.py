@@ -23,7 +23,7 @@ import math
 
 import shapely
 
-from racetrack.track import Track
+from racetrack.board.track import Track
 
 PLUS = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 STEPS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)

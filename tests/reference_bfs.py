@@ -11,8 +11,8 @@ import math
 
 import shapely
 
-from racetrack.course import Course
-from racetrack.track import Track
+from racetrack.board.course import Course
+from racetrack.board.track import Track
 
 SQUARE = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
 PLUS = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
@@ -89,7 +89,7 @@ def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
     Covers the movement options (plus/square/square-24, power braking, skidding, Pope's
     launch), slopes, steady oil, pit stops and waypoints; one shapely call per move.
     """
-    from racetrack.rules.moves import CHANGES
+    from racetrack.engine.moves import CHANGES
 
     course = Course(track, laps=rules.laps, checkpoints=rules.checkpoints == "in-order")
     surface = track.polygon()
@@ -201,9 +201,9 @@ def fewest_turns_in_game(track: Track, rules, start=None, kit=None, limit: int =
     """
     from dataclasses import replace
 
-    from racetrack.game import Race, RaceState
-    from racetrack.model import CarSetup, Move
-    from racetrack.position import car_position
+    from racetrack.engine.model import CarSetup, Move
+    from racetrack.engine.position import car_position
+    from racetrack.games.race import Race, RaceState
 
     race = Race(track, rules.replace(start_grid="spread"), [CarSetup("Solo")])
     root = race.start() if car is None else RaceState(race, [car], placed=True)

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
+from racetrack.board.track import find_track, load_track
+from racetrack.board.track.draft import load_draft
 from racetrack.cli import main
-from racetrack.draft import load_draft
-from racetrack.track import find_track, load_track
-from tests.imports.test_picture import oval
-from tests.imports.test_textmap import BARTO, KARO
+from tests.board.track.maps.test_picture import oval
+from tests.board.track.maps.test_textmap import BARTO, KARO
 
 
 @pytest.fixture
@@ -56,7 +56,7 @@ def test_a_map_races_and_solves_without_being_imported_first(tmp_path, home, cap
     imported on the way, with its source's rules."""
     import json
 
-    from racetrack.imports import import_map
+    from racetrack.board.track.maps import import_map
 
     source = tmp_path / "loop.txt"
     source.write_text(KARO)

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from racetrack.ai import make_driver
+from racetrack.board.track import find_track, load_track
 from racetrack.cli import main
-from racetrack.game import Race
-from racetrack.model import CarSetup
-from racetrack.records import record_run, records_path
+from racetrack.engine.model import CarSetup
+from racetrack.games.race import Race
+from racetrack.games.records import record_run, records_path
 from racetrack.rules import load_rules
-from racetrack.track import find_track, load_track
+from racetrack.search.drivers import make_driver
 
 
 @pytest.fixture

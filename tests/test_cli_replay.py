@@ -6,9 +6,9 @@ import shutil
 
 import pygame
 
+from racetrack.board.track import find_track
 from racetrack.cli import main
-from racetrack.replay import load_replay
-from racetrack.track import find_track
+from racetrack.games.replay import load_replay
 
 
 def test_png_draws_the_race_sheet(tmp_path, capsys):
@@ -25,7 +25,7 @@ def test_png_draws_the_race_sheet(tmp_path, capsys):
 
 def test_a_changed_track_file_is_detected_and_the_embedded_copy_used(tmp_path, capsys,
                                                                     monkeypatch):
-    from racetrack.settings import tracks_dir
+    from racetrack.base.settings import tracks_dir
 
     monkeypatch.setenv("RACETRACK_HOME", str(tmp_path / "home"))
     tracks_dir().mkdir(parents=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from racetrack.board.track import bundled_track_paths
 from racetrack.cli import main
-from racetrack.track import bundled_track_paths
-from tests.test_track import GOOD
+from tests.board.test_track import GOOD
 
 
 def test_good_track_gives_a_summary(tmp_path, capsys):

@@ -20,7 +20,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from racetrack.errors import FileProblemError
+from racetrack.base.errors import FileProblemError
 from tests.hostile_corpus import CORPUS, showable
 
 #: A few seconds in the suite; set RACETRACK_FUZZ_EXAMPLES to fuzz for longer.
@@ -29,9 +29,9 @@ EXAMPLES = settings(max_examples=int(os.environ.get("RACETRACK_FUZZ_EXAMPLES", 4
 
 
 def _replay(text: str):
-    from racetrack.errors import ReplayError
-    from racetrack.replay import REPLAY_LIMITS, replay_from_document
-    from racetrack.yamlio import parse_yaml
+    from racetrack.base.errors import ReplayError
+    from racetrack.base.yamlio import parse_yaml
+    from racetrack.games.replay import REPLAY_LIMITS, replay_from_document
 
     replay = replay_from_document(parse_yaml(text, "fuzz.yaml", ReplayError, REPLAY_LIMITS))
     replay.verify()
@@ -39,9 +39,9 @@ def _replay(text: str):
 
 
 def _game(text: str):
-    from racetrack.errors import ReplayError
-    from racetrack.trees.record import GAME_LIMITS, game_from_document
-    from racetrack.yamlio import parse_yaml
+    from racetrack.base.errors import ReplayError
+    from racetrack.base.yamlio import parse_yaml
+    from racetrack.games.trees.record import GAME_LIMITS, game_from_document
 
     game = game_from_document(parse_yaml(text, "fuzz.yaml", ReplayError, GAME_LIMITS))
     game.verify()
@@ -49,34 +49,34 @@ def _game(text: str):
 
 
 def _championship(text: str):
-    from racetrack.championship import (
+    from racetrack.base.yamlio import parse_yaml
+    from racetrack.games.championship import (
         CHAMPIONSHIP_LIMITS,
         ChampionshipError,
         championship_from_document,
     )
-    from racetrack.yamlio import parse_yaml
 
     return championship_from_document(parse_yaml(text, "fuzz.yaml", ChampionshipError,
                                                  CHAMPIONSHIP_LIMITS))
 
 
 def _records(text: str):
-    from racetrack.records import RECORDS_LIMITS, RecordsError, records_from_document
-    from racetrack.yamlio import parse_yaml
+    from racetrack.base.yamlio import parse_yaml
+    from racetrack.games.records import RECORDS_LIMITS, RecordsError, records_from_document
 
     return records_from_document(parse_yaml(text, "fuzz.yaml", RecordsError, RECORDS_LIMITS))
 
 
 def _settings(text: str):
-    from racetrack.settings import SETTINGS_LIMITS, settings_from_document
-    from racetrack.yamlio import parse_yaml
+    from racetrack.base.settings import SETTINGS_LIMITS, settings_from_document
+    from racetrack.base.yamlio import parse_yaml
 
     return settings_from_document(parse_yaml(text, "fuzz.yaml", FileProblemError,
                                              SETTINGS_LIMITS))
 
 
 def _track(text: str):
-    from racetrack.track import parse_track
+    from racetrack.board.track import parse_track
 
     return parse_track(text, "fuzz.yaml")
 
@@ -88,7 +88,7 @@ def _rules(text: str):
 
 
 def _tree_rules(text: str):
-    from racetrack.trees.rules import tree_rules_from_text
+    from racetrack.games.trees.rules import tree_rules_from_text
 
     return tree_rules_from_text(text, "fuzz.yaml")
 
@@ -97,7 +97,7 @@ def _draft(text: str):
     """A draft, read as the editor reads its autosave (from a file: the reader takes a path)."""
     import tempfile
 
-    from racetrack.draft import read_draft
+    from racetrack.board.track.draft import read_draft
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "editor-autosave.yaml"
@@ -124,8 +124,7 @@ zones: [{kind: oil, polygon: [[9, 1], [11, 1], [11, 3]]}]
 collectables: [{kind: dime, at: [10, 10]}]
 """
 RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "rules" / "baker.yaml").read_text()
-TREE_RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "trees" / "rulesets"
-              / "levi-4.yaml").read_text()
+TREE_RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "games" / "trees" / "rulesets" / "levi-4.yaml").read_text()
 SETTINGS = ("track: oval\nrules: gardner\nanimation_seconds: 0.35\nmoves: ''\nplayers:\n"
             "- {name: Ann, colour: red, driver: human, reverse: false, team: A}\n")
 
@@ -183,7 +182,7 @@ def test_mutated_bytes_are_read_or_refused_with_the_projects_error(tmp_path, kin
             data[at:at] = data[at:at + length] * 3
     path = tmp_path / f"fuzz-{kind.replace(' ', '-')}.yaml"
     path.write_bytes(bytes(data))
-    from racetrack.yamlio import read_text
+    from racetrack.base.yamlio import read_text
 
     try:
         text = read_text(path)

@@ -135,7 +135,7 @@ def test_every_command_gives_one_line_and_the_documented_exit_code(corpus, name,
 
 def test_nothing_is_written_outside_the_data_folder(corpus, tmp_path):
     """Every game a saved file can start is saved under the data folder, whatever its names."""
-    from racetrack.trees.record import GAMES, load_game
+    from racetrack.games.trees.record import GAMES, load_game
 
     state = load_game(corpus / "path-escape-in-player-name.yaml").final_state()
     path = GAMES.save_finished(state)
@@ -197,7 +197,7 @@ def test_a_big_file_is_refused_in_bounded_time_and_memory(big, tmp_path, kind, c
 
 
 def test_ten_thousand_records_are_read_off_a_file_the_game_wrote(big):
-    from racetrack.records import read_records
+    from racetrack.games.records import read_records
 
     table, problem = read_records(big["10,000 records"])  # as the window reads them
     assert problem is None and len(table) == 10_000 and len(table.entries[-1].moves) == 20
@@ -208,10 +208,10 @@ def test_ten_thousand_records_are_read_off_a_file_the_game_wrote(big):
 def test_a_number_no_float_holds_never_stops_a_start_a_list_or_the_editor(corpus, name):
     """In the interrupted race it is kept aside and said; among the replays it is one broken
     entry beside the others; as the editor's autosave it is kept aside and said."""
-    from racetrack import archive
-    from racetrack.draft import restore_autosave
-    from racetrack.replay import save_replay
-    from racetrack.settings import load_settings, replays_dir, settings_path
+    from racetrack.base.settings import load_settings, replays_dir, settings_path
+    from racetrack.board.track.draft import restore_autosave
+    from racetrack.games import archive
+    from racetrack.games.replay import save_replay
 
     replays_dir().mkdir(parents=True, exist_ok=True)
     shutil.copy(corpus / name, archive.unfinished_path())
@@ -235,11 +235,11 @@ def test_a_number_no_float_holds_never_stops_a_start_a_list_or_the_editor(corpus
 
 
 def _finished_race():
-    from racetrack.ai import make_driver
-    from racetrack.game import Race
-    from racetrack.model import CarSetup
+    from racetrack.board.track import find_track, load_track
+    from racetrack.engine.model import CarSetup
+    from racetrack.games.race import Race
     from racetrack.rules import load_rules
-    from racetrack.track import find_track, load_track
+    from racetrack.search.drivers import make_driver
 
     state = Race(load_track(find_track("oval")), load_rules("gardner"),
                  [CarSetup("Ann", "red", "easy")]).start()

@@ -3,11 +3,11 @@ recorded as a move, so a replay re-simulates it."""
 
 from __future__ import annotations
 
-from racetrack.game import Race
-from racetrack.lineup import computer_line_up
-from racetrack.model import Action, CarStatus, EventKind, Move
-from racetrack.playout import play_out, race_drivers
-from racetrack.replay import load_replay, save_replay
+from racetrack.engine.model import Action, CarStatus, EventKind, Move
+from racetrack.games.lineup import computer_line_up
+from racetrack.games.playout import play_out, race_drivers
+from racetrack.games.race import Race
+from racetrack.games.replay import load_replay, save_replay
 from racetrack.rules import load_rules
 
 

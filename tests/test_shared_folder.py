@@ -21,15 +21,15 @@ ROUNDS = 12
 CHILD = """
 import datetime, json, sys
 from racetrack import archive
-from racetrack.ai import make_driver
-from racetrack.game import Race
-from racetrack.model import CarSetup
-from racetrack.records import record_run
+from racetrack.search.drivers import make_driver
+from racetrack.games.race import Race
+from racetrack.engine.model import CarSetup
+from racetrack.games.records import record_run
 from racetrack.rules import load_rules
-from racetrack.settings import update_settings
-from racetrack.track import find_track, load_track
-from racetrack.trees import TreesGame, load_tree_rules
-from racetrack.trees.record import GAMES
+from racetrack.base.settings import update_settings
+from racetrack.board.track import find_track, load_track
+from racetrack.games.trees import TreesGame, load_tree_rules
+from racetrack.games.trees.record import GAMES
 
 who, rounds = sys.argv[1], int(sys.argv[2])
 track = load_track(find_track("riddler-opolis"))
@@ -72,10 +72,10 @@ def test_two_processes_saving_into_one_folder_lose_nothing(tmp_path, monkeypatch
     saved = [path for out, _ in outputs for path in json.loads(out)]
     assert len(set(saved)) == len(saved) == 2 * 2 * ROUNDS  # no file was given twice
 
-    from racetrack.archive import saved_races
-    from racetrack.records import load_records
-    from racetrack.settings import load_settings
-    from racetrack.trees.record import GAMES
+    from racetrack.base.settings import load_settings
+    from racetrack.games.archive import saved_races
+    from racetrack.games.records import load_records
+    from racetrack.games.trees.record import GAMES
 
     monkeypatch.setenv("RACETRACK_HOME", str(tmp_path / "home"))
     (record,) = load_records().entries

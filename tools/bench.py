@@ -45,15 +45,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from racetrack.ai import make_driver  # noqa: E402
-from racetrack.ai.tables import build_value_table, value_table  # noqa: E402
-from racetrack.course import Course  # noqa: E402
-from racetrack.game import Race  # noqa: E402
-from racetrack.model import CarSetup  # noqa: E402
+from racetrack.board.course import Course  # noqa: E402
+from racetrack.board.track import Track, bundled_track_paths, find_track, load_track, parse_track  # noqa: E402
+from racetrack.engine.model import CarSetup  # noqa: E402
+from racetrack.engine.moves import candidates as generate_candidates  # noqa: E402
+from racetrack.games.race import Race  # noqa: E402
 from racetrack.rules import load_rules  # noqa: E402
-from racetrack.rules.moves import candidates as generate_candidates  # noqa: E402
-from racetrack.solver import SolverError, solve  # noqa: E402
-from racetrack.track import Track, bundled_track_paths, find_track, load_track, parse_track  # noqa: E402
+from racetrack.search.drivers import make_driver  # noqa: E402
+from racetrack.search.drivers.tables import build_value_table, value_table  # noqa: E402
+from racetrack.search.solver import SolverError, solve  # noqa: E402
 from tests.reference_bfs import fewest_moves  # noqa: E402
 
 
@@ -281,8 +281,8 @@ def frame_times(track: str, overrides: dict) -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
-    from racetrack.ai import make_driver
-    from racetrack.settings import PlayerChoice
+    from racetrack.base.settings import PlayerChoice
+    from racetrack.search.drivers import make_driver
     from racetrack.ui.app import App
     from racetrack.ui.scenes.menu import MenuScene
 
@@ -359,7 +359,7 @@ def bench_editor() -> None:
     import math
     import os
 
-    from racetrack.draft import Draft
+    from racetrack.board.track.draft import Draft
     from racetrack.editing.checks import self_crossings
     from racetrack.editing.road import build_road
 
@@ -435,9 +435,9 @@ def bench_files() -> None:
     import subprocess
     import tempfile
 
-    from racetrack.errors import ReplayError
-    from racetrack.replay import MAX_MOVES, REPLAY_LIMITS
-    from racetrack.yamlio import load_yaml, write_yaml
+    from racetrack.base.errors import ReplayError
+    from racetrack.base.yamlio import load_yaml, write_yaml
+    from racetrack.games.replay import MAX_MOVES, REPLAY_LIMITS
     from tests.hostile_corpus import CORPUS, large_files
 
     folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-"))
@@ -474,12 +474,12 @@ def bench_playback() -> None:
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("RACETRACK_HOME", "/tmp/racetrack-bench-home")
-    from racetrack.lineup import computer_line_up
-    from racetrack.recording import Recording
-    from racetrack.replay import Replay
-    from racetrack.trees import TreesGame, load_tree_rules
-    from racetrack.trees.ai import make_player
-    from racetrack.trees.record import SavedGame, result_data
+    from racetrack.games.lineup import computer_line_up
+    from racetrack.games.recording import Recording
+    from racetrack.games.replay import Replay
+    from racetrack.games.trees import TreesGame, load_tree_rules
+    from racetrack.games.trees.ai import make_player
+    from racetrack.games.trees.record import SavedGame, result_data
     from racetrack.ui.app import App
 
     def played(setup, players) -> tuple:
@@ -558,7 +558,7 @@ def bench_imports() -> None:
     import numpy as np
     from PIL import Image
 
-    from racetrack.imports import bundled_map_paths, import_map
+    from racetrack.board.track.maps import bundled_map_paths, import_map
 
     for path in bundled_map_paths():
         _, took = timed(import_map, path)
@@ -595,16 +595,16 @@ def bench_imports() -> None:
 
 LIMIT_CHILD = """
 import json, resource, sys
-from racetrack.imports import import_map
-from racetrack.track import load_track, save_track
+from racetrack.board.track.maps import import_map
+from racetrack.board.track import load_track, save_track
 before = resource.getrusage(resource.RUSAGE_SELF)
 track = import_map(sys.argv[1]).track()
 save_track(track, sys.argv[2])
 imported = resource.getrusage(resource.RUSAGE_SELF)
 track = load_track(sys.argv[2])
 loaded = resource.getrusage(resource.RUSAGE_SELF)
-from racetrack.game import Race
-from racetrack.model import CarSetup
+from racetrack.games.race import Race
+from racetrack.engine.model import CarSetup
 from racetrack.rules import load_rules
 state = Race(track, load_rules("karopapier"), [CarSetup("A"), CarSetup("B")]).start()
 started = resource.getrusage(resource.RUSAGE_SELF)

@@ -3,7 +3,7 @@
     python tools/perft.py             # every bundled variant, into tests/data/perft/
     python tools/perft.py gardner     # just one
 
-Each position is counted by the transition (``racetrack.rules.perft``); the tests count them
+Each position is counted by the transition (``racetrack.engine.perft``); the tests count them
 again, and count some of them with the game's own moves, so a change to the rules shows as a
 changed count here, to be reviewed and committed on purpose.
 """
@@ -16,13 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from racetrack.game import Race  # noqa: E402
-from racetrack.model import CarSetup  # noqa: E402
-from racetrack.position import parse_car_position  # noqa: E402
+from racetrack.board.track import find_track, load_track  # noqa: E402
+from racetrack.engine.model import CarSetup  # noqa: E402
+from racetrack.engine.moves import car_batch, transition_of  # noqa: E402
+from racetrack.engine.perft import perft  # noqa: E402
+from racetrack.engine.position import parse_car_position  # noqa: E402
+from racetrack.games.race import Race  # noqa: E402
 from racetrack.rules import bundled_variant_names, load_rules  # noqa: E402
-from racetrack.rules.moves import car_batch, transition_of  # noqa: E402
-from racetrack.rules.perft import perft  # noqa: E402
-from racetrack.track import find_track, load_track  # noqa: E402
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft"
 DEPTH = 3
@@ -94,7 +94,7 @@ def solo_race(variant: str, track_name: str) -> Race:
 @cache
 def _track(name: str):
     if name.startswith("maps/"):
-        from racetrack.imports import bundled_map_paths, import_map
+        from racetrack.board.track.maps import bundled_map_paths, import_map
 
         path = next(p for p in bundled_map_paths() if p.name == name.removeprefix("maps/"))
         return import_map(path).track()

@@ -38,13 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-from racetrack.ai import make_driver  # noqa: E402
-from racetrack.geometry import Vec  # noqa: E402
-from racetrack.outlook import Look  # noqa: E402
-from racetrack.settings import PlayerChoice  # noqa: E402
-from racetrack.track import find_track, load_track  # noqa: E402
-from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
-from racetrack.trees.ai import GreedyPlayer  # noqa: E402
+from racetrack.base.settings import PlayerChoice  # noqa: E402
+from racetrack.board.geometry import Vec  # noqa: E402
+from racetrack.board.track import find_track, load_track  # noqa: E402
+from racetrack.games.outlook import Look  # noqa: E402
+from racetrack.games.trees import TreesGame, load_tree_rules  # noqa: E402
+from racetrack.games.trees.ai import GreedyPlayer  # noqa: E402
+from racetrack.search.drivers import make_driver  # noqa: E402
 from racetrack.ui import theme  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
 from racetrack.ui.scenes.help import HelpScene  # noqa: E402
@@ -293,8 +293,8 @@ def replay(app: App, out: Path) -> None:
 def trees_screens(app: App, out: Path) -> None:
     """The Graph Trees menu with a saved game and one in progress, and the saved game
     played back half way."""
-    from racetrack.trees.ai import make_player
-    from racetrack.trees.record import GAMES
+    from racetrack.games.trees.ai import make_player
+    from racetrack.games.trees.record import GAMES
 
     game = TreesGame(load_tree_rules("levi"), TreesGame.default_players(["greedy", "greedy"]),
                      seed=3)
@@ -319,7 +319,7 @@ def trees_screens(app: App, out: Path) -> None:
 
 def shop_and_standings(app: App, out: Path) -> None:
     """James Bond mode's shop before a race, and a championship's standings after a race."""
-    from racetrack.championship import Championship, Entrant, run_headless
+    from racetrack.games.championship import Championship, Entrant, run_headless
     from racetrack.ui.scenes.championship import StandingsScene
 
     players = (PlayerChoice("Ann", "red", "human"), PlayerChoice("Bob", "blue", "hard"))
@@ -450,7 +450,7 @@ def editor(app: App, out: Path) -> None:
 
     # A picture of a track drawn in ink, opened in the editor: traced, its red stroke the
     # start line, the solver's par worked out.
-    from racetrack.imports import bundled_map_paths
+    from racetrack.board.track.maps import bundled_map_paths
 
     picture = next(p for p in bundled_map_paths() if p.name == "ink-kidney.png")
     scene.toasts.clear()

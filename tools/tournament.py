@@ -44,18 +44,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from racetrack.ai import LEVELS  # noqa: E402
-from racetrack.ai.tables import value_table  # noqa: E402
-from racetrack.game import Race, RaceState  # noqa: E402
-from racetrack.imports import bundled_map_paths, import_map  # noqa: E402
-from racetrack.lineup import computer_line_up  # noqa: E402
-from racetrack.model import EventKind, Termination  # noqa: E402
-from racetrack.playout import race_drivers  # noqa: E402
+from racetrack.board.track import Track, bundled_track_paths, load_track  # noqa: E402
+from racetrack.board.track.maps import bundled_map_paths, import_map  # noqa: E402
+from racetrack.engine.model import EventKind, Termination  # noqa: E402
+from racetrack.engine.moves import swims  # noqa: E402
+from racetrack.engine.transition import Cars  # noqa: E402
+from racetrack.games.lineup import computer_line_up  # noqa: E402
+from racetrack.games.playout import race_drivers  # noqa: E402
+from racetrack.games.race import Race, RaceState  # noqa: E402
 from racetrack.rules import load_rules  # noqa: E402
-from racetrack.rules.moves import swims  # noqa: E402
-from racetrack.rules.transition import Cars  # noqa: E402
-from racetrack.solver import UNSOLVED, SolverError  # noqa: E402
-from racetrack.track import Track, bundled_track_paths, load_track  # noqa: E402
+from racetrack.search.drivers import LEVELS  # noqa: E402
+from racetrack.search.drivers.tables import value_table  # noqa: E402
+from racetrack.search.solver import UNSOLVED, SolverError  # noqa: E402
 
 VARIANTS = ("gardner", "baker", "westinghouse", "classroom")
 MAP_VARIANTS = ("gardner", "karopapier")

@@ -3,7 +3,7 @@
     python tools/tournament_maps.py [FOLDER]
 
 Maps of the kinds players bring from other programs, each a plain Karopapier text file
-(``racetrack/imports/karo.py``) written into ``tools/maps`` (or FOLDER):
+(``racetrack/board/track/maps/karo.py``) written into ``tools/maps`` (or FOLDER):
 
 - ``karo-lanes.txt``, 54 x 43: a circuit raced anticlockwise, three lanes wide with one-lane
   passages where cars meet and must take turns;

@@ -13,7 +13,7 @@ import argparse
 import random
 import time
 
-from racetrack.trees import TreesGame, load_tree_rules
+from racetrack.games.trees import TreesGame, load_tree_rules
 
 
 def timed(function, repeats: int = 20) -> float:

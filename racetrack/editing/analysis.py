@@ -3,7 +3,7 @@
 Run off the window's thread (``Analyst``), after the drawing has been still for a moment:
 
 * the par (fewest moves from the best start point) and its optimal line, from
-  ``racetrack.ai.tables.par``, under the rules the player has chosen;
+  ``racetrack.search.drivers.tables.par``, under the rules the player has chosen;
 * the fairness line: the optimum from each start point (``solve_each_start``, the solver's
   ``--starts``), and a problem marked on every start place from which no car can finish
   (the track is not ready to race while one is left: a car put there is out of the race);
@@ -20,14 +20,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from racetrack.ai.tables import par
-from racetrack.course import Course
-from racetrack.draft import Mark, Severity
-from racetrack.errors import RacetrackError
-from racetrack.geometry import Line, Vec
+from racetrack.base.errors import RacetrackError
+from racetrack.board.course import Course
+from racetrack.board.geometry import Line, Vec
+from racetrack.board.track import Track
+from racetrack.board.track.draft import Mark, Severity
 from racetrack.rules import RuleSet
-from racetrack.solver import Solution, SolverError, solve, solve_each_start
-from racetrack.track import Track
+from racetrack.search.drivers.tables import par
+from racetrack.search.solver import Solution, SolverError, solve, solve_each_start
 
 log = logging.getLogger(__name__)
 

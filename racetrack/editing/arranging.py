@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from racetrack.draft import Draft, flipped
+from racetrack.board.geometry import Coord
+from racetrack.board.track.draft import Draft, flipped
 from racetrack.editing import parts as P
-from racetrack.geometry import Coord
 
 if TYPE_CHECKING:
     from racetrack.editing.state import EditorState

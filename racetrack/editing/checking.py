@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from racetrack.draft import Draft, Mark
+from racetrack.base.errors import TrackError
+from racetrack.board.track import Track
+from racetrack.board.track.draft import Draft, Mark
 from racetrack.editing.analysis import Analysis, Analyst
 from racetrack.editing.checks import problems, warnings
-from racetrack.errors import TrackError
 from racetrack.rules import RuleSet
-from racetrack.track import Track
 
 #: Seconds the drawing must stay still before the solver is asked about it.
 QUIET_BEFORE_ANALYSIS = 0.4

@@ -1,6 +1,6 @@
 """Live checks of a drawing: every problem at once, where it is, in plain words.
 
-Track validation (``racetrack.track``) stops at the first broken shape and speaks of polygons;
+Track validation (``racetrack.board.track``) stops at the first broken shape and speaks of polygons;
 a designer wants to see, while drawing, every place an outline crosses itself, whatever else
 is still missing. So the shapes are checked here one by one: each ring for crossings (every
 one of them, found in one batched shapely query over its edges), each hole against the outline
@@ -20,8 +20,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from racetrack.draft import Draft, Mark, Ring, Severity, centre
-from racetrack.geometry import Coord, Line, segments_touch
+from racetrack.board.geometry import Coord, Line, segments_touch
+from racetrack.board.track.draft import Draft, Mark, Ring, Severity, centre
 from racetrack.rules import RuleSet
 
 #: Marks of one ring's crossings, at most (a scribble could cross itself thousands of times).

@@ -19,8 +19,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from racetrack.draft import Draft, across, flipped
-from racetrack.geometry import Coord, Line, Region
+from racetrack.board.geometry import Coord, Line, Region
+from racetrack.board.track.draft import Draft, across, flipped
 
 #: Walking a track larger than this many lattice points is not worth a click's delay.
 MAX_POINTS = 60_000

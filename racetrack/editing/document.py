@@ -16,10 +16,10 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from racetrack.draft import Draft, History, load_draft, restore_autosave, save_draft
-from racetrack.errors import FileProblemError
-from racetrack.filelock import hold, locked
-from racetrack.settings import data_dir
+from racetrack.base.errors import FileProblemError
+from racetrack.base.filelock import hold, locked
+from racetrack.base.settings import data_dir
+from racetrack.board.track.draft import Draft, History, load_draft, restore_autosave, save_draft
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +84,8 @@ class Document:
         """A track file to edit (``FileProblemError`` if it cannot be read at all), or a map
         to import as a new drawing, and what to tell the designer; a track file that does not
         exist yet is a new drawing that saving writes there."""
+        from racetrack.board.track.maps import is_map_file
         from racetrack.editing.files import open_drawing
-        from racetrack.imports import is_map_file
 
         if not path.exists() and not is_map_file(path):
             return cls(path=path, autosave=autosave), ""

@@ -13,12 +13,12 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from racetrack.draft import Sketch
+from racetrack.board.geometry import Coord, Vec
+from racetrack.board.track import Collectable, Zone
+from racetrack.board.track.draft import Sketch
 from racetrack.editing.direction import suggested_line
 from racetrack.editing.road import RoadError, build_road, is_closing, join_track
 from racetrack.editing.tools import Tool
-from racetrack.geometry import Coord, Vec
-from racetrack.track import Collectable, Zone
 
 if TYPE_CHECKING:
     from racetrack.editing.state import EditorState

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from racetrack.draft import Draft, load_draft
-from racetrack.errors import FileProblemError
-from racetrack.imports import MapFormat, import_map, is_map_file, track_name_for
-from racetrack.settings import tracks_dir
-from racetrack.track import bundled_track_paths
-from racetrack.yamlio import load_yaml
+from racetrack.base.errors import FileProblemError
+from racetrack.base.settings import tracks_dir
+from racetrack.base.yamlio import load_yaml
+from racetrack.board.track import bundled_track_paths
+from racetrack.board.track.draft import Draft, load_draft
+from racetrack.board.track.maps import MapFormat, import_map, is_map_file, track_name_for
 
 
 @dataclass(frozen=True)

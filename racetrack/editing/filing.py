@@ -14,13 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from racetrack.draft import Draft, Severity, load_draft, save_draft
+from racetrack.base.errors import FileProblemError
+from racetrack.base.files import file_in, safe_name
+from racetrack.base.settings import tracks_dir
+from racetrack.board.track.draft import Draft, Severity, load_draft, save_draft
 from racetrack.editing.document import Document
 from racetrack.editing.files import open_drawing
 from racetrack.editing.questions import Asking, Choice, Leave, Prompt, Question
-from racetrack.errors import FileProblemError
-from racetrack.files import file_in, safe_name
-from racetrack.settings import tracks_dir
 
 if TYPE_CHECKING:
     from racetrack.editing.state import EditorState

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from racetrack.draft import Draft
+from racetrack.board.geometry import Coord, Line
+from racetrack.board.track.draft import Draft
 from racetrack.editing import parts as P
-from racetrack.geometry import Coord, Line
 
 
 @dataclass

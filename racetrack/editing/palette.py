@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from racetrack.draft import AREA_KINDS, Draft, Sketch
+from racetrack.board.track import COLLECTABLE_KINDS, ZONE_KINDS
+from racetrack.board.track.draft import AREA_KINDS, Draft, Sketch
 from racetrack.editing import parts as P
 from racetrack.editing.road import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 from racetrack.editing.tools import Tool
-from racetrack.track import COLLECTABLE_KINDS, ZONE_KINDS
 
 if TYPE_CHECKING:
     from racetrack.editing.state import EditorState

@@ -16,9 +16,9 @@ from enum import Enum
 
 import shapely
 
-from racetrack.draft import Draft, Ring
-from racetrack.geometry import Coord, Line, Vec
-from racetrack.track import Area, Collectable, Zone
+from racetrack.board.geometry import Coord, Line, Vec
+from racetrack.board.track import Area, Collectable, Zone
+from racetrack.board.track.draft import Draft, Ring
 
 
 class PartKind(Enum):

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from racetrack.draft import Draft, Sketch
+from racetrack.board.geometry import Coord
+from racetrack.board.track.draft import Draft, Sketch
 from racetrack.editing import parts as P
 from racetrack.editing.gestures import (
     BoxSelect,
@@ -24,7 +25,6 @@ from racetrack.editing.gestures import (
     moved_point,
 )
 from racetrack.editing.tools import Tool
-from racetrack.geometry import Coord
 
 if TYPE_CHECKING:
     from racetrack.editing.state import EditorState

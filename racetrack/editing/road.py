@@ -22,8 +22,8 @@ import numpy as np
 import shapely
 from shapely.geometry import LinearRing, LineString, MultiPolygon, Polygon
 
+from racetrack.board.geometry import Coord, Line
 from racetrack.editing.checks import places_on
-from racetrack.geometry import Coord, Line
 
 #: The narrowest and widest roads the tool draws, in squares.
 MIN_WIDTH = 2.0

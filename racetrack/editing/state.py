@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from racetrack.draft import RESTORED, Draft, Mark, Severity, Sketch
+from racetrack.board.geometry import Coord
+from racetrack.board.track import Track
+from racetrack.board.track.draft import RESTORED, Draft, Mark, Severity, Sketch
 from racetrack.editing import parts as P
 from racetrack.editing.analysis import Analysis
 from racetrack.editing.arranging import Arranging
@@ -34,9 +36,7 @@ from racetrack.editing.palette import Palette
 from racetrack.editing.pointer import Hand
 from racetrack.editing.questions import Asking, Choice, Leave, Prompt, Question
 from racetrack.editing.tools import Tool
-from racetrack.geometry import Coord
 from racetrack.rules import RuleSet, load_rules
-from racetrack.track import Track
 
 __all__ = ["Asking", "BoxSelect", "Choice", "DragPoint", "EditorState", "Leave", "LineDrag",
            "MoveParts", "Prompt", "Question", "Stroke", "autosave_path"]

@@ -1,7 +1,7 @@
 """Online play: races against people on other machines, refereed by a server.
 
 The server holds the one true copy of each game and checks every move with the same engine the
-window uses (``racetrack.game``); clients only propose. Layers, each importing only those
+window uses (``racetrack.games.race``); clients only propose. Layers, each importing only those
 before it:
 
 - ``protocol``: the versioned JSON messages, their limits and their checks (no sockets);

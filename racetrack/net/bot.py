@@ -14,9 +14,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from racetrack.game import RaceState
+from racetrack.games.playout import driver_seed
+from racetrack.games.race import RaceState
 from racetrack.net.client import Mirror, OnlineError, Session
-from racetrack.playout import driver_seed
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class SeatPlayer(Follower):
                 or self.proposed == mirror.number:
             return
         if self.driver is None:
-            from racetrack.ai import make_driver
+            from racetrack.search.drivers import make_driver
 
             self.driver = make_driver(self.level, driver_seed(mirror.race.seed, mirror.seat))
         self.thinking = True

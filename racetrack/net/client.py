@@ -31,9 +31,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from racetrack.errors import RacetrackError
-from racetrack.game import RaceState
-from racetrack.model import Move
+from racetrack.base.errors import RacetrackError
+from racetrack.engine.model import Move
+from racetrack.games.race import RaceState
 from racetrack.net import protocol
 from racetrack.net.hosted import race_of
 from racetrack.net.protocol import ProtocolError, encode

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from racetrack.ai import LEVELS
+from racetrack.search.drivers import LEVELS
 
 EXIT_OK = 0
 
@@ -110,7 +110,7 @@ def _run(coroutine) -> Any:
     """Run a client's coroutine; its ``OnlineError`` becomes the command line's one line."""
     import asyncio
 
-    from racetrack.errors import RacetrackError
+    from racetrack.base.errors import RacetrackError
     from racetrack.net.client import OnlineError
 
     try:
@@ -127,7 +127,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import logging
     import signal
 
-    from racetrack.errors import RacetrackError
+    from racetrack.base.errors import RacetrackError
     from racetrack.net.server import ServerConfig, run_server
     from racetrack.net.storage import default_database, open_store
 
@@ -173,7 +173,7 @@ def new_game_message(track, rules, humans: int, computers: list[str],
                      ) -> dict[str, Any]:
     """The ``create`` message for a track and rules (sent whole, so a track of the player's
     own races as well as a bundled one)."""
-    from racetrack.track import track_to_data
+    from racetrack.board.track import track_to_data
 
     seats = [{"kind": "human", **({"name": names[i]} if names and i < len(names) else {})}
              for i in range(humans)]
@@ -183,8 +183,8 @@ def new_game_message(track, rules, humans: int, computers: list[str],
 
 
 def run_new(args: argparse.Namespace) -> int:
+    from racetrack.base.errors import RacetrackError
     from racetrack.cli import chosen_rules, find_track, load_track
-    from racetrack.errors import RacetrackError
     from racetrack.net.client import ask_once, check_url
     from racetrack.net.codes import grouped, invitation
     from racetrack.net.protocol import MAX_SEATS
@@ -215,7 +215,7 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def _checked(function, *args):
-    from racetrack.errors import RacetrackError
+    from racetrack.base.errors import RacetrackError
     from racetrack.net.client import OnlineError
 
     try:
@@ -228,8 +228,8 @@ def _checked(function, *args):
 
 
 def _finish(args: argparse.Namespace, state) -> int:
-    from racetrack.playout import race_result
-    from racetrack.replay import save_replay
+    from racetrack.games.playout import race_result
+    from racetrack.games.replay import save_replay
 
     if args.save:
         save_replay(state, args.save)
@@ -269,11 +269,11 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from racetrack.errors import RacetrackError
+    from racetrack.base.errors import RacetrackError
+    from racetrack.base.yamlio import YamlDocument
+    from racetrack.games.replay import replay_from_document, save_replay
     from racetrack.net.client import ask_once, check_url
     from racetrack.net.codes import normal
-    from racetrack.replay import replay_from_document, save_replay
-    from racetrack.yamlio import YamlDocument
 
     url = _checked(check_url, args.url)
     if args.game.isdigit():

@@ -4,10 +4,10 @@ A hosted game is a race's setup written as a replay writes it (the track whole, 
 option, the cars, the seed), its seats (a human's with the hash of its token, or a computer's
 with its level), the time each move may take and what happens when it runs out, and the
 ``RaceState`` its moves made. The setup is read back through the replay's own reader
-(``racetrack.replay``), so a track or rule set a client sends is checked exactly as a file a
+(``racetrack.games.replay``), so a track or rule set a client sends is checked exactly as a file a
 player hands the game, and an exported game is a replay that ``racetrack replay --verify``
 accepts. The seed is the server's: the lots for the order of play are drawn from it when the
-race is set up (``racetrack.game.Race``), and it is recorded with the setup.
+race is set up (``racetrack.games.race.Race``), and it is recorded with the setup.
 
 ``judge`` is the referee: a move without the seat's token, in a finished game, for a turn that
 is not the next one (stale), out of turn, or illegal is refused with a code and a sentence (the
@@ -20,14 +20,14 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from racetrack.errors import FileProblemError
-from racetrack.game import Race, RaceState
-from racetrack.lineup import CAR_COLOURS
-from racetrack.model import Action, Move
+from racetrack.base.errors import FileProblemError
+from racetrack.base.yamlio import YamlDocument
+from racetrack.engine.model import Action, Move
+from racetrack.games.lineup import CAR_COLOURS
+from racetrack.games.race import Race, RaceState
+from racetrack.games.replay import FORMAT_KEY, FORMAT_VERSION, replay_data, replay_from_document
 from racetrack.net.codes import same_hash, secret_hash
 from racetrack.net.protocol import ProtocolError
-from racetrack.replay import FORMAT_KEY, FORMAT_VERSION, replay_data, replay_from_document
-from racetrack.yamlio import YamlDocument
 
 #: The largest seed the server draws.
 MAX_SEED = 10**9
@@ -79,7 +79,7 @@ class SetupError(ProtocolError):
 
 
 def _bundled_track_data(name: str) -> dict[str, Any]:
-    from racetrack.track import bundled_track_paths, load_track, track_to_data
+    from racetrack.board.track import bundled_track_paths, load_track, track_to_data
 
     for path in bundled_track_paths():
         if path.stem == name:

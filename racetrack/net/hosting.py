@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from racetrack.files import atomic_write_text
+from racetrack.base.files import atomic_write_text
 
 DEFAULT_PORT = 8765
 #: Seconds to wait for a new server to say it listens.
@@ -27,7 +27,7 @@ START_SECONDS = 30.0
 
 
 def _folder() -> Path:
-    from racetrack.settings import data_dir
+    from racetrack.base.settings import data_dir
 
     return data_dir() / "online"
 

@@ -15,10 +15,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from racetrack.errors import FileProblemError
-from racetrack.fields import Reader
-from racetrack.files import keep_aside
-from racetrack.yamlio import Limits, load_yaml, write_yaml
+from racetrack.base.errors import FileProblemError
+from racetrack.base.fields import Reader
+from racetrack.base.files import keep_aside
+from racetrack.base.yamlio import Limits, load_yaml, write_yaml
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class MyGame:
 
 
 def games_path() -> Path:
-    from racetrack.settings import data_dir
+    from racetrack.base.settings import data_dir
 
     return data_dir() / "online-games.yaml"
 

@@ -15,8 +15,8 @@ import json
 import re
 from typing import Any
 
-from racetrack.ai import LEVELS
-from racetrack.yamlio import MAX_DEPTH
+from racetrack.base.yamlio import MAX_DEPTH
+from racetrack.search.drivers import LEVELS
 
 VERSION = 1
 #: The largest message a client may send (a new game with its own track drawn in), in bytes.
@@ -34,7 +34,7 @@ MAX_STATUS_GAMES = 200
 MAX_MOVE_TIME = 30 * 24 * 3600.0
 MAX_ID = 2**53 - 1
 TIMEOUT_CHOICES = ("computer", "drop")
-#: A move as text: the point, and an action or a missile's mark (``racetrack.model.Move``).
+#: A move as text: the point, and an action or a missile's mark (``racetrack.engine.model.Move``).
 MOVE_TEXT = re.compile(r"-?\d{1,7},-?\d{1,7}(\+(missile|oil|steer|retire))?")
 
 #: Client messages and what they require; every one may carry an ``id`` echoed in replies.

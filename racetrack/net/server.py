@@ -35,7 +35,9 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from racetrack.model import Move
+from racetrack.engine.model import Move
+from racetrack.games.playout import driver_seed
+from racetrack.games.replay import result_data
 from racetrack.net import protocol
 from racetrack.net.codes import new_token, new_watch_code, normal, secret_hash
 from racetrack.net.hosted import (
@@ -49,8 +51,6 @@ from racetrack.net.hosted import (
 )
 from racetrack.net.protocol import ProtocolError, encode
 from racetrack.net.storage import Store, StoredGame
-from racetrack.playout import driver_seed
-from racetrack.replay import result_data
 
 log = logging.getLogger(__name__)
 
@@ -593,7 +593,7 @@ class GameServer:
                 seat = game.current_seat.index
                 driver = live.drivers.get((seat, level))
                 if driver is None:
-                    from racetrack.ai import make_driver
+                    from racetrack.search.drivers import make_driver
 
                     driver = make_driver(level, driver_seed(game.race.seed, seat))
                     live.drivers[(seat, level)] = driver

@@ -137,7 +137,7 @@ def schema(postgres: bool) -> str:
 
 def default_database() -> Path:
     """The embedded default: one SQLite file in the game's data folder."""
-    from racetrack.settings import data_dir
+    from racetrack.base.settings import data_dir
 
     return data_dir() / "online" / "games.sqlite3"
 

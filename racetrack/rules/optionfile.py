@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from racetrack.errors import Problem, RulesError
-from racetrack.fields import MAX_TEXT, Reader, describe_key
+from racetrack.base.errors import Problem, RulesError
+from racetrack.base.fields import MAX_TEXT, Reader, describe_key
+from racetrack.base.yamlio import Limits, YamlDocument, load_yaml
 from racetrack.rules.options import Option
-from racetrack.yamlio import Limits, YamlDocument, load_yaml
 
 META_KEYS = ("name", "description", "source", "base")
 #: How much of a rules file is read: a few dozen options and a paragraph about them.

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from racetrack.errors import Problem, RulesError
+from racetrack.base.errors import Problem, RulesError
 from racetrack.rules.options import OPTIONS, OPTIONS_BY_KEY
 from racetrack.rules.ruleset import RuleSet
 

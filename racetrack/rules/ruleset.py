@@ -16,8 +16,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from racetrack.errors import Problem, RulesError
-from racetrack.fields import describe_key
+from racetrack.base.errors import Problem, RulesError
+from racetrack.base.fields import describe_key
+from racetrack.base.yamlio import YamlDocument, load_yaml, parse_yaml
 from racetrack.rules.optionfile import (
     RULES_LIMITS,
     OptionTable,
@@ -26,7 +27,6 @@ from racetrack.rules.optionfile import (
     refuse_base,
 )
 from racetrack.rules.options import OPTIONS, OPTIONS_BY_KEY, SECTIONS
-from racetrack.yamlio import YamlDocument, load_yaml, parse_yaml
 
 logger = logging.getLogger(__name__)
 

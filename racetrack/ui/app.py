@@ -31,7 +31,7 @@ from typing import Protocol
 
 import pygame
 
-from racetrack.settings import UI_SCALES, Settings, load_settings, save_settings
+from racetrack.base.settings import UI_SCALES, Settings, load_settings, save_settings
 from racetrack.ui import input as intents_
 from racetrack.ui import theme, waking
 from racetrack.ui.gui import Gui, Page

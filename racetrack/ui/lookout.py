@@ -17,12 +17,12 @@ from __future__ import annotations
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from racetrack.ai.tables import value_table
-from racetrack.compact import CompactTable
-from racetrack.errors import RacetrackError
-from racetrack.game import Race, RaceState
-from racetrack.outlook import Outlook, outlook, quick, tables_apply
-from racetrack.rules.moves import swims
+from racetrack.base.errors import RacetrackError
+from racetrack.engine.moves import swims
+from racetrack.games.outlook import Outlook, outlook, quick, tables_apply
+from racetrack.games.race import Race, RaceState
+from racetrack.search.compact import CompactTable
+from racetrack.search.drivers.tables import value_table
 from racetrack.ui.waking import waking
 
 #: The share of a frame spent on outlooks, in seconds.

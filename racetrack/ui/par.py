@@ -11,10 +11,10 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from racetrack.records import TrialKey, solo_par
+from racetrack.board.track import Track
+from racetrack.games.records import TrialKey, solo_par
 from racetrack.rules import RuleSet
-from racetrack.solver import Solution, SolverError
-from racetrack.track import Track
+from racetrack.search.solver import Solution, SolverError
 from racetrack.ui.waking import waking
 
 

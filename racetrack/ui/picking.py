@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from racetrack.game import RaceState
-from racetrack.geometry import Vec
+from racetrack.board.geometry import Vec
+from racetrack.games.race import RaceState
 
 #: The keypad's digits (and the top row's), as steps from the unchanged move's point (y down).
 DIGITS = {"7": (-1, -1), "8": (0, -1), "9": (1, -1),

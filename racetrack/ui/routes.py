@@ -5,7 +5,7 @@ leads elsewhere calls the app's ``routes`` (``self.app.routes.menu()``, ``.new_r
 ``.watch(recording)``, ...). This module is the only one that imports the scenes, so the
 imports run one way (app -> routes -> scenes -> render, gui, core) and a new screen is one more
 method here. What a route sets up that is not the window's business, the cars of a race and the
-next race of a championship, is the core's (``racetrack.lineup``, ``racetrack.championship``),
+next race of a championship, is the core's (``racetrack.games.lineup``, ``racetrack.games.championship``),
 where the command line uses it too.
 """
 
@@ -19,25 +19,25 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
-from racetrack import archive
-from racetrack.championship import Championship
-from racetrack.championship import default_path as championship_path
-from racetrack.errors import FileProblemError
-from racetrack.game import Race, RaceState
-from racetrack.lineup import line_up
-from racetrack.model import CarSetup
+from racetrack.base.errors import FileProblemError
+from racetrack.base.settings import PlayerChoice, load_settings
+from racetrack.board.track import Track, load_track
+from racetrack.engine.model import CarSetup
+from racetrack.engine.shop import shop_items
+from racetrack.games import archive
+from racetrack.games.championship import Championship
+from racetrack.games.championship import default_path as championship_path
+from racetrack.games.lineup import line_up
+from racetrack.games.playout import race_drivers, trees_players
+from racetrack.games.race import Race, RaceState
+from racetrack.games.recording import Recording
+from racetrack.games.records import is_time_trial, record_run, run_turns
+from racetrack.games.takeover import take_over
+from racetrack.games.trees import TreesGame, TreesState
+from racetrack.games.trees.record import GAMES
 from racetrack.net.mygames import MyGame, remember
-from racetrack.playout import race_drivers, trees_players
-from racetrack.recording import Recording
-from racetrack.records import is_time_trial, record_run, run_turns
 from racetrack.rules import RuleSet, load_rules
 from racetrack.rules.overrides import apply_overrides
-from racetrack.settings import PlayerChoice, load_settings
-from racetrack.shop import shop_items
-from racetrack.takeover import take_over
-from racetrack.track import Track, load_track
-from racetrack.trees import TreesGame, TreesState
-from racetrack.trees.record import GAMES
 from racetrack.ui.saving import Saving
 from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsScene
 from racetrack.ui.scenes.editor import EditorScene

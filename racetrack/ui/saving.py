@@ -22,8 +22,8 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from racetrack.errors import FileProblemError
-from racetrack.settings import update_settings
+from racetrack.base.errors import FileProblemError
+from racetrack.base.settings import update_settings
 from racetrack.ui.waking import wake
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ import sys
 
 import pygame
 
-from racetrack.model import Event, EventKind
+from racetrack.engine.model import Event, EventKind
 from racetrack.ui import theme
 
 log = logging.getLogger(__name__)

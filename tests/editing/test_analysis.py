@@ -3,11 +3,11 @@ lines that face the wrong way or cannot be reached."""
 
 from __future__ import annotations
 
-from racetrack.draft import flipped
+from racetrack.board.geometry import Line
+from racetrack.board.track import Track
+from racetrack.board.track.draft import flipped
 from racetrack.editing.analysis import Analyst, analyse
-from racetrack.geometry import Line
 from racetrack.rules import load_rules
-from racetrack.track import Track
 from tests.conftest import make_track
 
 RING = """
@@ -97,7 +97,7 @@ def test_the_analyst_answers_off_the_thread_and_keeps_only_the_latest():
 def cornered_ring() -> Track:
     """A narrow circuit with its start line on a square corner, as the road tool once built
     it: the place in the infield's corner cannot finish (``solve --starts`` says so)."""
-    from racetrack.draft import Draft
+    from racetrack.board.track.draft import Draft
     from racetrack.editing.road import road_surface
 
     outer, holes, _ = road_surface([(0, 0), (30, 0), (30, 20), (0, 20), (0, 0)], 3.0, True)
@@ -105,9 +105,9 @@ def cornered_ring() -> Track:
 
 
 def test_a_start_place_no_car_can_finish_from_is_a_problem_marked_where_it_is():
-    from racetrack.course import Course
-    from racetrack.draft import Severity
-    from racetrack.solver import solve_each_start
+    from racetrack.board.course import Course
+    from racetrack.board.track.draft import Severity
+    from racetrack.search.solver import solve_each_start
 
     track, rules = cornered_ring(), load_rules("gardner")
     stranded = [p for p, v in solve_each_start(Course(track), rules).items() if v is None]
@@ -123,7 +123,7 @@ def test_a_start_place_no_car_can_finish_from_is_a_problem_marked_where_it_is():
 
 
 def test_the_editor_is_not_ready_to_race_while_a_start_place_cannot_finish():
-    from racetrack.draft import Draft
+    from racetrack.board.track.draft import Draft
     from racetrack.editing import EditorState
 
     state = EditorState(Draft.from_track(cornered_ring()), rules=load_rules("gardner"))

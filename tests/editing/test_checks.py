@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from racetrack.draft import Draft, across
+from racetrack.board.track import Zone
+from racetrack.board.track.draft import Draft, across
 from racetrack.editing.checks import problems, self_crossings
-from racetrack.track import Zone
 
 BOX = ((0, 0), (30, 0), (30, 20), (0, 20))
 HOLE = ((8, 8), (22, 8), (22, 12), (8, 12))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from racetrack.draft import Draft, across, flipped
+from racetrack.board.geometry import Line
+from racetrack.board.track.draft import Draft, across, flipped
 from racetrack.editing.direction import suggested_line
-from racetrack.geometry import Line
 
 BOX = ((0, 0), (30, 0), (30, 20), (0, 20))
 HOLE = ((8, 8), (22, 8), (22, 12), (8, 12))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from racetrack.draft import Draft, load_draft
+from racetrack.board.track.draft import Draft, load_draft
 from racetrack.editing.document import Document, autosave_path
 
 ROOT = Path(__file__).resolve().parents[2]

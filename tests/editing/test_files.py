@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from racetrack.draft import Draft, load_draft, save_draft
+from racetrack.base.errors import FileProblemError
+from racetrack.board.track.draft import Draft, load_draft, save_draft
 from racetrack.editing.files import open_drawing, templates, your_tracks
-from racetrack.errors import FileProblemError
-from tests.imports.test_picture import oval
-from tests.imports.test_textmap import KARO
+from tests.board.track.maps.test_picture import oval
+from tests.board.track.maps.test_textmap import KARO
 
 
 def test_two_tracks_of_the_same_name_are_told_apart(tmp_path):

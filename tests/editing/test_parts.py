@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from racetrack.draft import Draft, across
+from racetrack.board.geometry import Vec
+from racetrack.board.track import Collectable, Zone
+from racetrack.board.track.draft import Draft, across
 from racetrack.editing.parts import (
     OUTER,
     START,
@@ -20,8 +22,6 @@ from racetrack.editing.parts import (
     rotate,
     translate,
 )
-from racetrack.geometry import Vec
-from racetrack.track import Collectable, Zone
 
 BOX = Draft(outer=((0, 0), (30, 0), (30, 20), (0, 20)),
             holes=(((8, 8), (22, 8), (22, 12), (8, 12)),), start=across((15, 0), (15, 8)),

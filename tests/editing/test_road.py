@@ -8,7 +8,7 @@ import pytest
 import shapely
 from shapely.geometry import Polygon
 
-from racetrack.draft import Draft
+from racetrack.board.track.draft import Draft
 from racetrack.editing.road import (
     RoadError,
     build_road,

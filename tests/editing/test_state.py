@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from racetrack.course import Course
-from racetrack.draft import Draft, Sketch, across, load_draft
+from racetrack.base.settings import tracks_dir
+from racetrack.board.course import Course
+from racetrack.board.track import Zone, bundled_track_paths, load_track
+from racetrack.board.track.draft import Draft, Sketch, across, load_draft
 from racetrack.editing import Choice, EditorState, Leave, Tool
 from racetrack.editing.parts import FINISH, OUTER, START, Part, PartKind
 from racetrack.editing.state import Asking, autosave_path
 from racetrack.rules import load_rules
-from racetrack.settings import tracks_dir
-from racetrack.solver import solve_each_start
-from racetrack.track import Zone, bundled_track_paths, load_track
-from tests.imports.test_textmap import KARO
+from racetrack.search.solver import solve_each_start
+from tests.board.track.maps.test_textmap import KARO
 
 
 @pytest.fixture(autouse=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from racetrack.model import MoveKind
+from racetrack.engine.model import MoveKind
+from racetrack.games.replay import save_replay
 from racetrack.net.bot import SeatPlayer
-from racetrack.replay import save_replay
 
 
 class Reckless:

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
+from racetrack.games.replay import load_replay
 from racetrack.net.client import Session
-from racetrack.replay import load_replay
 from tests.net import postgres
 from tests.net.conftest import launch, new_game, racetrack, start_server
 

@@ -11,8 +11,8 @@ import json
 import pytest
 from websockets.asyncio.client import connect
 
+from racetrack.games.replay import load_replay
 from racetrack.net.mygames import MyGame, save_games
-from racetrack.replay import load_replay
 from tests.net.conftest import launch, new_game, racetrack, start_server
 
 pytestmark = pytest.mark.long

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from racetrack.model import Action, Move
+from racetrack.engine.model import Action, Move
 from racetrack.net.codes import new_token, secret_hash
 from racetrack.net.hosted import (
     HostedGame,

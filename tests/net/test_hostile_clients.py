@@ -18,7 +18,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from racetrack.replay import load_replay
+from racetrack.games.replay import load_replay
 from tests.net.conftest import launch, new_game, racetrack, start_server
 
 pytestmark = pytest.mark.long

@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from racetrack.model import EventKind
-from racetrack.replay import load_replay
+from racetrack.engine.model import EventKind
+from racetrack.games.replay import load_replay
 from tests.net.conftest import launch, new_game, racetrack, start_server
 
 pytestmark = pytest.mark.long

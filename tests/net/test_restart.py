@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from racetrack.games.replay import load_replay
 from racetrack.net.bot import SeatPlayer
-from racetrack.replay import load_replay
 from tests.net.conftest import launch, new_game, racetrack, start_server
 
 pytestmark = pytest.mark.long

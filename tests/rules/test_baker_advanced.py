@@ -7,10 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from racetrack.errors import IllegalMoveError
-from racetrack.game import Race
-from racetrack.geometry import Vec
-from racetrack.model import (
+from racetrack.base.errors import IllegalMoveError
+from racetrack.board.geometry import Vec
+from racetrack.engine.model import (
     Action,
     CarSetup,
     CarStatus,
@@ -22,9 +21,10 @@ from racetrack.model import (
     Special,
     team_standings,
 )
+from racetrack.engine.moves import special_velocities
+from racetrack.engine.shop import buy, check_kit, suggested_kit
+from racetrack.games.race import Race
 from racetrack.rules import load_rules
-from racetrack.rules.moves import special_velocities
-from racetrack.shop import buy, check_kit, suggested_kit
 from tests.conftest import make_track
 
 # A straight 30 x 6 corridor: lattice rows y = 1..5 are inside, walls at y = 0 and y = 6.
@@ -481,8 +481,8 @@ class TestTeams:
 
 def bond_race(seed=1):
     """Three computer drivers race James Bond mode on the hazards track, with its gadgets."""
-    from racetrack.ai import make_driver
-    from racetrack.track import find_track, load_track
+    from racetrack.board.track import find_track, load_track
+    from racetrack.search.drivers import make_driver
 
     levels = ("expert", "medium", "hard")
     cars = [CarSetup(level.title(), colour, level)
@@ -497,7 +497,7 @@ def bond_race(seed=1):
 
 @pytest.fixture(scope="module")
 def bond_replay(tmp_path_factory):
-    from racetrack.replay import save_replay
+    from racetrack.games.replay import save_replay
 
     state = bond_race(2)  # a race in which a driver gets a shot (seed 1 now has none)
     path = tmp_path_factory.mktemp("bond") / "race.yaml"
@@ -516,7 +516,7 @@ def test_drivers_finish_a_bond_race_using_their_kit(bond_replay):
 def test_a_replay_records_kits_and_actions_and_re_simulates_them(bond_replay):
     import yaml
 
-    from racetrack.replay import load_replay
+    from racetrack.games.replay import load_replay
 
     state, path = bond_replay
     data = yaml.safe_load(path.read_text())
@@ -530,7 +530,7 @@ def test_a_replay_records_kits_and_actions_and_re_simulates_them(bond_replay):
 def test_a_replay_records_a_steered_missile_s_moves(bond_replay, tmp_path):
     import yaml
 
-    from racetrack.replay import load_replay
+    from racetrack.games.replay import load_replay
 
     state, path = bond_replay
     data = yaml.safe_load(path.read_text())
@@ -553,7 +553,7 @@ def test_a_replay_of_straight_missiles_from_format_1_still_verifies(tmp_path):
     rules) raced missiles that fly straight: they load so, and verify."""
     import yaml
 
-    from racetrack.replay import load_replay, save_replay
+    from racetrack.games.replay import load_replay, save_replay
 
     state = race(variant="baker-bond", kits={"Ann": Kit(missiles=1, damage=10, money=20),
                                              "Bob": Kit(damage=10, money=50)},
@@ -589,8 +589,8 @@ def _tamper(path, tmp_path, change):
 
 
 def test_hostile_rows_are_refused_with_the_move_number(bond_replay, tmp_path):
-    from racetrack.errors import ReplayError
-    from racetrack.replay import load_replay
+    from racetrack.base.errors import ReplayError
+    from racetrack.games.replay import load_replay
 
     _, path = bond_replay
 
@@ -625,7 +625,7 @@ def test_move_text_round_trips_with_an_action():
 
 
 def test_championship_prize_money_carries_to_the_next_shop(tmp_path):
-    from racetrack.championship import Championship, Entrant, load_championship, run_headless
+    from racetrack.games.championship import Championship, Entrant, load_championship, run_headless
 
     series = Championship("baker-bond", ["oval", "oval"],
                           [Entrant("Ann", "red", "expert"), Entrant("Bob", "blue", "easy")],
@@ -662,7 +662,7 @@ def test_championship_cli_is_deterministic(capsys):
 
 
 def test_championship_teams_places_and_overrides_round_trip(tmp_path):
-    from racetrack.championship import (
+    from racetrack.games.championship import (
         Championship,
         ChampionshipError,
         Entrant,
@@ -705,9 +705,9 @@ def test_championship_teams_places_and_overrides_round_trip(tmp_path):
 def test_a_collectable_past_the_item_cap_is_clamped_not_a_crash():
     import textwrap
 
-    from racetrack.game import Race
-    from racetrack.geometry import Vec
-    from racetrack.model import MAX_ITEMS, CarSetup, Kit, Move
+    from racetrack.board.geometry import Vec
+    from racetrack.engine.model import MAX_ITEMS, CarSetup, Kit, Move
+    from racetrack.games.race import Race
     from racetrack.rules import load_rules
     from tests.conftest import make_track
 
@@ -744,8 +744,8 @@ def corridor_race(cars=("Ann", "Bob"), extra="", variant="baker-bond", budget=No
     """A race on the corridor; ``variant`` a bundled name, or a rule set."""
     import textwrap
 
-    from racetrack.game import Race
-    from racetrack.model import CarSetup
+    from racetrack.engine.model import CarSetup
+    from racetrack.games.race import Race
     from racetrack.rules import load_rules
     from tests.conftest import make_track
 
@@ -756,8 +756,8 @@ def corridor_race(cars=("Ann", "Bob"), extra="", variant="baker-bond", budget=No
 
 
 def test_firing_while_stopping_does_not_blow_up_the_car_and_the_missile_flies():
-    from racetrack.geometry import Vec
-    from racetrack.model import Action, EventKind, Kit, Missile, Move
+    from racetrack.board.geometry import Vec
+    from racetrack.engine.model import Action, EventKind, Kit, Missile, Move
 
     state = corridor_race(kits={"Ann": Kit(missiles=1, damage=5, money=45)}).start()
     state.place(0, Vec(5, 3), Vec(1, 0))
@@ -772,9 +772,9 @@ def test_firing_while_stopping_does_not_blow_up_the_car_and_the_missile_flies():
 
 
 def test_drivers_do_not_fire_into_their_own_car_or_drive_onto_a_missile():
-    from racetrack.ai import make_driver
-    from racetrack.geometry import Vec
-    from racetrack.model import Action, Kit, Missile
+    from racetrack.board.geometry import Vec
+    from racetrack.engine.model import Action, Kit, Missile
+    from racetrack.search.drivers import make_driver
 
     state = corridor_race(kits={"Ann": Kit(missiles=1, turbo=1, damage=5, money=35)},
                       variant=STRAIGHT_FLIGHT).start()
@@ -796,9 +796,9 @@ def test_drivers_do_not_fire_into_their_own_car_or_drive_onto_a_missile():
 
 
 def test_kits_are_checked_under_rules_without_a_shop_and_money_against_the_budget():
-    from racetrack.model import MAX_MONEY, CarSetup, Kit
+    from racetrack.engine.model import MAX_MONEY, CarSetup, Kit
+    from racetrack.engine.shop import check_kit, suggested_kit
     from racetrack.rules import load_rules
-    from racetrack.shop import check_kit, suggested_kit
 
     advanced, bond = load_rules("baker-advanced"), load_rules("baker-bond")
     assert check_kit(advanced, CarSetup("Ann", kit=Kit(brakes=2, turbo=2))) is None
@@ -819,8 +819,8 @@ def test_kits_are_checked_under_rules_without_a_shop_and_money_against_the_budge
 def test_a_replay_with_two_cars_of_one_name_is_refused(tmp_path):
     import yaml
 
-    from racetrack.errors import ReplayError
-    from racetrack.replay import load_replay, replay_data
+    from racetrack.base.errors import ReplayError
+    from racetrack.games.replay import load_replay, replay_data
 
     state = corridor_race(cars=("Ann", "Bob")).start()
     data = replay_data(state)
@@ -832,8 +832,8 @@ def test_a_replay_with_two_cars_of_one_name_is_refused(tmp_path):
 
 
 def test_a_special_move_into_the_wall_spends_its_use():
-    from racetrack.geometry import Vec
-    from racetrack.model import Kit, MoveKind
+    from racetrack.board.geometry import Vec
+    from racetrack.engine.model import Kit, MoveKind
 
     state = corridor_race(variant="baker-advanced").start()
     state.place(0, Vec(3, 3), Vec(0, 2))  # turbo: 4 south, through the wall at y = 6
@@ -845,7 +845,7 @@ def test_a_special_move_into_the_wall_spends_its_use():
 
 
 def test_a_car_that_went_out_scores_no_team_points_in_the_race_results():
-    from racetrack.model import CarSetup, team_standings
+    from racetrack.engine.model import CarSetup, team_standings
 
     cars = [CarSetup("A", team="Red"), CarSetup("B", team="Blue"), CarSetup("C", team="Red")]
     assert team_standings(cars, (0, 1, 2)) == [("Red", 4), ("Blue", 2)]

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from racetrack.course import Course
-from racetrack.game import Race
-from racetrack.geometry import Vec
-from racetrack.imports import import_map
-from racetrack.model import CarSetup, CarState, EventKind, Move, MoveKind
-from racetrack.playout import race_drivers
-from racetrack.replay import load_replay, save_replay
+from racetrack.board.course import Course
+from racetrack.board.geometry import Vec
+from racetrack.board.track import parse_track
+from racetrack.board.track.maps import import_map
+from racetrack.engine.model import CarSetup, CarState, EventKind, Move, MoveKind
+from racetrack.games.playout import race_drivers
+from racetrack.games.race import Race
+from racetrack.games.replay import load_replay, save_replay
 from racetrack.rules import load_rules
-from racetrack.solver import solve
-from racetrack.track import parse_track
-from tests.imports.test_round_trips import EDGE
-from tests.rules.test_transition import game_successors, search_successors
+from racetrack.search.solver import solve
+from tests.board.track.maps.test_round_trips import EDGE
+from tests.engine.test_transition import game_successors, search_successors
 
 #: A corridor to a finish line at x = 10 with the wall right behind it (x = 10.5), and a
 #: finish area version of the same.
@@ -77,7 +77,7 @@ def test_only_the_part_before_the_finish_is_judged():
 def test_the_games_finishes_over_the_edge_are_the_searchs_successors(edge_track, position,
                                                                      velocity):
     car = CarState(position=Vec(*position), velocity=Vec(*velocity), progress=1)
-    # Set back by no moves, as the search knows no history (tests/rules/test_transition.py).
+    # Set back by no moves, as the search knows no history (tests/engine/test_transition.py).
     race = Race(edge_track, load_rules("sutton-barto").replace(start_grid="spread",
                                                                crash_set_back=0),
                 [CarSetup("Solo")])

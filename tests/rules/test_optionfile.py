@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
+from racetrack.base.errors import RulesError
 from racetrack.cli import main
-from racetrack.errors import RulesError
 from racetrack.rules import (
     OPTIONS,
     RuleSet,

@@ -6,13 +6,13 @@ from __future__ import annotations
 import textwrap
 from dataclasses import replace
 
+from racetrack.board.geometry import Vec
 from racetrack.cli import main
-from racetrack.game import Race
-from racetrack.geometry import Vec
-from racetrack.model import Action, CarSetup, CarStatus, Kit, Move, team_standings
+from racetrack.engine.model import Action, CarSetup, CarStatus, Kit, Move, team_standings
+from racetrack.engine.moves import power_brakes
+from racetrack.engine.shop import can_buy, check_kit
+from racetrack.games.race import Race
 from racetrack.rules import rules_from_text
-from racetrack.rules.moves import power_brakes
-from racetrack.shop import can_buy, check_kit
 from tests.conftest import make_track
 
 CORRIDOR = """
@@ -121,7 +121,7 @@ def test_team_points_and_prizes():
 
 
 def test_a_championship_pays_the_rules_prizes_and_points(tmp_path):
-    from racetrack.championship import Championship, Entrant, run_headless
+    from racetrack.games.championship import Championship, Entrant, run_headless
 
     path = tmp_path / "house.yaml"
     path.write_text("base: baker\nprizes: {first: 70, second: 0}\nteams: {first: 5}\n")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from racetrack.errors import RulesError
-from racetrack.game import Race
-from racetrack.geometry import Vec
-from racetrack.model import CarSetup
+from racetrack.base.errors import RulesError
+from racetrack.board.geometry import Vec
+from racetrack.engine.model import CarSetup
+from racetrack.games.race import Race
 from racetrack.rules import bundled_variant_names, load_rules, rules_from_data
 from racetrack.rules.overrides import apply_overrides, parse_assignment, parse_value
 

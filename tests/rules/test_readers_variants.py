@@ -7,16 +7,16 @@ from dataclasses import replace
 
 import pytest
 
-from racetrack.course import Course
-from racetrack.errors import IllegalMoveError
-from racetrack.game import Race
-from racetrack.geometry import Vec
-from racetrack.model import CarSetup, CarStatus, EventKind, Move, MoveKind
-from racetrack.replay import load_replay, save_replay
+from racetrack.base.errors import IllegalMoveError
+from racetrack.board.course import Course
+from racetrack.board.geometry import Vec
+from racetrack.board.track import find_track, load_track
+from racetrack.engine.model import CarSetup, CarStatus, EventKind, Move, MoveKind
+from racetrack.engine.moves import power_brakes
+from racetrack.games.race import Race
+from racetrack.games.replay import load_replay, save_replay
 from racetrack.rules import load_rules
-from racetrack.rules.moves import power_brakes
-from racetrack.solver import solve
-from racetrack.track import find_track, load_track
+from racetrack.search.solver import solve
 from tests.conftest import make_track
 from tests.reference_bfs import fewest_moves_with
 
@@ -217,7 +217,7 @@ def test_placing_is_recorded_in_the_replay_and_replays(tmp_path):
     track = load_track(find_track("slanted-oval"))
     race = Race(track, load_rules("westinghouse"), [CarSetup("A", driver="expert"),
                                                      CarSetup("B", driver="expert")], seed=4)
-    from racetrack.ai import make_driver
+    from racetrack.search.drivers import make_driver
 
     state = race.start()
     drivers = [make_driver("expert", 1), make_driver("expert", 2)]
@@ -251,7 +251,7 @@ def test_a_car_may_race_a_circuit_in_reverse_where_the_rules_allow(square_ring):
 
 
 def test_a_reverse_car_finishes_by_coming_round_the_other_way(square_ring, tmp_path):
-    from racetrack.ai import make_driver
+    from racetrack.search.drivers import make_driver
 
     race = Race(square_ring, load_rules("levi"), [CarSetup("Bob", reverse=True)])
     state = race.start()
@@ -292,7 +292,7 @@ def test_waypoints_count_only_when_a_move_ends_on_them():
 
 
 def test_a_waypoint_off_the_track_is_a_located_error():
-    from racetrack.errors import TrackError
+    from racetrack.base.errors import TrackError
 
     with pytest.raises(TrackError, match=r"test.yaml:7: waypoint 2 at \(50, 4\) is off the track"):
         make_track(CORRIDOR + "    waypoints: [[10, 4], [50, 4]]\n")
@@ -368,7 +368,7 @@ def test_an_illegal_launch_is_refused():
     ("oval", "skidding"), ("slanted-oval", "westinghouse"), ("waypoints", "gardner"),
 ])
 def test_the_expert_alone_drives_an_optimal_race(track_name, variant):
-    from racetrack.ai import make_driver
+    from racetrack.search.drivers import make_driver
 
     track = load_track(find_track(track_name))
     rules = load_rules(variant)
@@ -383,7 +383,7 @@ def test_the_expert_alone_drives_an_optimal_race(track_name, variant):
 
 
 def test_the_expert_races_in_reverse_as_well_as_forwards():
-    from racetrack.ai import make_driver
+    from racetrack.search.drivers import make_driver
 
     track = load_track(find_track("riddler-opolis"))
     rules = load_rules("levi")
@@ -396,9 +396,9 @@ def test_the_expert_races_in_reverse_as_well_as_forwards():
 
 
 def test_without_a_table_the_drivers_still_make_the_pit_stop(monkeypatch):
-    from racetrack.ai import driver as driver_module
-    from racetrack.ai import make_driver
-    from racetrack.solver import SolverError
+    from racetrack.search.drivers import driver as driver_module
+    from racetrack.search.drivers import make_driver
+    from racetrack.search.solver import SolverError
 
     def no_table(*args, **kwargs):
         raise SolverError("too large")

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
-from racetrack.errors import IllegalMoveError
-from racetrack.game import Race
-from racetrack.geometry import Vec
-from racetrack.model import CarSetup, CarStatus, EventKind, Move, MoveKind
+from racetrack.base.errors import IllegalMoveError
+from racetrack.board.geometry import Vec
+from racetrack.engine.model import CarSetup, CarStatus, EventKind, Move, MoveKind
+from racetrack.games.race import Race
 from racetrack.rules import load_rules
 from tests.conftest import make_track
 

@@ -7,8 +7,8 @@ import os
 import pygame
 import pytest
 
-from racetrack.settings import PlayerChoice
-from racetrack.track import find_track
+from racetrack.base.settings import PlayerChoice
+from racetrack.board.track import find_track
 from racetrack.ui.scenes.menu import MenuScene
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from racetrack.settings import Settings, load_settings
+from racetrack.base.settings import Settings, load_settings
 from racetrack.ui import theme
 from racetrack.ui.app import MIN_SIZE, App, auto_scale, fitting_scale, window_size
 from racetrack.ui.scenes.menu import MenuScene

@@ -15,8 +15,8 @@ import textwrap
 
 import pytest
 
-from racetrack.track import load_track
-from racetrack.yamlio import dump_yaml
+from racetrack.base.yamlio import dump_yaml
+from racetrack.board.track import load_track
 
 TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
 pytestmark = [pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
@@ -76,7 +76,7 @@ def test_draw_a_road_save_it_and_race_it_in_the_real_window(tmp_path):
     assert len(track.start_positions()) >= 2
     replays = list((home / "data" / "replays").glob("*Xdo Ring.yaml"))
     assert len(replays) == 1
-    from racetrack.replay import load_replay
+    from racetrack.games.replay import load_replay
 
     replay = load_replay(replays[0])
     assert replay.race.track == track and replay.final_state().is_over
@@ -128,8 +128,8 @@ KILLED = textwrap.dedent("""
 
 
 def test_a_drawing_survives_kill_9_and_is_offered_before_a_file_opens(tmp_path):
-    from racetrack.draft import load_draft
-    from racetrack.track import find_track
+    from racetrack.board.track import find_track
+    from racetrack.board.track.draft import load_draft
 
     home = tmp_path / "home"
     (home / "config").mkdir(parents=True)

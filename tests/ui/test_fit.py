@@ -18,14 +18,14 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
-from racetrack.ai import make_driver
-from racetrack.championship import Championship, Entrant
-from racetrack.game import Race
-from racetrack.model import CarSetup, CarStatus
-from racetrack.playout import play_out
+from racetrack.base.settings import PlayerChoice, Settings
+from racetrack.board.track import find_track, load_track
+from racetrack.engine.model import CarSetup, CarStatus
+from racetrack.games.championship import Championship, Entrant
+from racetrack.games.playout import play_out
+from racetrack.games.race import Race
 from racetrack.rules import load_rules
-from racetrack.settings import PlayerChoice, Settings
-from racetrack.track import find_track, load_track
+from racetrack.search.drivers import make_driver
 from racetrack.ui.gui import tip_place
 from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsScene
 from racetrack.ui.scenes.help import HelpScene

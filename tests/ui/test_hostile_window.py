@@ -7,11 +7,11 @@ import shutil
 
 import pygame
 
-from racetrack import archive
-from racetrack.championship import default_path
-from racetrack.records import records_path
-from racetrack.settings import replays_dir, settings_path, tracks_dir
-from racetrack.trees.record import GAMES, games_dir
+from racetrack.base.settings import replays_dir, settings_path, tracks_dir
+from racetrack.games import archive
+from racetrack.games.championship import default_path
+from racetrack.games.records import records_path
+from racetrack.games.trees.record import GAMES, games_dir
 from racetrack.ui.scenes.editor import EditorScene, autosave_path
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.replays import ReplaysScene

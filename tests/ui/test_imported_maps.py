@@ -3,10 +3,10 @@ and checkpoints are areas (cells) as well as a picture with its start line."""
 
 from __future__ import annotations
 
+from racetrack.base.settings import tracks_dir
+from racetrack.board.track import find_track, load_track, save_track
+from racetrack.board.track.maps import bundled_map_paths, import_map
 from racetrack.editing import Leave
-from racetrack.imports import bundled_map_paths, import_map
-from racetrack.settings import tracks_dir
-from racetrack.track import find_track, load_track, save_track
 from racetrack.ui.scenes.setup import SetupScene
 from tests.ui.conftest import run
 
@@ -50,7 +50,7 @@ def test_the_editor_races_an_imported_map_opened_as_a_drawing(app, tmp_path):
 
 
 def imported_race(app, tmp_path, name="karo-hairpin.txt", rules="karopapier", humans=1):
-    from racetrack.settings import PlayerChoice
+    from racetrack.base.settings import PlayerChoice
     from racetrack.ui.scenes.menu import MenuScene
 
     path = next(p for p in bundled_map_paths() if p.name == name)
@@ -117,9 +117,9 @@ def test_the_car_list_and_legend_keep_clear_of_the_move_to_make(app, tmp_path):
     candidates lie under the cards at the top right, the cards stand at the bottom right."""
     import pygame
 
-    from racetrack.geometry import Vec
-    from racetrack.model import Move
-    from racetrack.settings import PlayerChoice
+    from racetrack.base.settings import PlayerChoice
+    from racetrack.board.geometry import Vec
+    from racetrack.engine.model import Move
     from racetrack.ui.scenes.menu import MenuScene
 
     path = next(p for p in bundled_map_paths() if p.name == "karo-hairpin.txt")
@@ -150,7 +150,7 @@ def test_the_editor_tests_and_races_a_map_by_its_sources_rules(app, tmp_path):
     (as the game races it), a character grid by Sutton & Barto's; the player's own choice of
     rules stays as it was, and comes back for a drawing that names none (a picture, a
     track)."""
-    from racetrack.settings import load_settings
+    from racetrack.base.settings import load_settings
     from racetrack.ui.scenes.editor import EditorScene
 
     maps = {p.name: p for p in bundled_map_paths()}

@@ -7,8 +7,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from racetrack import archive
-from racetrack.settings import PlayerChoice, load_settings, save_settings
+from racetrack.base.settings import PlayerChoice, load_settings, save_settings
+from racetrack.games import archive
 from racetrack.ui.saving import Saving, SettingsWriter
 from racetrack.ui.scenes.results import ResultsScene
 from tests.ui.conftest import button, run
@@ -58,7 +58,7 @@ def test_the_windows_own_settings_are_written_in_order_and_keep_a_screens_save(a
 
 
 def test_remembering_the_zoom_never_writes_on_the_frame(app, monkeypatch):
-    import racetrack.settings as settings_module
+    import racetrack.base.settings as settings_module
 
     frame = threading.current_thread()
     writers: list[threading.Thread] = []

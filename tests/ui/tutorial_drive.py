@@ -20,7 +20,7 @@ import time
 
 import pygame
 
-from racetrack.ai import make_driver
+from racetrack.search.drivers import make_driver
 from racetrack.ui.app import App
 from racetrack.ui.render import hud
 from racetrack.ui.scenes.menu import MenuScene

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 import pygame
 
-from racetrack.game import RaceState
-from racetrack.geometry import Vec
-from racetrack.model import Candidate, CarStatus, Special
-from racetrack.outlook import Look, Outlook, quick
+from racetrack.board.geometry import Vec
+from racetrack.engine.model import Candidate, CarStatus, Special
+from racetrack.games.outlook import Look, Outlook, quick
+from racetrack.games.race import RaceState
 from racetrack.ui import theme
 from racetrack.ui.render import marks
 from racetrack.ui.render.camera import Camera

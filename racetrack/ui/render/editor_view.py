@@ -14,14 +14,14 @@ import math
 
 import pygame
 
-from racetrack.course import SHEET_MARGIN
-from racetrack.draft import Draft, Severity
+from racetrack.board.course import SHEET_MARGIN
+from racetrack.board.geometry import Coord
+from racetrack.board.track.draft import Draft, Severity
 from racetrack.editing import parts as P
 from racetrack.editing.pointer import snap
 from racetrack.editing.road import RoadError, road_surface
 from racetrack.editing.state import BoxSelect, EditorState, LineDrag, Stroke
 from racetrack.editing.tools import Tool
-from racetrack.geometry import Coord
 from racetrack.ui import theme
 from racetrack.ui.render import ghost
 from racetrack.ui.render.camera import Camera

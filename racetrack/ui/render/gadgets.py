@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack.game import RaceState
-from racetrack.model import Action
+from racetrack.engine.model import Action
+from racetrack.games.race import RaceState
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pygame
 
-from racetrack.geometry import Vec
+from racetrack.board.geometry import Vec
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.lines import dashed_line
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import pygame
 
-from racetrack.game import RaceState
-from racetrack.geometry import Vec
-from racetrack.model import CarStatus
-from racetrack.outlook import Look, Outlook
-from racetrack.rules.moves import pit_stop_required
+from racetrack.board.geometry import Vec
+from racetrack.engine.model import CarStatus
+from racetrack.engine.moves import pit_stop_required
+from racetrack.games.outlook import Look, Outlook
+from racetrack.games.race import RaceState
 from racetrack.ui import theme
 from racetrack.ui.render import marks
 

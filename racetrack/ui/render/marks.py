@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import pygame
 
-from racetrack.outlook import Look, Outlook
+from racetrack.games.outlook import Look, Outlook
 from racetrack.ui import theme
 
 Point = tuple[float, float]

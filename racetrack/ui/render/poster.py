@@ -7,7 +7,7 @@ from datetime import datetime
 
 import pygame
 
-from racetrack.game import RaceState
+from racetrack.games.race import RaceState
 from racetrack.ui import theme
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render.camera import Camera
@@ -76,7 +76,7 @@ def save_race_sheet(state: RaceState, path: str, when: datetime | None = None) -
     import io
     import os
 
-    from racetrack.files import atomic_write_bytes
+    from racetrack.base.files import atomic_write_bytes
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     started = pygame.font.get_init()

@@ -11,9 +11,9 @@ import math
 
 import pygame
 
-from racetrack.course import Course, sheet_of
-from racetrack.geometry import Line
-from racetrack.track import Track
+from racetrack.board.course import Course, sheet_of
+from racetrack.board.geometry import Line
+from racetrack.board.track import Track
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.lines import dashed_line

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import pygame
 
-from racetrack.geometry import Vec
-from racetrack.trees import Candidate, TreesState
+from racetrack.board.geometry import Vec
+from racetrack.games.trees import Candidate, TreesState
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.lines import dashed_line

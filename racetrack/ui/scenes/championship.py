@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.championship import Championship, ChampionshipError, Entrant, set_aside
-from racetrack.lineup import line_up
-from racetrack.settings import update_settings
-from racetrack.track import bundled_track_paths, find_track, load_track
+from racetrack.base.settings import update_settings
+from racetrack.board.track import bundled_track_paths, find_track, load_track
+from racetrack.games.championship import Championship, ChampionshipError, Entrant, set_aside
+from racetrack.games.lineup import line_up
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.render.words import shorten, wrap_pixels

@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pygame
 
+from racetrack.base.errors import FileProblemError
+from racetrack.base.settings import load_settings, save_settings, tracks_dir
+from racetrack.board.track.maps import MAP_SUFFIXES
 from racetrack.editing import Choice, EditorState, Leave, Tool
 from racetrack.editing.files import TrackEntry, templates, your_tracks
 from racetrack.editing.state import Asking
 from racetrack.editing.state import autosave_path as autosave_path
 from racetrack.editing.tools import KEY_HELP, TOOL_SHORT
-from racetrack.errors import FileProblemError
-from racetrack.imports import MAP_SUFFIXES
 from racetrack.rules import bundled_variant_names, load_rules
 from racetrack.rules.overrides import apply_overrides
-from racetrack.settings import load_settings, save_settings, tracks_dir
 from racetrack.ui import theme
 from racetrack.ui.dialogs import Picker, Prompt, Question
 from racetrack.ui.gui import Entry

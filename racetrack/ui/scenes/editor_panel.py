@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import pygame
 
-from racetrack.draft import AREA_KINDS, Severity
+from racetrack.board.track import COLLECTABLE_KINDS, ZONE_KINDS
+from racetrack.board.track.draft import AREA_KINDS, Severity
 from racetrack.editing import EditorState, Tool
 from racetrack.editing import parts as P
 from racetrack.editing.road import MAX_WIDTH, MIN_WIDTH
 from racetrack.editing.tools import TOOL_HELP
-from racetrack.track import COLLECTABLE_KINDS, ZONE_KINDS
 from racetrack.ui import theme
 from racetrack.ui.gui import Button, Choice, Page
 from racetrack.ui.render.words import shorten, wrap_pixels

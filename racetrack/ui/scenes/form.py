@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.errors import FileProblemError
+from racetrack.base.errors import FileProblemError
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Intent, Key

@@ -12,12 +12,12 @@ import html
 
 import pygame
 
-from racetrack.geometry import Vec
-from racetrack.outlook import Look
+from racetrack.board.geometry import Vec
+from racetrack.board.track import Track
+from racetrack.engine.explain import rule_lines
+from racetrack.engine.moves import CHANGES
+from racetrack.games.outlook import Look
 from racetrack.rules import RuleSet, load_rules
-from racetrack.rules.explain import rule_lines
-from racetrack.rules.moves import CHANGES
-from racetrack.track import Track
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.render import marks

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack import archive
-from racetrack.championship import Championship, ChampionshipError, load_championship
-from racetrack.championship import default_path as championship_path
-from racetrack.settings import load_settings
+from racetrack.base.settings import load_settings
+from racetrack.games import archive
+from racetrack.games.championship import Championship, ChampionshipError, load_championship
+from racetrack.games.championship import default_path as championship_path
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.render.words import shorten

@@ -16,14 +16,14 @@ from dataclasses import replace
 
 import pygame
 
-from racetrack.game import Race
-from racetrack.lineup import line_up
+from racetrack.board.track import track_to_data
+from racetrack.engine.shop import shop_items
+from racetrack.games.lineup import line_up
+from racetrack.games.race import Race
 from racetrack.net.client import ask_once
 from racetrack.net.codes import grouped, invitation
 from racetrack.net.hosting import local_server
 from racetrack.net.mygames import MyGame, remember
-from racetrack.shop import shop_items
-from racetrack.track import track_to_data
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.scenes.form import FormScene, heading

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import pygame
 
-from racetrack.model import Move
+from racetrack.engine.model import Move
 from racetrack.net.client import Mirror, OnlineError, ThreadedSession
 from racetrack.net.status import time_words
 from racetrack.ui import theme, waking

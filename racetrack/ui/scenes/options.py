@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pygame
 
-from racetrack.settings import UI_SCALES, load_settings
+from racetrack.base.settings import UI_SCALES, load_settings
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.scenes.form import FormScene, heading

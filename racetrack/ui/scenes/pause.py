@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack import archive
+from racetrack.games import archive
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.scenes.form import FormScene

@@ -2,8 +2,8 @@
 play/pause, steps, jumps to the start or end, a scrub bar, playback speed, and "Take over" to
 play on from any point.
 
-The scene is written once over the games' shared protocol (``racetrack.protocol``) and a
-recording (``racetrack.recording``); what differs is how a game is drawn, which a small board
+The scene is written once over the games' shared protocol (``racetrack.games.protocol``) and a
+recording (``racetrack.games.recording``); what differs is how a game is drawn, which a small board
 says (``RaceBoard``, ``TreesBoard``): the paper and what is on it, the bar at the top, what a
 move changed. The buttons and the speed list are pygame_gui's; the scrub bar is drawn, because
 pygame_gui's slider moves only by dragging its handle or stepping with its arrows, and a scrub
@@ -16,9 +16,9 @@ from typing import Any, Protocol
 
 import pygame
 
-from racetrack.game import RaceState
-from racetrack.recording import Recording
-from racetrack.trees import TreesGame, TreesState
+from racetrack.games.race import RaceState
+from racetrack.games.recording import Recording
+from racetrack.games.trees import TreesGame, TreesState
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel

@@ -9,12 +9,12 @@ the window never freezes and never teleports a car; once no person is left racin
 (or Enter) has them finish the race at once.
 
 Where the race allows it (a race setting, off where records count), the player takes back their
-last move and the computer moves made since (``racetrack.takeback``): the race goes on from the
+last move and the computer moves made since (``racetrack.games.takeback``): the race goes on from the
 state a replay of the moves that stood gives, and only those moves are saved.
 
 Every candidate says what it does before the click: its mark (safe, into the wall, off the
 track, into a car, over the finish, special, refused) and, under the mouse, a line with the
-numbers. The core works those out (``racetrack.outlook``) a slice of each frame from the start
+numbers. The core works those out (``racetrack.games.outlook``) a slice of each frame from the start
 of the human's turn (``ui.lookout``); until they arrive the marks come from the candidates' kinds
 alone.
 
@@ -32,13 +32,13 @@ from dataclasses import dataclass
 
 import pygame
 
-from racetrack.ai import Driver
-from racetrack.game import Race, RaceState
-from racetrack.geometry import Vec
-from racetrack.model import Action, Candidate, Event, EventKind, Move
-from racetrack.outlook import Outlook, outlook
-from racetrack.playout import play_out
-from racetrack.takeback import take_back_point, taken_back
+from racetrack.board.geometry import Vec
+from racetrack.engine.model import Action, Candidate, Event, EventKind, Move
+from racetrack.games.outlook import Outlook, outlook
+from racetrack.games.playout import play_out
+from racetrack.games.race import Race, RaceState
+from racetrack.games.takeback import take_back_point, taken_back
+from racetrack.search.drivers import Driver
 from racetrack.ui import picking, theme
 from racetrack.ui.gui import Button
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel

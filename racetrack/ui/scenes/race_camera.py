@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack.outlook import Outlook
+from racetrack.games.outlook import Outlook
 from racetrack.ui import theme
 from racetrack.ui.render import hud
 from racetrack.ui.render.camera import MAX_SCALE

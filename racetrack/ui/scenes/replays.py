@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pygame
 
-from racetrack import archive
-from racetrack.files import file_in
-from racetrack.replay import Replay, load_replay
-from racetrack.settings import replays_dir
+from racetrack.base.files import file_in
+from racetrack.base.settings import replays_dir
+from racetrack.games import archive
+from racetrack.games.replay import Replay, load_replay
 from racetrack.ui import theme
 from racetrack.ui.gui import Entry, Page
 from racetrack.ui.input import Click, Intent, Key

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pygame
 
-from racetrack import archive
-from racetrack.game import RaceState
-from racetrack.model import CarStatus, team_standings
-from racetrack.replay import load_replay
+from racetrack.engine.model import CarStatus, team_standings
+from racetrack.games import archive
+from racetrack.games.race import RaceState
+from racetrack.games.replay import load_replay
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.render import cars as draw_cars

@@ -18,12 +18,8 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.editing.files import TrackEntry, entry_for, told_apart
-from racetrack.errors import FileProblemError
-from racetrack.records import Record, Records, TrialKey, read_records, trial_track
-from racetrack.rules import RuleSet, bundled_variant_names, load_rules
-from racetrack.rules.overrides import apply_overrides
-from racetrack.settings import (
+from racetrack.base.errors import FileProblemError
+from racetrack.base.settings import (
     DRIVERS,
     MAX_PLAYERS,
     MOVES,
@@ -34,7 +30,11 @@ from racetrack.settings import (
     tracks_dir,
     update_settings,
 )
-from racetrack.track import Track, bundled_track_paths, load_track
+from racetrack.board.track import Track, bundled_track_paths, load_track
+from racetrack.editing.files import TrackEntry, entry_for, told_apart
+from racetrack.games.records import Record, Records, TrialKey, read_records, trial_track
+from racetrack.rules import RuleSet, bundled_variant_names, load_rules
+from racetrack.rules.overrides import apply_overrides
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key

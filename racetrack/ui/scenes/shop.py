@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pygame
 
-from racetrack.model import CarSetup, Kit
+from racetrack.engine.model import CarSetup, Kit
+from racetrack.engine.shop import budget_of, buy, can_buy, sell, shop_items, suggested_kit
 from racetrack.rules import RuleSet
-from racetrack.shop import budget_of, buy, can_buy, sell, shop_items, suggested_kit
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.scenes.form import FormScene, heading

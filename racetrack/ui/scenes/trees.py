@@ -14,8 +14,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import pygame
 
-from racetrack.geometry import Vec
-from racetrack.trees import Candidate, Move, MoveKind, TreesGame, TreesState
+from racetrack.board.geometry import Vec
+from racetrack.games.trees import Candidate, Move, MoveKind, TreesGame, TreesState
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel

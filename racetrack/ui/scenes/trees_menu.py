@@ -1,7 +1,7 @@
 """The Graph Trees menu: choose a rule set (a drop-down) and who plays each side (one list a
 side), start a game; resume a game in progress or discard it, watch a saved game or delete it
 (after a question). The games are read off the window's thread, from the same shelf of saved
-games the races use (``racetrack.archive``)."""
+games the races use (``racetrack.games.archive``)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import random
 
 import pygame
 
-from racetrack.archive import Entry, Interrupted, Unfinished
-from racetrack.trees import TreesGame, bundled_names, load_tree_rules
-from racetrack.trees.game import PLAYER_KINDS
-from racetrack.trees.record import GAMES
+from racetrack.games.archive import Entry, Interrupted, Unfinished
+from racetrack.games.trees import TreesGame, bundled_names, load_tree_rules
+from racetrack.games.trees.game import PLAYER_KINDS
+from racetrack.games.trees.record import GAMES
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.listing import Listing

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pygame
 
-from racetrack.game import RaceState
-from racetrack.records import (
+from racetrack.games.race import RaceState
+from racetrack.games.records import (
     Record,
     RunResult,
     TrialKey,

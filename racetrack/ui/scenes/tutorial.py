@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import pygame
 
-from racetrack.game import Race
-from racetrack.model import CarSetup
+from racetrack.base.settings import load_settings
+from racetrack.board.track import find_track, load_track
+from racetrack.engine.model import CarSetup
+from racetrack.games.race import Race
 from racetrack.rules import load_rules
-from racetrack.settings import load_settings
-from racetrack.track import find_track, load_track
 from racetrack.ui import theme
 from racetrack.ui.gui import Button
 from racetrack.ui.input import Intent, Key

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pygame
 
-from racetrack import archive
+from racetrack.games import archive
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.render.sheet import thumbnail

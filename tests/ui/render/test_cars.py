@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from racetrack.geometry import Vec
+from racetrack.board.geometry import Vec
 from racetrack.ui.render.cars import shared_offsets
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from racetrack.ai import make_driver
-from racetrack.game import Race
-from racetrack.model import CarSetup
+from racetrack.board.track import find_track, load_track
+from racetrack.engine.model import CarSetup
+from racetrack.games.race import Race
 from racetrack.rules import load_rules
-from racetrack.track import find_track, load_track
+from racetrack.search.drivers import make_driver
 from racetrack.ui.render.poster import race_sheet, sheet_words
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pygame
 import pytest
 
-from racetrack.course import Course
-from racetrack.track import find_track, load_track
+from racetrack.board.course import Course
+from racetrack.board.track import find_track, load_track
 from racetrack.ui import theme
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache, grid_lines

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from racetrack.ai import make_driver
-from racetrack.championship import default_path, load_championship
-from racetrack.settings import PlayerChoice
+from racetrack.base.settings import PlayerChoice
+from racetrack.games.championship import default_path, load_championship
+from racetrack.search.drivers import make_driver
 from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsScene
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
@@ -183,9 +183,9 @@ def test_a_race_interrupted_mid_championship_resumes_within_it(app):
 def test_next_race_on_a_track_edited_into_a_draft_says_so_and_starts_nothing(app):
     import shutil
 
-    from racetrack.championship import Championship, Entrant
-    from racetrack.settings import tracks_dir
-    from racetrack.track import find_track
+    from racetrack.base.settings import tracks_dir
+    from racetrack.board.track import find_track
+    from racetrack.games.championship import Championship, Entrant
 
     tracks_dir().mkdir(parents=True)
     mine = tracks_dir() / "mine.yaml"
@@ -203,7 +203,7 @@ def test_next_race_on_a_track_edited_into_a_draft_says_so_and_starts_nothing(app
 
 
 def test_picking_tracks_keeps_the_list_still_and_new_races_rules_unchanged(app):
-    from racetrack.settings import load_settings
+    from racetrack.base.settings import load_settings
     from racetrack.ui.scenes.setup import SetupScene
 
     before = load_settings()

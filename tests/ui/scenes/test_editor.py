@@ -6,12 +6,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from racetrack import archive
-from racetrack.draft import load_draft
+from racetrack.base.settings import load_settings, save_settings, tracks_dir
+from racetrack.board.track import load_track
+from racetrack.board.track.draft import load_draft
 from racetrack.editing import Leave, Tool
 from racetrack.editing.parts import arrow_tip
-from racetrack.settings import load_settings, save_settings, tracks_dir
-from racetrack.track import load_track
+from racetrack.games import archive
 from racetrack.ui.scenes.editor import EditorScene, autosave_path
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene

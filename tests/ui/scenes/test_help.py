@@ -39,7 +39,7 @@ def test_how_to_play_is_reached_from_setup_and_pause(app):
 
 
 def test_how_to_play_puts_each_rule_under_its_topic_and_only_what_the_track_has(app):
-    from racetrack.track import find_track, load_track
+    from racetrack.board.track import find_track, load_track
 
     app.push(MenuScene(app))
     oval = HelpScene(app, "baker", load_track(find_track("oval")))

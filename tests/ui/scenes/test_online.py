@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from racetrack.ai import make_driver
 from racetrack.net.mygames import load_games
+from racetrack.search.drivers import make_driver
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.online_games import MyGamesScene
 from racetrack.ui.scenes.online_host import InvitationsScene

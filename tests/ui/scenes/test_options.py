@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from racetrack.settings import load_settings
+from racetrack.base.settings import load_settings
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.options import OptionsScene
 from tests.ui.conftest import click, pick, run

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack import archive
-from racetrack.ai import make_driver
-from racetrack.replay import load_replay
-from racetrack.settings import PlayerChoice
-from racetrack.track import find_track
+from racetrack.base.settings import PlayerChoice
+from racetrack.board.track import find_track
+from racetrack.games import archive
+from racetrack.games.replay import load_replay
+from racetrack.search.drivers import make_driver
 from racetrack.ui.app import App
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.playback import PlaybackScene

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from racetrack.ai import make_driver
-from racetrack.geometry import Vec
-from racetrack.model import Action, Move
-from racetrack.outlook import Look
-from racetrack.settings import PlayerChoice, load_settings
-from racetrack.track import find_track
+from racetrack.base.settings import PlayerChoice, load_settings
+from racetrack.board.geometry import Vec
+from racetrack.board.track import find_track
+from racetrack.engine.model import Action, Move
+from racetrack.games.outlook import Look
+from racetrack.search.drivers import make_driver
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.pause import PauseScene
 from racetrack.ui.scenes.race import RaceScene

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from racetrack.championship import Championship, Entrant
-from racetrack.geometry import Vec
-from racetrack.model import CarStatus
-from racetrack.outlook import Look
-from racetrack.replay import load_replay
-from racetrack.settings import PlayerChoice, load_settings
-from racetrack.track import find_track
+from racetrack.base.settings import PlayerChoice, load_settings
+from racetrack.board.geometry import Vec
+from racetrack.board.track import find_track
+from racetrack.engine.model import CarStatus
+from racetrack.games.championship import Championship, Entrant
+from racetrack.games.outlook import Look
+from racetrack.games.replay import load_replay
 from racetrack.ui import picking
 from racetrack.ui.render import marks
 from racetrack.ui.scenes.menu import MenuScene

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from racetrack.model import team_standings
-from racetrack.settings import PlayerChoice, load_settings
-from racetrack.track import find_track
+from racetrack.base.settings import PlayerChoice, load_settings
+from racetrack.board.track import find_track
+from racetrack.engine.model import team_standings
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.results import ResultsScene
@@ -39,7 +39,7 @@ def test_a_players_name_follows_its_kind_and_is_all_selected_on_focus(app):
 def test_two_tracks_of_the_same_name_are_told_apart_in_the_track_list(app):
     import shutil
 
-    from racetrack.settings import tracks_dir
+    from racetrack.base.settings import tracks_dir
 
     tracks_dir().mkdir(parents=True, exist_ok=True)
     shutil.copy(find_track("oval"), tracks_dir() / "my oval.yaml")  # also called "Oval"
@@ -62,7 +62,7 @@ def test_two_tracks_of_the_same_name_are_told_apart_in_the_track_list(app):
 
 
 def test_choosing_a_track_that_names_its_rules_chooses_them(app):
-    from racetrack.settings import tracks_dir
+    from racetrack.base.settings import tracks_dir
 
     tracks_dir().mkdir(parents=True, exist_ok=True)
     text = find_track("oval").read_text().replace("racetrack-track: 1", "racetrack-track: 2")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack.geometry import Vec
-from racetrack.model import Action, Kit, Move
-from racetrack.settings import PlayerChoice
-from racetrack.track import find_track
+from racetrack.base.settings import PlayerChoice
+from racetrack.board.geometry import Vec
+from racetrack.board.track import find_track
+from racetrack.engine.model import Action, Kit, Move
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.shop import ShopScene

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack.trees import TreesGame, load_tree_rules
-from racetrack.trees.ai import GreedyPlayer
-from racetrack.trees.record import GAMES
+from racetrack.games.trees import TreesGame, load_tree_rules
+from racetrack.games.trees.ai import GreedyPlayer
+from racetrack.games.trees.record import GAMES
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.playback import PlaybackScene
 from racetrack.ui.scenes.trees import TreesScene
@@ -127,8 +127,8 @@ def test_agreeing_ends_the_game_which_is_saved_and_can_be_watched(app):
 
 
 def test_a_saved_game_plays_back_with_the_scrub_bar_the_speed_and_take_over(app):
-    from racetrack.trees.ai import make_player
-    from racetrack.trees.record import save_game
+    from racetrack.games.trees.ai import make_player
+    from racetrack.games.trees.record import save_game
 
     played = game(["greedy", "greedy"], seed=5).start()
     players = [make_player("greedy", 1), make_player("greedy", 2)]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from racetrack.ai import make_driver
-from racetrack.records import TrialKey, load_records
-from racetrack.settings import PlayerChoice
-from racetrack.track import find_track
+from racetrack.base.settings import PlayerChoice
+from racetrack.board.track import find_track
+from racetrack.games.records import TrialKey, load_records
+from racetrack.search.drivers import make_driver
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.trial import TrialResultsScene
 from tests.ui.conftest import click, press, run
@@ -68,7 +68,7 @@ def test_a_second_run_is_not_a_new_best_and_shows_the_ghosts(app):
 
 
 def test_a_damaged_records_file_is_kept_and_mentioned(app):
-    from racetrack.records import records_path
+    from racetrack.games.records import records_path
 
     path = records_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -83,7 +83,7 @@ def test_a_damaged_records_file_is_kept_and_mentioned(app):
 
 @pytest.mark.long
 def test_setup_offers_moves_for_any_variant_and_shows_the_trial(app):
-    from racetrack.settings import load_settings
+    from racetrack.base.settings import load_settings
     from racetrack.ui.scenes.race import RaceScene
     from racetrack.ui.scenes.setup import SetupScene
 
@@ -114,10 +114,10 @@ def test_setup_offers_moves_for_any_variant_and_shows_the_trial(app):
 def test_the_setup_screen_reads_the_records_off_the_frame(app):
     """Ten thousand records take most of a second to read: the screen opens at once, says it
     is reading them, and shows the best run once they are in."""
-    from racetrack.records import Record, TrialKey, records_path, save_records
+    from racetrack.base.settings import Settings, save_settings
+    from racetrack.board.track import load_track
+    from racetrack.games.records import Record, TrialKey, records_path, save_records
     from racetrack.rules import load_rules
-    from racetrack.settings import Settings, save_settings
-    from racetrack.track import load_track
     from racetrack.ui.loading import Loading
     from racetrack.ui.scenes.setup import SetupScene
     from tests.hostile_corpus import records_file

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from racetrack.ai import make_driver
-from racetrack.settings import load_settings
+from racetrack.base.settings import load_settings
+from racetrack.search.drivers import make_driver
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.tutorial import STEPS, TutorialScene
 from tests.ui.conftest import click, press, run, settle_outlooks

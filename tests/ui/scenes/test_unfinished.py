@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from racetrack import archive
+from racetrack.games import archive
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.scenes.race import RaceScene
 from racetrack.ui.scenes.unfinished import UnfinishedScene

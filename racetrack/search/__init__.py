@@ -1,0 +1,2 @@
+"""Searching the rules' state graph: the exact solver and the computer drivers.
+"""
