@@ -29,10 +29,12 @@ if TYPE_CHECKING:
 #: Where each name of the scripting API lives. They are imported on first use, so a command
 #: such as ``racetrack --help`` starts without loading numpy, shapely and the game.
 _LAZY = {"IllegalMoveError": "racetrack.base.errors", "RacetrackError": "racetrack.base.errors",
-         "Race": "racetrack.games.race", "RaceState": "racetrack.games.race", "Vec": "racetrack.board.geometry",
+         "Race": "racetrack.games.race", "RaceState": "racetrack.games.race",
+         "Vec": "racetrack.board.geometry",
          "Candidate": "racetrack.engine.model", "CarSetup": "racetrack.engine.model",
-         "Event": "racetrack.engine.model", "EventKind": "racetrack.engine.model", "Move": "racetrack.engine.model",
-         "MoveKind": "racetrack.engine.model", "Outcome": "racetrack.engine.model",
+         "Event": "racetrack.engine.model", "EventKind": "racetrack.engine.model",
+         "Move": "racetrack.engine.model", "MoveKind": "racetrack.engine.model",
+         "Outcome": "racetrack.engine.model",
          "RuleSet": "racetrack.rules", "load_rules": "racetrack.rules",
          "Track": "racetrack.board.track", "load_track": "racetrack.board.track"}
 

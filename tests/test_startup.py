@@ -10,8 +10,8 @@ import racetrack
 
 
 def test_the_command_line_parser_loads_no_numpy_or_shapely():
-    code = ("import sys, racetrack.cli as cli; cli.build_parser(); "
-            "print(sorted(m for m in ('numpy', 'shapely', 'racetrack.games.race') if m in sys.modules))")
+    code = ("import sys, racetrack.cli as cli; cli.build_parser(); print(sorted(m for m in "
+            "('numpy', 'shapely', 'racetrack.games.race') if m in sys.modules))")
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
     assert found.stdout.strip() == "[]"

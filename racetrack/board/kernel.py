@@ -3,8 +3,8 @@
 The kernel does the innermost work of a search in compiled code: whether lattice moves stay on
 a region (``RegionCells``), the progress moves make over the course's lines (``CourseLines``),
 and a whole batch of states expanded at once by the ordinary rules (``expand``, used by
-``racetrack.search.solver.Search`` where ``Transition.compiled`` says the rules allow it). Every answer
-equals the numpy one it stands in for (``LatticeRegion.segments_inside`` with ``EdgeSet`` and
+``racetrack.search.solver.Search`` where ``Transition.compiled`` says the rules allow it). Every
+answer equals the numpy one it stands in for (``LatticeRegion.segments_inside`` with ``EdgeSet`` and
 shapely, ``Course.advance_one``, ``Transition.judge`` and ``after``), and the tests compare the
 two on random moves and states; the numpy code stays the reference, and answers wherever the
 kernel is not built or does not apply.
@@ -225,7 +225,8 @@ def turns_to_go(edges, count: int, goals: np.ndarray,
 
 def hash_find(keys: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray,
               bits: int) -> np.ndarray:
-    """``racetrack.board.graphs.HashIndex.find`` in compiled code (the same table, the same probes)."""
+    """``racetrack.board.graphs.HashIndex.find`` in compiled code (the same table, the same
+    probes)."""
     out = np.empty(len(keys), dtype=np.int32)
     _kernel.hash_find(np.ascontiguousarray(keys, dtype=np.uint64), table_keys, table_values,
                       bits, out)

@@ -6,8 +6,8 @@ the wall counting or not, as the rules say) and answers for whole arrays of move
 stay on it, where they first leave it, and which of its points is nearest to a place. A
 ``ZoneLattice`` answers which zones of each kind a move touches.
 
-Every answer is exact. Where the compiled kernel is built (``racetrack.board.kernel``), it walks each
-move cell by cell over the region's classified cells; otherwise a clearance test settles the
+Every answer is exact. Where the compiled kernel is built (``racetrack.board.kernel``), it walks
+each move cell by cell over the region's classified cells; otherwise a clearance test settles the
 moves well inside and ``EdgeSet``'s signs those near a wall. The few either leaves unsure go to
 shapely.
 """

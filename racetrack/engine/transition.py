@@ -309,7 +309,8 @@ class Transition:
         self.views = LaunchViews(self.drive, self.land)  # Pope's launches
         self.ahead = (0, 0) if line is None or self.first_move != "ahead" else \
             (float(line.forward[0]), float(line.forward[1]))
-        # Checkpoints and a finish drawn as areas (racetrack.board.areas); falsy where there are none.
+        # Checkpoints and a finish drawn as areas (racetrack.board.areas); falsy where there are
+        # none.
         self.marks = marks_for(course, rules.areas_checkpoints)
         # ``finish.landing: anywhere``: the finishing move is judged only up to the finish.
         self.finish_anywhere = rules.finish_landing == "anywhere"
@@ -365,8 +366,8 @@ class Transition:
 
     def compiled_rules(self) -> tuple:
         """The rules as ``racetrack.board.kernel.expand`` reads them (with the search's numbering:
-        see ``racetrack.search.solver.StateSpace.compiled``): the changes, must-change, the skid speed
-        (0: none), the start's progress, the start points' sheet cells and the first move's
+        see ``racetrack.search.solver.StateSpace.compiled``): the changes, must-change, the skid
+        speed (0: none), the start's progress, the start points' sheet cells and the first move's
         direction."""
         skid = self.rules.movement_skid_speed
         return (np.ascontiguousarray(self.changes.reshape(-1), dtype=np.int32),

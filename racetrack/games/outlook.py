@@ -143,8 +143,8 @@ class Outlook:
 def outlooks(state: RaceState, table: CompactTable | None = None) -> list[Outlook]:
     """The outlook of every candidate of the current car, in ``state.candidates()`` order.
 
-    ``table`` is the car's moves-to-go table (``racetrack.search.drivers.tables.value_table``) if one is
-    ready: with it a point from which every way to the finish hits the wall is ``doomed``.
+    ``table`` is the car's moves-to-go table (``racetrack.search.drivers.tables.value_table``) if
+    one is ready: with it a point from which every way to the finish hits the wall is ``doomed``.
     """
     return [outlook(state, candidate, table) for candidate in state.candidates()]
 

@@ -212,7 +212,8 @@ class RaceState:
 
     @property
     def current_player(self) -> int | None:
-        """``current_car`` under the name both games' protocol uses (``racetrack.games.protocol``)."""
+        """``current_car`` under the name both games' protocol uses
+        (``racetrack.games.protocol``)."""
         return self.current_car
 
     @property

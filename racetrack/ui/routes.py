@@ -5,8 +5,8 @@ leads elsewhere calls the app's ``routes`` (``self.app.routes.menu()``, ``.new_r
 ``.watch(recording)``, ...). This module is the only one that imports the scenes, so the
 imports run one way (app -> routes -> scenes -> render, gui, core) and a new screen is one more
 method here. What a route sets up that is not the window's business, the cars of a race and the
-next race of a championship, is the core's (``racetrack.games.lineup``, ``racetrack.games.championship``),
-where the command line uses it too.
+next race of a championship, is the core's (``racetrack.games.lineup``,
+``racetrack.games.championship``), where the command line uses it too.
 """
 
 from __future__ import annotations

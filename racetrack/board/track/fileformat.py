@@ -73,9 +73,9 @@ def load_track(path: str | os.PathLike[str]) -> Track:
     """Read and validate a track file; raise ``TrackError`` listing every problem found.
 
     A map of another program (a Karopapier map, a character grid, a picture: a file whose name
-    ``racetrack.board.track.maps.is_map_file`` knows) is imported on the way, as ``racetrack import``
-    would write it, so every command races it as it races a track (``MapError`` if it cannot be
-    read, ``TrackError`` if it is a drawing still to finish).
+    ``racetrack.board.track.maps.is_map_file`` knows) is imported on the way, as
+    ``racetrack import`` would write it, so every command races it as it races a track
+    (``MapError`` if it cannot be read, ``TrackError`` if it is a drawing still to finish).
     """
     from racetrack.board.track.maps import import_map, is_map_file
 

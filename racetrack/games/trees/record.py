@@ -5,11 +5,11 @@ with every option, the seed, the players, every move as text in order, and the r
 result. Re-simulating the moves re-creates every state; a move that is not legal then is
 reported by its number, and a result that does not match is refused.
 
-Re-simulating and checking is written once for both games (``racetrack.games.recording``), and so
-is the shelf of games (``racetrack.games.archive``): finished games are kept in their own folder under
-the player's data folder, beside the race replays, and each game in progress in a file of its
-own in its ``unfinished/`` folder, rewritten after every move (``unfinished-game.yaml``, the
-one file of earlier versions, is still offered to resume).
+Re-simulating and checking is written once for both games (``racetrack.games.recording``), and
+so is the shelf of games (``racetrack.games.archive``): finished games are kept in their own
+folder under the player's data folder, beside the race replays, and each game in progress in a
+file of its own in its ``unfinished/`` folder, rewritten after every move
+(``unfinished-game.yaml``, the one file of earlier versions, is still offered to resume).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The computer drivers' steered missiles (``racetrack.search.drivers.missiles``): they fire at a rival
-ahead and steer at it, round a bend too, never onto their own car while another point is open,
+"""The computer drivers' steered missiles (``racetrack.search.drivers.missiles``): they fire at a
+rival ahead and steer at it, round a bend too, never onto their own car while another point is open,
 and the same state always gives the same move."""
 
 from __future__ import annotations
