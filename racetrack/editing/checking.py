@@ -44,7 +44,7 @@ class Checks:
                 return kept[1]  # checked a moment ago: good enough while the shape moves
             self._drag_checked = 0.0
             return self._cached("dragged", dragged, lambda d: problems(d, thorough=False))
-        return self._cached("problems", draft, lambda d: d.marks())
+        return self._cached("problems", draft, problems)
 
     def marks(self, draft: Draft, dragged: Draft | None = None) -> list[Mark]:
         """Problems, then warnings: quick ones, and the solver's once it has answered."""
@@ -58,7 +58,7 @@ class Checks:
     def track(self, draft: Draft) -> Track | None:
         """The drawing as a track, when it has no problems of its own."""
         def build(drawn: Draft) -> Track | None:
-            if self._cached("problems", drawn, lambda d: d.marks()):
+            if self._cached("problems", drawn, problems):
                 return None
             try:
                 return drawn.to_track()

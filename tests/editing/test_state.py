@@ -12,6 +12,7 @@ from racetrack.board.course import Course
 from racetrack.board.track import Zone, bundled_track_paths, load_track
 from racetrack.board.track.draft import Draft, Sketch, across, load_draft
 from racetrack.editing import Choice, EditorState, Leave, Tool
+from racetrack.editing.checks import problems
 from racetrack.editing.parts import FINISH, OUTER, START, Part, PartKind
 from racetrack.editing.state import Asking, autosave_path
 from racetrack.rules import load_rules
@@ -197,7 +198,7 @@ def test_a_self_crossing_outline_is_marked_at_every_crossing_before_a_start_line
 
 def test_rounded_numbers_in_plain_words():
     draft = Draft(outer=((0, 0), (13, 0), (7, 9.3), (3, -7.1)))
-    [mark] = [m for m in draft.marks() if "crosses" in m.message]
+    [mark] = [m for m in problems(draft) if "crosses" in m.message]
     assert mark.message == "The outline crosses itself at (4.7, 0)"  # 4.7317..., rounded
 
 

@@ -4,8 +4,8 @@ The editor never mutates a draft; every edit makes a new one, so undo and redo a
 along a list of values. A shape still being drawn (the points of an outline not yet closed, a
 road's centreline) is part of the draft as its ``sketch``, so each clicked point is a step of
 its own in the history and survives a crash in the autosave. A draft turns into a ``Track``
-only when it validates; until then its problems are listed in plain words, each with a point
-on the drawing to mark (``racetrack.editing.checks``).
+only when it validates; until then the editor lists its problems in plain words, each with a
+point on the drawing to mark (``racetrack.editing.checks``: a draft knows nothing of the editor).
 """
 
 from __future__ import annotations
@@ -143,13 +143,6 @@ class Draft:
     def to_track(self) -> Track:
         """The track this draft describes; ``TrackError`` lists what is still wrong."""
         return track_from_data(self.to_data(), self.name or "draft")
-
-    def marks(self) -> list[Mark]:
-        """Every problem, in plain words, with the point of the drawing it is about: all of
-        them at once, whatever else is still missing (``racetrack.editing.checks``)."""
-        from racetrack.editing.checks import problems
-
-        return problems(self)
 
     def validation_marks(self) -> list[Mark]:
         """What track validation still finds wrong, each placed where its message points."""

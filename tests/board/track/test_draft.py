@@ -1,4 +1,5 @@
-"""Drafts: plain-language problems placed on the drawing, undo and redo, saving drafts."""
+"""Drafts: a complete one is a track, undo and redo, saving drafts (their problems in plain
+words are the editor's checks: tests/editing/test_checks.py)."""
 
 from __future__ import annotations
 
@@ -13,34 +14,8 @@ def complete() -> Draft:
     return Draft(name="Box", outer=BOX, holes=(HOLE,), start=across((15, 0), (15, 8)))
 
 
-def test_an_empty_draft_says_what_to_do_first():
-    assert "Draw the outline" in Draft().marks()[0].message
-    assert "start line" in Draft(outer=BOX).marks()[0].message
-
-
 def test_a_complete_draft_is_a_track():
-    assert complete().marks() == []
     assert complete().to_track().name == "Box"
-
-
-def test_a_self_intersection_is_marked_where_the_edges_cross():
-    bowtie = Draft(outer=((0, 0), (10, 10), (10, 0), (0, 10)), start=across((5, 0), (5, 4)))
-    marks = bowtie.marks()
-    assert len(marks) == 1 and marks[0].at == (5.0, 5.0)
-    assert marks[0].message == "The outline crosses itself at (5, 5)"
-
-
-def test_a_hole_outside_is_marked_on_the_hole():
-    outside = complete().with_changes(holes=(((40, 0), (44, 0), (44, 4)),))
-    marks = outside.marks()
-    assert any(m.message == "Hole 1 is outside the outline" for m in marks)
-    assert marks[0].at[0] > 40
-
-
-def test_a_start_line_with_no_room_is_marked_on_the_line():
-    bad = complete().with_changes(start=across((15.5, 0), (15.5, 8)))
-    mark = bad.marks()[0]
-    assert "no lattice point" in mark.message and mark.at == (15.5, 4.0)
 
 
 def test_undo_and_redo_round_trip():
