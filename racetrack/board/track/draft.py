@@ -25,24 +25,14 @@ from racetrack.base.fields import MAX_NAME, MAX_TEXT, Field, Reader
 from racetrack.base.files import keep_aside
 from racetrack.base.yamlio import load_yaml, write_yaml
 from racetrack.board.geometry import Coord, Line, Vec
-from racetrack.board.track import (
+from racetrack.board.track.fileformat import (
     MAX_COORD,
     MAX_HOLES,
     MAX_ITEMS,
     MAX_LAPS,
     MAX_VERTICES,
-    TRACK_LIMITS,
-    ZONE_KINDS,
-    Area,
-    Collectable,
-    Track,
-    Zone,
-    track_data,
-    track_from_data,
-    track_from_document,
-)
-from racetrack.board.track.fileformat import (
     TOP_KEYS,
+    TRACK_LIMITS,
     read_area,
     read_collectable,
     read_lattice_point,
@@ -50,7 +40,11 @@ from racetrack.board.track.fileformat import (
     read_point,
     read_rules_name,
     read_zone,
+    track_data,
+    track_from_data,
+    track_from_document,
 )
+from racetrack.board.track.model import ZONE_KINDS, Area, Collectable, Track, Zone
 
 Ring = tuple[Coord, ...]
 

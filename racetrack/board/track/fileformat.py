@@ -1,11 +1,12 @@
 """The track file (YAML, format versions 1 and 2): reading it with every check, and writing it.
 
-A track file is untrusted input. ``load_track`` reads it with the one YAML reader (safe,
+A track file is untrusted input. ``load_track_file`` reads it with the one YAML reader (safe,
 size-limited, line-numbered), checks its shape field by field with the one field reader, then
 its geometry (``checks``), and reports every problem at once as a ``TrackError`` whose lines
 name the file and the YAML line. ``save_track`` writes canonical YAML atomically, so
-``load_track(save_track(t)) == t`` and saving twice gives the same bytes; it refuses a track
-the reader would refuse, so the game never writes a track it cannot read back.
+``load_track_file(save_track(t)) == t`` and saving twice gives the same bytes; it refuses a
+track the reader would refuse, so the game never writes a track it cannot read back. A map of
+another program given as a track is ``loading.load_track``'s, which sits above the maps.
 
 The format is documented in ``docs/track-format.md``. Version 2 adds what imported maps need
 (start points, a finish and checkpoints as areas, a track without a start line, the name of
@@ -69,24 +70,8 @@ _LINE_KEYS = ("a", "b", "forward")
 # Loading
 
 
-def load_track(path: str | os.PathLike[str]) -> Track:
-    """Read and validate a track file; raise ``TrackError`` listing every problem found.
-
-    A map of another program (a Karopapier map, a character grid, a picture: a file whose name
-    ``racetrack.board.track.maps.is_map_file`` knows) is imported on the way, as
-    ``racetrack import`` would write it, so every command races it as it races a track
-    (``MapError`` if it cannot be read, ``TrackError`` if it is a drawing still to finish).
-    """
-    from racetrack.board.track.maps import import_map, is_map_file
-
-    if is_map_file(path):
-        imported = import_map(path)
-        try:
-            return replace(imported.track(), source=str(path))
-        except TrackError as exc:  # a picture without its start line: the editor places it
-            raise TrackError([Problem(str(path), None, f"{p.message}; a drawing to finish "
-                                                       f"first: racetrack edit {path}")
-                              for p in exc.problems]) from None
+def load_track_file(path: str | os.PathLike[str]) -> Track:
+    """Read and validate a track file; raise ``TrackError`` listing every problem found."""
     doc = load_yaml(path, TrackError, TRACK_LIMITS)
     return replace(track_from_document(doc), source=str(path))
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from racetrack.base.errors import MapError, Problem, TrackError
-from racetrack.board.track import Track
 from racetrack.board.track.draft import Draft
+from racetrack.board.track.fileformat import bundled_tracks_folder
+from racetrack.board.track.model import Track
 
 
 class MapFormat(enum.Enum):
@@ -68,8 +69,6 @@ class Imported:
 
 def bundled_map_paths() -> list[Path]:
     """The maps shipped with the game to import (``tracks/maps``), sorted by file name."""
-    from racetrack.board.track.fileformat import bundled_tracks_folder
-
     folder = bundled_tracks_folder() / "maps"
     return sorted((p for p in folder.iterdir() if is_map_file(p)), key=lambda p: p.name) \
         if folder.is_dir() else []

@@ -32,16 +32,15 @@ from shapely.geometry import Polygon
 
 from racetrack.base.errors import MapError, Problem
 from racetrack.board.geometry import Vec
-from racetrack.board.track import (
+from racetrack.board.track.checks import MAX_LATTICE_POINTS
+from racetrack.board.track.fileformat import (
     MAX_COORD,
     MAX_CORNERS,
     MAX_HOLES,
     MAX_ITEMS,
-    MAX_LATTICE_POINTS,
     MAX_VERTICES,
-    Area,
-    Track,
 )
+from racetrack.board.track.model import Area, Track
 
 #: The side of the largest map read, in cells: the track's sheet holds at most
 #: ``MAX_LATTICE_POINTS`` lattice points, its outline spanning one more than the cells.

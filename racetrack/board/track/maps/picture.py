@@ -32,8 +32,9 @@ from shapely.geometry import LineString, Polygon
 from racetrack.base.errors import MapError, Problem
 from racetrack.base.yamlio import read_bytes
 from racetrack.board.geometry import Line
-from racetrack.board.track import MAX_COORD, MAX_ITEMS, MAX_LATTICE_POINTS, MAX_VERTICES
+from racetrack.board.track.checks import MAX_LATTICE_POINTS
 from racetrack.board.track.draft import Draft
+from racetrack.board.track.fileformat import MAX_COORD, MAX_ITEMS, MAX_VERTICES
 from racetrack.board.track.maps.cells import rectangles, run_count
 
 #: The largest picture file read, and the most pixels decoded.
