@@ -1,4 +1,4 @@
-"""Positions you can write down: a car's state, or a whole race's, as one line of text.
+"""Positions you can write down: a car's state as one line of text.
 
 As chess's FEN does for a board, a car's position holds everything the rules read for its next
 move, in a line a player can type into a bug report or ``racetrack solve --position``::
@@ -14,9 +14,8 @@ any order, ``pit``, ``launch``, ``off`` (``off@D`` with the distance to go where
 ``dmg=N``, ``miss=N`` (turns still to miss), ``kit=B/T/R``, ``areas=N`` (the checkpoint areas
 passed this lap, area k as bit k), ``out`` and ``finished``.
 
-A race's position is its cars' positions joined by `` / ``, then `` | `` and whose turn it is
-and the round: ``20,24 0,0 1 / 21,24 0,0 1 | 0 1``. Missiles, sprayed oil and collectables
-taken are not part of it.
+A whole race's position, its cars' positions and whose turn it is, is the race's own
+(``racetrack.games.race_position``): the rules read a car, the race holds the turns.
 """
 
 from __future__ import annotations
@@ -70,7 +69,7 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
                             f"('x,y vx,vy progress'), not {text!r}")
     point = _pair(fields[0], "point")
     velocity = _pair(fields[1], "velocity")
-    progress = _number(fields[2], "progress")
+    progress = whole_number(fields[2], "progress")
     car = base or CarState(position=point)
     changes: dict = {"position": point, "velocity": velocity, "progress": progress,
                      "pitted": False, "launch": False, "off_track": False,
@@ -91,16 +90,16 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
                 except ValueError:
                     raise PositionError(f"'off@' needs a distance, not {field[4:]!r}") from None
         elif name == "dmg":
-            changes["damage"] = _number(value, "dmg")
+            changes["damage"] = whole_number(value, "dmg")
         elif name == "miss":
-            changes["missed_turns"] = _number(value, "miss")
+            changes["missed_turns"] = whole_number(value, "miss")
         elif name == "areas":
-            changes["areas"] = _number(value, "areas")
+            changes["areas"] = whole_number(value, "areas")
         elif name == "kit":
             uses = value.split("/")
             if len(uses) != 3:
                 raise PositionError(f"'kit=' needs brakes/turbo/boosters, not {value!r}")
-            brakes, turbo, boosters = (_number(u, "kit") for u in uses)
+            brakes, turbo, boosters = (whole_number(u, "kit") for u in uses)
             kit = replace(kit, brakes=brakes, turbo=turbo, boosters=boosters)
         elif field in ("out", "finished"):
             changes["status"] = CarStatus.OUT if field == "out" else CarStatus.FINISHED
@@ -114,34 +113,6 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
         raise PositionError(str(error)) from None
 
 
-def race_position(state) -> str:
-    """A race's position: every car's, then whose turn it is (an index into the race's
-    order) and the round."""
-    cars = " / ".join(car_position(car) for car in state.cars)
-    return f"{cars} | {state.turn} {state.round}"
-
-
-def parse_race_position(race, text: str):
-    """The race state a race position string describes (for ``race``'s cars, in order)."""
-    from racetrack.games.race import RaceState
-
-    cars_text, _, turn_text = text.partition("|")
-    parts = [p.strip() for p in cars_text.split("/")]
-    if len(parts) != len(race.cars):
-        raise PositionError(f"the race has {len(race.cars)} cars, the position {len(parts)}")
-    start = race.start()
-    cars = [parse_car_position(p, start.cars[i]) for i, p in enumerate(parts)]
-    turn, round_ = 0, 1
-    if turn_text.strip():
-        numbers = turn_text.split()
-        if len(numbers) != 2:
-            raise PositionError(f"after '|' come the turn and the round, not {turn_text!r}")
-        turn, round_ = (_number(n, "turn") for n in numbers)
-        if not 0 <= turn < len(race.order):
-            raise PositionError(f"turn {turn} is not one of the race's {len(race.order)} turns")
-    return RaceState(race, cars, turn, round_, placed=True)
-
-
 def _pair(text: str, what: str) -> Vec:
     found = _PAIR.match(text)
     if not found:
@@ -149,7 +120,9 @@ def _pair(text: str, what: str) -> Vec:
     return Vec(int(found.group(1)), int(found.group(2)))
 
 
-def _number(text: str, what: str) -> int:
+def whole_number(text: str, what: str) -> int:
+    """A whole number of a position (``what`` names it in the error); none is negative but a
+    progress."""
     try:
         value = int(text)
     except ValueError:
