@@ -39,12 +39,12 @@ from racetrack.engine.moves import (
     transition_of,
 )
 from racetrack.engine.transition import Cars
-from racetrack.games.race import RaceState
 from racetrack.search.drivers import LEVELS, missiles
 from racetrack.search.drivers.lookahead import lookahead_scores
 from racetrack.search.drivers.planner import UNSAFE, guide_field, plan_scores
 from racetrack.search.drivers.tables import table_damage_limit, value_table
 from racetrack.search.drivers.traffic import gives_way, giving_way, hold_up, reachable_points
+from racetrack.search.drivers.view import RaceView
 from racetrack.search.solver import UNSOLVED, SolverError
 
 
@@ -55,9 +55,9 @@ class Driver(Protocol):
 
     name: str
 
-    def choose(self, state: RaceState) -> Move: ...
+    def choose(self, state: RaceView) -> Move: ...
 
-    def steer(self, state: RaceState) -> Move: ...
+    def steer(self, state: RaceView) -> Move: ...
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class TableDriver:
         self._record = UNSOLVED  # the fewest turns to go it has seen
         self._idle = 0  # turns since then
 
-    def prepare(self, state: RaceState, car: int) -> None:
+    def prepare(self, state: RaceView, car: int) -> None:
         """Build the table and the distance-to-go field now (both are cached), so no move
         waits for them: the field guides a car off the table, and the plan where no table
         fits."""
@@ -121,12 +121,12 @@ class TableDriver:
         # tables' garbage, puts the next off for as long as the objects kept stay the same.
         gc.collect()
 
-    def steer(self, state: RaceState) -> Move:
+    def steer(self, state: RaceView) -> Move:
         """The move of the missile whose move it is: chasing a rival
         (``racetrack.search.drivers.missiles``)."""
         return missiles.steer_missile(state)
 
-    def choose(self, state: RaceState) -> Move:
+    def choose(self, state: RaceView) -> Move:
         """The move to make (the missile's, when one is to move), with a James Bond action
         when one looks worth it."""
         if state.steering is not None:
@@ -144,7 +144,7 @@ class TableDriver:
                     return armed
         return move
 
-    def _worth(self, state: RaceState, candidate: Candidate, action: Action) -> bool:
+    def _worth(self, state: RaceView, candidate: Candidate, action: Action) -> bool:
         """Simple rules of thumb: fire when a rival will be where the missile lands (its first
         flight is at the end of this turn, before the rival moves; its second after the
         rival's unchanged move) and never where the car itself will be then; spray oil when a
@@ -179,7 +179,7 @@ class TableDriver:
                 return True
         return False
 
-    def _choose_move(self, state: RaceState, avoid: frozenset[Vec] = frozenset()) -> Move:
+    def _choose_move(self, state: RaceView, avoid: frozenset[Vec] = frozenset()) -> Move:
         """The car's move, in steps that each decide one thing: the options, their turns to
         go, those the other cars leave, the level's pick among them, and whether a standstill
         must be broken; the driver's own records are kept after the choice is made."""
@@ -196,7 +196,7 @@ class TableDriver:
         self._keep_records(state, min(values[i] for i in hopeful))
         return options[choice].move
 
-    def _option_values(self, state: RaceState, options: list[Candidate]) -> list[int] | None:
+    def _option_values(self, state: RaceView, options: list[Candidate]) -> list[int] | None:
         """Turns to go after each option by the table (``None`` where there is no table, or
         no option keeps a way to the finish). Among other cars every level counts only routes
         that never crash (a car in the way can turn a quick crash into a long one), and the
@@ -210,7 +210,7 @@ class TableDriver:
             return None
         return values if any(v < UNSOLVED for v in values) else None
 
-    def _pick(self, state: RaceState, options: list[Candidate], values: list[int],
+    def _pick(self, state: RaceView, options: list[Candidate], values: list[int],
               pool: list[int]) -> int:
         """The level's choice among the options left: a finish when there is one, a slip
         when the level's share of slips allows one, else the best by the table (the expert
@@ -226,7 +226,7 @@ class TableDriver:
             ties = self._anticipating(state, options, values, pool) or ties
         return self._among_equals(options, ties)
 
-    def _slip(self, state: RaceState, options: list[Candidate], values: list[int],
+    def _slip(self, state: RaceView, options: list[Candidate], values: list[int],
               pool: list[int], best: int) -> int | None:
         """The move that costs one turn more than the best (the slowest such: braking too
         early), when the level may lose another turn now: its turns lost against the par it
@@ -255,7 +255,7 @@ class TableDriver:
         least = min(key.values())
         return self.random.choice([i for i in ties if key[i] == least])
 
-    def _unstalled(self, state: RaceState, options: list[Candidate], values: list[int],
+    def _unstalled(self, state: RaceView, options: list[Candidate], values: list[int],
                    hopeful: list[int], choice: int) -> int:
         """The choice, unless it would stand still (at rest where the car is) while every
         other car still racing stood still on its last turn too: then the best move that
@@ -275,7 +275,7 @@ class TableDriver:
         best = min(values[i] for i in moving)
         return self._among_equals(options, [i for i in moving if values[i] == best])
 
-    def _keep_records(self, state: RaceState, best: int) -> None:
+    def _keep_records(self, state: RaceView, best: int) -> None:
         """Bookkeeping after the choice: the par (turns driven plus the best turns to go) the
         level's slips are counted against, set on its first move; and the turns since the
         best turns to go last reached a new low."""
@@ -288,7 +288,7 @@ class TableDriver:
         else:
             self._idle += 1
 
-    def _fallback_move(self, state: RaceState, options: list[Candidate]) -> Move:
+    def _fallback_move(self, state: RaceView, options: list[Candidate]) -> Move:
         """No table to trust (a track too large for one): plan a few moves ahead, always
         able to stop on the track. A car off the track, one that owes a pit stop or one
         choosing its start point steers by the two-move lookahead, at a speed it can always
@@ -306,7 +306,7 @@ class TableDriver:
         scores = lookahead_scores(state, calm)
         return calm[int(np.argmin(scores))].move
 
-    def _in_traffic(self, state: RaceState, options: list[Candidate], values: list[int],
+    def _in_traffic(self, state: RaceView, options: list[Candidate], values: list[int],
                     hopeful: list[int]) -> list[int]:
         """The hopeful options left once the other cars are taken into account: give way to
         a car this one holds up when the rules of the road say so, and keep out of places
@@ -326,7 +326,7 @@ class TableDriver:
                 return way
         return self._with_margin(state, options, values, hopeful)
 
-    def _anticipating(self, state: RaceState, options: list[Candidate], values: list[int],
+    def _anticipating(self, state: RaceView, options: list[Candidate], values: list[int],
                       pool: list[int]) -> list[int]:
         """Of the options best by the table, those whose ways on stay quickest once the
         points the other cars are heading for (each one's best next point by the table) are
@@ -359,7 +359,7 @@ class TableDriver:
             return []
         return [i for i in near if scored[i] == low]
 
-    def _best_point(self, state: RaceState, index: int) -> Vec:
+    def _best_point(self, state: RaceView, index: int) -> Vec:
         """Where car ``index`` would go next by the table (the best a lone car could do)."""
         car = state.cars[index]
         options = [c for c in state.candidates_for(index) if c.legal]
@@ -368,7 +368,7 @@ class TableDriver:
         values = self._values(state, options, index=index)
         return options[int(np.argmin(values))].target
 
-    def _ways_on(self, state: RaceState, options: list[Candidate]) -> list[list[tuple[Vec,
+    def _ways_on(self, state: RaceView, options: list[Candidate]) -> list[list[tuple[Vec,
                                                                                      int]]]:
         """For each option, the points its next move could end on without crashing, each
         with the turns to go from there (by the table, never crashing)."""
@@ -396,7 +396,7 @@ class TableDriver:
                 ways[row].append((options[row].target, -1))  # it finishes: nothing to baulk
         return ways
 
-    def _with_margin(self, state: RaceState, options: list[Candidate], values: list[int],
+    def _with_margin(self, state: RaceView, options: list[Candidate], values: list[int],
                      hopeful: list[int]) -> list[int]:
         """Drop the options after which the car's hopeful ways on are so few that the cars
         nearby could take every one of them first (a car each), when others cost at most
@@ -421,7 +421,7 @@ class TableDriver:
         return safe
 
     @staticmethod
-    def _best_finish(state: RaceState, options: list[Candidate], finishing: list[int]) -> int:
+    def _best_finish(state: RaceView, options: list[Candidate], finishing: list[int]) -> int:
         """Of several finishing moves, the one the rule set's tie-break ranks best."""
         course = state.race.course_of(state.current_car)
         car = state.cars[state.current_car]
@@ -436,7 +436,7 @@ class TableDriver:
 
         return min(finishing, key=key)
 
-    def _values(self, state: RaceState, options: list[Candidate], careful: bool = False,
+    def _values(self, state: RaceView, options: list[Candidate], careful: bool = False,
                 index: int | None = None) -> list[int]:
         """Turns to go after each option of car ``index`` (the current car by default): the
         table's value of the state it leads to, plus any turns it misses (a crash). A
@@ -469,7 +469,7 @@ class TableDriver:
         return [UNSOLVED if bad else int(t) for bad, t in zip(hopeless, total, strict=True)]
 
 
-def legal_options(state: RaceState, avoid: frozenset[Vec] = frozenset()) -> list[Candidate]:
+def legal_options(state: RaceView, avoid: frozenset[Vec] = frozenset()) -> list[Candidate]:
     """The current car's legal moves, less those ending where a missile will be when
     missiles strike (unless every move does)."""
     options = [c for c in state.candidates() if c.legal]
@@ -478,7 +478,7 @@ def legal_options(state: RaceState, avoid: frozenset[Vec] = frozenset()) -> list
     return [c for c in options if c.target not in avoid] or options
 
 
-def racing_cars(state: RaceState) -> int:
+def racing_cars(state: RaceView) -> int:
     return sum(car.racing for car in state.cars)
 
 
@@ -512,7 +512,7 @@ def _claim(rival: int, rivals: list[set[Vec]], exits: set[Vec], claimed: dict[Ve
     return False
 
 
-def missile_points(state: RaceState) -> frozenset[Vec]:
+def missile_points(state: RaceView) -> frozenset[Vec]:
     """Where missiles will be when they strike at the end of the current car's turn: its own
     after their flight, everyone else's where they are now (steered missiles: where each is
     now, ``racetrack.search.drivers.missiles``)."""

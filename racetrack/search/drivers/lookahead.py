@@ -12,8 +12,8 @@ from dataclasses import replace
 from racetrack.engine.model import Candidate, CarState, MoveKind
 from racetrack.engine.moves import candidates as generate_candidates
 from racetrack.engine.moves import car_after, pit_stop_required, successors_of
-from racetrack.games.race import RaceState
 from racetrack.search.drivers.planner import guide_field
+from racetrack.search.drivers.view import RaceView
 
 #: Score added for a move after which the car would have no legal move at all.
 DEAD_END = 1e12
@@ -24,12 +24,12 @@ TROUBLE = 60.0
 PIT_FIRST = 1e9
 
 
-def lookahead_scores(state: RaceState, options: list[Candidate]) -> list[float]:
+def lookahead_scores(state: RaceView, options: list[Candidate]) -> list[float]:
     """A score per candidate (lower is better): squares to go after the best next move."""
     return [_score(state, candidate) for candidate in options]
 
 
-def _estimate(state: RaceState, index: int, car: CarState) -> float:
+def _estimate(state: RaceView, index: int, car: CarState) -> float:
     """Squares still to go for a car in this state (to the pit first, if it owes a stop)."""
     race = state.race
     course = race.course_of(index)
@@ -39,7 +39,7 @@ def _estimate(state: RaceState, index: int, car: CarState) -> float:
     return field(car.position, car.progress, car.areas)
 
 
-def _score(state: RaceState, first: Candidate) -> float:
+def _score(state: RaceView, first: Candidate) -> float:
     race = state.race
     index = state.current_car
     assert index is not None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from racetrack.board.geometry import Vec
 from racetrack.engine.gadgets import missile_candidates
 from racetrack.engine.model import Candidate, Missile, Move, MoveKind
-from racetrack.games.race import RaceState
+from racetrack.search.drivers.view import RaceView
 
 #: How far (in squares, straight) a rival may be ahead of the car for a missile to be fired.
 FIRE_RANGE = 16
@@ -23,21 +23,21 @@ FIRE_RANGE = 16
 DEAD_END = 10.0**9
 
 
-def rivals(state: RaceState, owner: int) -> list[int]:
+def rivals(state: RaceView, owner: int) -> list[int]:
     """The cars a missile of ``owner``'s is meant for: racing, not its own, no team-mate."""
     team = state.race.cars[owner].team
     return [j for j, car in enumerate(state.cars)
             if j != owner and car.racing and not (team and state.race.cars[j].team == team)]
 
 
-def friends(state: RaceState, owner: int) -> set[Vec]:
+def friends(state: RaceView, owner: int) -> set[Vec]:
     """The points a missile of ``owner``'s must not end on: its own car's and team-mates'."""
     team = state.race.cars[owner].team
     return {car.position for j, car in enumerate(state.cars)
             if car.racing and (j == owner or (team and state.race.cars[j].team == team))}
 
 
-def _to_go(state: RaceState, index: int, point: Vec, progress: int) -> float:
+def _to_go(state: RaceView, index: int, point: Vec, progress: int) -> float:
     """Squares to go to the finish from ``point`` at ``progress`` on car ``index``'s course."""
     course = state.race.course_of(index)
     rules = state.race.rules
@@ -49,7 +49,7 @@ def _distance(a: Vec, b: Vec) -> float:
     return float(((a.x - b.x) ** 2 + (a.y - b.y) ** 2) ** 0.5)
 
 
-def quarry(state: RaceState, owner: int, at: Vec) -> int | None:
+def quarry(state: RaceView, owner: int, at: Vec) -> int | None:
     """The rival a missile of ``owner``'s at ``at`` chases: the nearest ahead of it by the
     course (less to go than the missile, measured at its owner's progress), else the nearest
     in a straight line; ``None`` when no rival races."""
@@ -65,7 +65,7 @@ def quarry(state: RaceState, owner: int, at: Vec) -> int | None:
     return min(found, key=lambda j: (_distance(state.cars[j].position, at), j))
 
 
-def steer_missile(state: RaceState) -> Move:
+def steer_missile(state: RaceView) -> Move:
     """The move for the missile whose move it is (``state.steering``)."""
     missile = state.steering
     if missile is None:
@@ -92,7 +92,7 @@ def steer_missile(state: RaceState) -> Move:
     return flying[best].move
 
 
-def _score(course, state: RaceState, owner: int, candidate: Candidate, aim: Vec) -> float:
+def _score(course, state: RaceView, owner: int, candidate: Candidate, aim: Vec) -> float:
     """How near the missile can get to ``aim`` by this point and its next move (a point from
     which every move hits the wall scores ``DEAD_END``)."""
     after = Missile(owner, candidate.target, candidate.velocity)
@@ -103,7 +103,7 @@ def _score(course, state: RaceState, owner: int, candidate: Candidate, aim: Vec)
     return min(_distance(candidate.target, aim), *(_distance(t, aim) for t in onward))
 
 
-def worth_firing(state: RaceState) -> bool:
+def worth_firing(state: RaceView) -> bool:
     """Whether the current car fires its missile this turn: a rival is ahead of it by the
     course and within ``FIRE_RANGE`` squares in a straight line."""
     index = state.current_car
@@ -120,7 +120,7 @@ def worth_firing(state: RaceState) -> bool:
     return False
 
 
-def missile_points(state: RaceState) -> frozenset[Vec]:
+def missile_points(state: RaceView) -> frozenset[Vec]:
     """Where steered missiles stand now: a car that ends its move on one is hit (where they
     go next is their owners' choice, so their points now are all a driver can keep off)."""
     return frozenset(m.position for m in state.missiles)

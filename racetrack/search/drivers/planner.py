@@ -21,7 +21,7 @@ from racetrack.board.distance import DistanceField
 from racetrack.engine.model import Candidate
 from racetrack.engine.moves import successors_of, transition_of
 from racetrack.engine.transition import Cars, MoveMemo, Transition
-from racetrack.games.race import RaceState
+from racetrack.search.drivers.view import RaceView
 
 #: Moves looked ahead (the option itself is the first): four see far enough round a corner or
 #: onto a waypoint for a line within a fifth of the optimum, in a few milliseconds a move.
@@ -34,7 +34,7 @@ NOW = 1e-3
 UNSAFE = 1e9
 
 
-def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) -> list[float]:
+def plan_scores(state: RaceView, options: list[Candidate], depth: int = DEPTH) -> list[float]:
     """A score per option (lower is better): squares to go after the best safe sequence of
     ``depth`` moves, or less than zero for one that finishes (the sooner, the lower)."""
     horizon = depth
@@ -76,7 +76,7 @@ def plan_scores(state: RaceState, options: list[Candidate], depth: int = DEPTH) 
     return (scores + np.where(scores < UNSAFE, np.minimum(nearer, 1.0), 0.0)).tolist()
 
 
-def guide_field(state: RaceState, index: int) -> DistanceField:
+def guide_field(state: RaceView, index: int) -> DistanceField:
     """The squares-to-go field the drivers steer by off their table: round the water where
     the car cannot cross it."""
     race = state.race

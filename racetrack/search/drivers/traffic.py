@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from racetrack.board.geometry import ZERO, Vec
 from racetrack.engine.model import Candidate, Refusal
 from racetrack.engine.movement import CHANGES
-from racetrack.games.race import RaceState
+from racetrack.search.drivers.view import RaceView
 from racetrack.search.solver import UNSOLVED
 
 #: Refusals that only another car's point makes.
@@ -38,7 +38,7 @@ class HoldUp:
     loss: int
 
 
-def hold_up(state: RaceState, index: int, candidates: Sequence[Candidate],
+def hold_up(state: RaceView, index: int, candidates: Sequence[Candidate],
             value: Valuer) -> HoldUp | None:
     """How another car holds car ``index`` up, if it does."""
     legal = [c for c in candidates if c.legal]
@@ -59,7 +59,7 @@ def hold_up(state: RaceState, index: int, candidates: Sequence[Candidate],
     return HoldUp(index, by, wished, best, best_legal - best if best_legal < UNSOLVED else 1)
 
 
-def gives_way(state: RaceState, mine: HoldUp, value: Valuer) -> bool:
+def gives_way(state: RaceView, mine: HoldUp, value: Valuer) -> bool:
     """Whether the current car, held up as ``mine``, should give way: the car in its way is
     held up by it in turn and the current car has further to go (or as far, and moves later
     in the order). The other car, asking the same question on its turn, gets the other
@@ -76,7 +76,7 @@ def giving_way(options: Sequence[Candidate], here: Vec) -> list[int]:
     return [i for i, c in enumerate(options) if not (c.target == here and c.velocity == ZERO)]
 
 
-def reachable_points(state: RaceState, index: int, near: Vec, radius: int) -> list[set[Vec]]:
+def reachable_points(state: RaceView, index: int, near: Vec, radius: int) -> list[set[Vec]]:
     """For each other racing car within ``radius`` squares of ``near``, the points its next
     move could end on by the rules' ordinary choices (where it would go unchanged, and the
     points around that): enough to say whether it could take a point first."""
