@@ -30,6 +30,19 @@ UNREACHABLE = 10**9
 FAR_PER_LINE = 10**6
 
 
+def distance_field(course: Course, boundary_counts: bool = True, areas: str = "any-order",
+                   without_water: bool = False) -> DistanceField:
+    """The course's distance to go from every point, built once per course and kept with it
+    (``Course.remember``); ``areas``: the rules' ``areas.checkpoints``; ``without_water``:
+    the way round the water zones."""
+    without_water = without_water and bool(course.zones("water"))
+    key = ("distance", boundary_counts, areas, without_water)
+    found = course.derived(key)
+    if found is None:
+        found = course.remember(key, DistanceField(course, boundary_counts, areas, without_water))
+    return found  # type: ignore[return-value]
+
+
 class DistanceField:
     """Squares to the finish, along the track, from every (lattice point, progress, set of
     checkpoint areas passed). ``areas``: the rules' ``areas.checkpoints`` (``ignored``: only

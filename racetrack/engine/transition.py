@@ -43,7 +43,7 @@ from shapely.geometry.base import BaseGeometry
 from racetrack.board import kernel
 from racetrack.board.areas import marks_for
 from racetrack.board.course import Course
-from racetrack.board.distance import UNREACHABLE
+from racetrack.board.distance import UNREACHABLE, distance_field
 from racetrack.board.lattice import LatticeRegion, SheetGrid, ZoneLattice
 from racetrack.engine.model import MoveKind, Refusal, Special
 from racetrack.engine.movement import (
@@ -746,7 +746,7 @@ class Transition:
         the track back from the finish over (point, progress, checkpoint areas passed), so it
         counts the laps and the checkpoints still to pass, and a car racing the circuit the
         other way round has its own course (the reversed track) and so its own field."""
-        field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
+        field = distance_field(self.course, self.closed, self.rules.areas_checkpoints)
         return np.minimum(field.units(x, y, progress, areas), self.exit_cap).astype(np.int64)
 
     @cached_property
@@ -755,7 +755,7 @@ class Transition:
         ``exit`` column holds for places farther than that (or that cannot finish)."""
         if not self.keeps_exit:
             return 0
-        field = self.course.distance_field(self.closed, self.rules.areas_checkpoints)
+        field = distance_field(self.course, self.closed, self.rules.areas_checkpoints)
         if field.steps is None:
             return int(EXIT_CAP)
         steps = field.steps[field.steps < UNREACHABLE]

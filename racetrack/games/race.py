@@ -33,6 +33,7 @@ import numpy as np
 
 from racetrack.base.errors import IllegalMoveError
 from racetrack.board.course import Course
+from racetrack.board.distance import distance_field
 from racetrack.board.geometry import ZERO, Vec
 from racetrack.board.track import Track
 from racetrack.engine.gadgets import Gadgets, Hit, missile_candidates
@@ -119,7 +120,7 @@ class Race:
         if self.rules.max_rounds is not None:
             return self.rules.max_rounds
         if self._round_limit is None:
-            field = self.course.distance_field(self.rules.boundary_counts,
+            field = distance_field(self.course, self.rules.boundary_counts,
                                                self.rules.areas_checkpoints)
             lengths = [field(spot, self.course.start_progress) for spot in self.grid]
             length = max((d for d in lengths if np.isfinite(d) and d < 1e8), default=0.0)
@@ -900,7 +901,7 @@ class RaceState:
 
         def to_go(index: int) -> float:
             course = self.course_of(index)
-            field = course.distance_field(rules.boundary_counts, rules.areas_checkpoints)
+            field = distance_field(course, rules.boundary_counts, rules.areas_checkpoints)
             car = self.cars[index]
             detour = field.to_pit(car.position) \
                 if pit_stop_required(course, rules) and not car.pitted else 0.0

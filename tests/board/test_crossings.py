@@ -14,6 +14,7 @@ import pytest
 
 from racetrack.board.course import Course
 from racetrack.board.crossings import SHORT_OF_TRACK, continuations, overlap_gates
+from racetrack.board.distance import distance_field
 from racetrack.board.geometry import Line, Vec
 from racetrack.board.track import Track, find_track, load_track
 from racetrack.engine.model import CarSetup, Move
@@ -131,7 +132,7 @@ def test_a_car_that_overshoots_a_bend_crawls_back_on_behind_where_it_left(oval):
     rules = load_rules("levi").replace(start_grid="spread")
     state = Race(oval, rules, [CarSetup("Ann")]).start()
     state.set_car(0, parse_car_position("37,13 3,-4 1", state.cars[0]))
-    field = state.race.course.distance_field(rules.boundary_counts)
+    field = distance_field(state.race.course, rules.boundary_counts)
     left = field((37, 13), 1)
     state.apply(Move(Vec(40, 8)))  # off the track round the outside of the bend
     assert state.car(0).off_track and state.car(0).exit_distance == pytest.approx(left)
@@ -185,7 +186,7 @@ def test_the_infield_crawl_to_rule_6s_checkpoint_is_refused():
     for target in TO_THE_CHECKPOINT[:back_on]:
         state.apply(Move(Vec(*target)))
     assert state.car(0).off_track and state.car(0).progress == 1
-    field = state.race.course.distance_field(rules.boundary_counts)
+    field = distance_field(state.race.course, rules.boundary_counts)
     assert field((21, 20), 1) < state.car(0).exit_distance / 2 + 1
     back = next(c for c in state.candidates() if c.target == (21, 20))
     assert back.kind is MoveKind.RETURN and back.refusal is Refusal.AHEAD_OF_EXIT

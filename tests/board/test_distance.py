@@ -4,6 +4,7 @@ checkpoint area not yet passed, then to the finish cells."""
 from __future__ import annotations
 
 from racetrack.board.course import Course
+from racetrack.board.distance import distance_field
 from racetrack.board.geometry import Vec
 from racetrack.board.track.maps import bundled_map_paths, import_map
 from racetrack.rules import load_rules
@@ -13,7 +14,7 @@ def test_the_distance_to_go_runs_over_the_checkpoint_areas_still_to_pass():
     path = next(p for p in bundled_map_paths() if p.name == "karo-hairpin.txt")
     rules = load_rules("karopapier")
     course = Course.for_rules(import_map(path).track(), rules)
-    field = course.distance_field(rules.boundary_counts, rules.areas_checkpoints)
+    field = distance_field(course, rules.boundary_counts, rules.areas_checkpoints)
     start = Vec(2, 7)  # a start cell, just below the finish cells
     all_passed = 0b111
     assert field(start, 1, all_passed) == 1.0  # one step up onto a finish cell
@@ -22,5 +23,5 @@ def test_the_distance_to_go_runs_over_the_checkpoint_areas_still_to_pass():
     togo = [field(start, 1, passed) for passed in range(8)]
     assert togo == [77.0, 77.0, 59.8, 51.8, 71.4, 71.4, 30.6, 1.0]
     # Checkpoint areas ignored: only the finish cells count.
-    ignoring = course.distance_field(rules.boundary_counts, "ignored")
+    ignoring = distance_field(course, rules.boundary_counts, "ignored")
     assert ignoring(start, 1, 0) == 1.0

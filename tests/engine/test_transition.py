@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from racetrack.base.errors import TrackError
 from racetrack.board.course import Course
+from racetrack.board.distance import distance_field
 from racetrack.board.geometry import Vec
 from racetrack.board.track import parse_track
 from racetrack.engine.model import CarSetup, CarState, CarStatus, EventKind, Kit, Move
@@ -103,7 +104,7 @@ def random_car(data, course: Course, rules) -> CarState:
     progress = data.draw(st.integers(0, course.goal - 1), label="progress")
     exit_distance = None
     if off and "exit" in transition.columns():  # a detour, or a crawl back no farther on
-        field = course.distance_field(rules.boundary_counts)
+        field = distance_field(course, rules.boundary_counts)
         points = transition.land.points
         px, py = points[data.draw(st.integers(0, len(points) - 1), label="exit point")]
         exit_distance = int(transition.exit_units(np.array([px]), np.array([py]),

@@ -12,6 +12,7 @@ rival is ahead of the car and within a missile's reach of a few moves.
 
 from __future__ import annotations
 
+from racetrack.board.distance import distance_field
 from racetrack.board.geometry import Vec
 from racetrack.engine.gadgets import missile_candidates
 from racetrack.engine.model import Candidate, Missile, Move, MoveKind
@@ -41,7 +42,7 @@ def _to_go(state: RaceView, index: int, point: Vec, progress: int) -> float:
     """Squares to go to the finish from ``point`` at ``progress`` on car ``index``'s course."""
     course = state.race.course_of(index)
     rules = state.race.rules
-    return float(course.distance_field(rules.boundary_counts, rules.areas_checkpoints)(
+    return float(distance_field(course, rules.boundary_counts, rules.areas_checkpoints)(
         point, progress, state.cars[index].areas))
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from racetrack.board.distance import DistanceField
+from racetrack.board.distance import DistanceField, distance_field
 from racetrack.engine.model import Candidate
 from racetrack.engine.moves import successors_of, transition_of
 from racetrack.engine.transition import Cars, MoveMemo, Transition
@@ -82,7 +82,7 @@ def guide_field(state: RaceView, index: int) -> DistanceField:
     race = state.race
     course = race.course_of(index)
     transition = transition_of(course, race.rules, race.cars[index], state.cars[index])
-    return course.distance_field(race.rules.boundary_counts, race.rules.areas_checkpoints,
+    return distance_field(course, race.rules.boundary_counts, race.rules.areas_checkpoints,
                                  without_water=transition.wet)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from racetrack.board.distance import distance_field
 from racetrack.board.geometry import Vec
 from racetrack.engine.model import CarSetup
 from racetrack.engine.moves import transition_of
@@ -104,8 +105,8 @@ def test_a_car_that_cannot_swim_is_guided_round_the_water(monkeypatch):
     rules = load_rules("gardner").replace(zones_water="wall")
     race = Race(make_track(LAKE, name="Lakes"), rules, [CarSetup("A", driver="expert")])
     course = race.course
-    over = course.distance_field(rules.boundary_counts, rules.areas_checkpoints)
-    around = course.distance_field(rules.boundary_counts, rules.areas_checkpoints,
+    over = distance_field(course, rules.boundary_counts, rules.areas_checkpoints)
+    around = distance_field(course, rules.boundary_counts, rules.areas_checkpoints,
                                    without_water=True)
     assert around(Vec(9, 5), 1) > over(Vec(9, 5), 1) + 10
     best = solve(course, rules, start=race.grid[0]).moves
