@@ -29,6 +29,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from racetrack.board import kernel
+from racetrack.board.areas import marks_for
 from racetrack.board.crossings import continuations, overlap_gates
 from racetrack.board.geometry import (
     ORIENTATION_TOLERANCE,
@@ -393,8 +394,6 @@ class Course:
     @property
     def area_marks(self):
         """The finish area and every checkpoint area (``racetrack.board.areas.AreaMarks``)."""
-        from racetrack.board.areas import marks_for
-
         return marks_for(self)
 
     @property

@@ -20,6 +20,8 @@ from racetrack.base.errors import FileProblemError
 from racetrack.base.filelock import hold, locked
 from racetrack.base.settings import data_dir
 from racetrack.board.track.draft import Draft, History, load_draft, restore_autosave, save_draft
+from racetrack.board.track.maps import is_map_file
+from racetrack.editing.files import open_drawing
 
 log = logging.getLogger(__name__)
 
@@ -84,9 +86,6 @@ class Document:
         """A track file to edit (``FileProblemError`` if it cannot be read at all), or a map
         to import as a new drawing, and what to tell the designer; a track file that does not
         exist yet is a new drawing that saving writes there."""
-        from racetrack.board.track.maps import is_map_file
-        from racetrack.editing.files import open_drawing
-
         if not path.exists() and not is_map_file(path):
             return cls(path=path, autosave=autosave), ""
         opened = open_drawing(path)

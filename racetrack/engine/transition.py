@@ -44,6 +44,7 @@ from racetrack.board import kernel
 from racetrack.board.areas import marks_for
 from racetrack.board.course import Course
 from racetrack.board.distance import UNREACHABLE, distance_field
+from racetrack.board.graphs import HashIndex
 from racetrack.board.lattice import LatticeRegion, SheetGrid, ZoneLattice
 from racetrack.engine.model import MoveKind, Refusal, Special
 from racetrack.engine.movement import (
@@ -205,8 +206,6 @@ class CrashSpots:
     damage and progress): a hash of (from, to) to the restart point."""
 
     def __init__(self):
-        from racetrack.board.graphs import HashIndex
-
         self.index = HashIndex()
         self.spots = np.zeros((0, 2), dtype=np.int64)
 

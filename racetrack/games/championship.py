@@ -42,11 +42,13 @@ from racetrack.board.track import (
 )
 from racetrack.engine.model import MAX_MONEY, CarSetup, CarStatus
 from racetrack.engine.shop import suggested_kit
-from racetrack.games.race import Race, RaceState
+from racetrack.games.playout import play_out, race_drivers
+from racetrack.games.race import MAX_CARS, Race, RaceState
 from racetrack.rules import RuleSet, bundled_variant_names, load_rules
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.overrides import apply_overrides
 from racetrack.rules.ruleset import rules_from_document
+from racetrack.search.drivers import LEVELS
 
 if TYPE_CHECKING:
     from racetrack.games.archive import Unfinished
@@ -339,9 +341,6 @@ def load_championship(path: str | os.PathLike[str] | None = None) -> Championshi
 
 
 def championship_from_document(doc: YamlDocument) -> Championship:
-    from racetrack.games.race import MAX_CARS
-    from racetrack.search.drivers import LEVELS
-
     root = Reader(doc, ChampionshipError).root
     if not isinstance(doc.data, dict) or not root[FORMAT_KEY].present:
         root.fail(f"not a championship file ('{FORMAT_KEY}: {FORMAT_VERSION}' missing)")
@@ -482,8 +481,6 @@ def set_aside(path: str | os.PathLike[str] | None = None) -> Path | None:
 def run_headless(championship: Championship) -> list[RaceState]:
     """Race every remaining race with computer drivers (human entrants drive as ``medium``),
     seeded from each race's own seed as every computer driver is."""
-    from racetrack.games.playout import play_out, race_drivers
-
     finished = []
     while not championship.is_over:
         cars = [replace(car, driver="medium") if car.is_human else car

@@ -39,15 +39,16 @@ from racetrack.base.errors import FileProblemError, RulesError
 from racetrack.base.fields import MAX_TEXT, Field, Reader
 from racetrack.base.filelock import locked
 from racetrack.base.files import keep_aside
-from racetrack.base.settings import data_dir
+from racetrack.base.settings import data_dir, tracks_dir
 from racetrack.base.yamlio import Limits, YamlDocument, load_yaml, paused_gc, write_yaml
 from racetrack.board.geometry import Vec
-from racetrack.board.track import Track
+from racetrack.board.track import Track, bundled_track_paths, load_track
 from racetrack.engine.model import CarSetup, Move
 from racetrack.games.race import Race, RaceState
 from racetrack.games.replay import track_hash
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.ruleset import RuleSet, rules_from_document
+from racetrack.search.drivers.tables import par
 from racetrack.search.solver import Solution
 
 log = logging.getLogger(__name__)
@@ -200,8 +201,6 @@ def solo_par(track: Track, rules: RuleSet) -> Solution | None:
     Can take a second or two on a big track and raises ``SolverError`` on an absurd one, so
     the window calls it off the frame. None when the finish cannot be reached.
     """
-    from racetrack.search.drivers.tables import par
-
     race = Race(track, rules, [CarSetup("solo")])
     # Where the car chooses its start point, par is from the best one.
     start = None if race.choose_grid else race.grid[0]
@@ -228,9 +227,6 @@ def run_path(track: Track, rules: RuleSet, moves: tuple[Vec, ...]) -> list[Vec]:
 def track_for(record: Record) -> Track | None:
     """The track a record was set on, if a bundled track or one of the player's own tracks
     is still exactly it (same hash); None if it has been edited or is gone."""
-    from racetrack.base.settings import tracks_dir
-    from racetrack.board.track import bundled_track_paths, load_track
-
     own = sorted(tracks_dir().glob("*.yaml")) if tracks_dir().is_dir() else []
     for path in [*bundled_track_paths(), *own]:
         try:

@@ -47,6 +47,7 @@ from racetrack.games.race import MAX_CARS, Race, RaceState
 from racetrack.games.recording import Recording
 from racetrack.rules.options import OPTIONS_BY_KEY
 from racetrack.rules.ruleset import rules_from_document
+from racetrack.search.drivers import LEVELS
 
 FORMAT_KEY = "racetrack-replay"
 #: Version 2 records a steered missile's moves (``[car, x, y, steer]``); version 1 files,
@@ -247,8 +248,6 @@ MAX_BUDGET = 10**9
 
 
 def _car(field: Field, version: int = FORMAT_VERSION) -> CarSetup:
-    from racetrack.search.drivers import LEVELS
-
     field.keys((*_CAR_KEYS, "taken-over") if version >= HANDOVER_VERSION else _CAR_KEYS,
                what="a car")
     kit = None

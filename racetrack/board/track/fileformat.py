@@ -25,6 +25,7 @@ from typing import Any
 
 from racetrack.base.errors import Problem, TrackError
 from racetrack.base.fields import MAX_NAME, MAX_TEXT, Field, Reader, describe
+from racetrack.base.settings import tracks_dir
 from racetrack.base.yamlio import Limits, YamlDocument, dump_yaml, load_yaml, parse_yaml, write_yaml
 from racetrack.board.geometry import Coord, Line, Vec
 from racetrack.board.track.checks import geometry_problems
@@ -36,6 +37,7 @@ from racetrack.board.track.model import (
     Track,
     Zone,
 )
+from racetrack.rules import bundled_variant_names
 
 FORMAT_KEY = "racetrack-track"
 #: The newest format version this game reads and writes; every older one still loads.
@@ -166,8 +168,6 @@ def read_track(root: Field) -> Track | None:
 def read_rules_name(field: Field) -> str | None:
     """The name of the bundled rule set a track races by, if the file gives one (the rules
     themselves stay with the game: a track only names them)."""
-    from racetrack.rules import bundled_variant_names
-
     return field.choice(bundled_variant_names(), default="", unknown="rule set",
                         valid="rule sets")
 
@@ -367,8 +367,6 @@ def is_track_folder_file(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a track file (``.yaml``) directly in the bundled tracks' folder or
     the player's own tracks folder, links followed: the only files that a name written in
     another file (a replay's track reference) may make the game open."""
-    from racetrack.base.settings import tracks_dir
-
     try:
         candidate = Path(path)
         if candidate.suffix != ".yaml":

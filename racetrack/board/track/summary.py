@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from racetrack.board.geometry import Region
 from racetrack.board.track.model import Track
 
 
@@ -11,8 +12,6 @@ def _count(items, what: str) -> str:
 
 def track_summary(track: Track) -> str:
     """Its size, the room on it, its start places, laps, lines and areas."""
-    from racetrack.board.geometry import Region
-
     minx, miny, maxx, maxy = track.bounds
     on_track = len(Region(track.polygon()).lattice_points())
     extras = []

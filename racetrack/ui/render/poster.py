@@ -7,6 +7,7 @@ from datetime import datetime
 
 import pygame
 
+from racetrack.base.files import atomic_write_bytes
 from racetrack.games.race import RaceState
 from racetrack.ui import theme
 from racetrack.ui.render import cars as draw_cars
@@ -75,8 +76,6 @@ def save_race_sheet(state: RaceState, path: str, when: datetime | None = None) -
     game writes: a link, pipe or device named as the picture is refused, not written into)."""
     import io
     import os
-
-    from racetrack.base.files import atomic_write_bytes
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     started = pygame.font.get_init()
