@@ -1,4 +1,6 @@
-"""The package's shape: every sub-package installs, and the core never imports pygame."""
+"""The package's shape: every sub-package installs, one package per layer with the layers'
+import contracts kept, the core never imports pygame, and imports deferred into functions are
+only the listed ones."""
 
 from __future__ import annotations
 
@@ -16,6 +18,58 @@ def test_every_package_folder_is_listed_in_pyproject():
     on_disk = {".".join(p.parent.relative_to(ROOT).parts)
                for p in (ROOT / "racetrack").rglob("__init__.py")}
     assert on_disk <= listed, f"add to pyproject.toml: {sorted(on_disk - listed)}"
+
+
+def test_the_import_contracts_hold():
+    """The layers, the core without pygame, no circles: import-linter's contracts in
+    pyproject.toml, as the README's test command checks them (under a second)."""
+    code = ("import sys; from importlinter.cli import lint_imports; "
+            "sys.exit(lint_imports(no_cache=True, no_logo=True))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, cwd=ROOT)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+
+
+def test_few_modules_lie_loose_at_the_top():
+    """The tree is the architecture: every module lives in its layer's package, but for the
+    package's own, the command line and at most three more."""
+    loose = sorted(p.name for p in (ROOT / "racetrack").glob("*.py"))
+    assert len(loose) <= 6, loose
+
+
+def deferred_imports(path: Path) -> set[str]:
+    """The ``racetrack`` modules a file imports inside a function (outside TYPE_CHECKING)."""
+    import ast
+
+    found = set()
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if inside and isinstance(child, ast.ImportFrom) and child.level == 0 and \
+                    (child.module or "").startswith("racetrack"):
+                found.add(child.module)
+            elif inside and isinstance(child, ast.Import):
+                found.update(a.name for a in child.names if a.name.startswith("racetrack"))
+            visit(child, inside)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), False)
+    return found
+
+
+def test_imports_inside_functions_are_only_the_listed_ones():
+    """An import deferred into a function is kept only to keep start-up light, and each module
+    that has one says so in pyproject.toml ([tool.racetrack.deferred-imports]): a new one
+    is a decision, never a way round a layer (the contracts check deferred imports too)."""
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["racetrack"][
+        "deferred-imports"]
+    having = set()
+    for path in (ROOT / "racetrack").rglob("*.py"):
+        if deferred_imports(path):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            having.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    assert having == set(listed), (f"deferred without a reason: {sorted(having - set(listed))}; "
+                                   f"listed but gone: {sorted(set(listed) - having)}")
 
 
 def test_the_core_imports_without_pygame():

@@ -25,10 +25,14 @@ def test_the_scripting_example_runs(capsys):
 
 
 def test_the_ci_script_runs_the_readme_test_command():
+    """CI runs the README's line word for word: it lints, checks the import contracts, then
+    tests, each step only if the one before passed."""
     readme = (ROOT / "README.md").read_text()
     marker = readme.index("<!-- ci: test command -->")
     block = re.search(r"```sh\n(.*?)\n```", readme[marker:], re.S).group(1)
-    assert "pytest" in block
+    steps = [step.strip() for step in block.split("&&")]
+    assert steps[-3:] == [".venv/bin/ruff check racetrack tests tools", ".venv/bin/lint-imports",
+                          ".venv/bin/python -m pytest"]
     assert "ci: test command" in (ROOT / ".ci" / "run").read_text()
 
 
