@@ -72,6 +72,24 @@ def test_imports_inside_functions_are_only_the_listed_ones():
                                    f"listed but gone: {sorted(set(listed) - having)}")
 
 
+def test_the_architecture_page_places_every_module():
+    """docs/architecture.md names every module in its layer's row, so the page cannot fall
+    behind the tree again."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = {row.split("|")[1].strip().strip("`"): row for row in page.splitlines()
+            if row.startswith("| ")}
+    missing = []
+    for path in sorted((ROOT / "racetrack").rglob("*")):
+        if path.suffix not in (".py", ".c") or path.name == "__init__.py" or \
+                "__pycache__" in path.parts:
+            continue
+        parts = path.relative_to(ROOT / "racetrack").parts
+        row = rows.get(parts[0] if len(parts) > 1 else "top", "")
+        if f"`{path.name}`" not in row:
+            missing.append("/".join(parts))
+    assert not missing, f"docs/architecture.md does not place: {missing}"
+
+
 def test_the_core_imports_without_pygame():
     """Block pygame, then import every core module: none may need it."""
     code = """

@@ -22,12 +22,12 @@ Where the next changes plug in:
   bitmask) to ``COLUMNS``, set it in ``_drive``/``crash`` from the zones a move touches
   (``ZoneLattice.touches``), declare it with ``Option.state`` and ask for it in ``columns``;
   ``StateSpace`` in the solver gives every declared column its radix (``2 ** areas``) and
-  ``car_batch``/``car_after`` in ``rules/moves.py`` carry it to and from ``CarState``.
+  ``car_batch``/``car_after`` in ``engine/moves.py`` carry it to and from ``CarState``.
 - The rules of a race (collisions, first move, gadgets, missiles, collectables): on top of the
-  batch of one, in ``rules/moves.py`` (``race_moves``) and ``game.py``; never here.
-- The computer drivers: ``ai/tables.py`` builds the solver's ``ValueTable`` over the same
-  successors, and ``ai/driver.py`` values a candidate by ``successors_of`` (where the move
-  leads, its cost in turns, and whether the car is out).
+  batch of one, in ``engine/moves.py`` (``race_moves``) and ``games/race.py``; never here.
+- The computer drivers: ``search/drivers/tables.py`` builds the solver's ``ValueTable`` over
+  the same successors, and ``search/drivers/driver.py`` values a candidate by
+  ``successors_of`` (where the move leads, its cost in turns, and whether the car is out).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The one protocol both games speak: a setup that starts, and a state that moves.
 
-A race (``game.Race`` / ``game.RaceState``) and a game of Graph Trees (``trees.TreesGame`` /
+A race (``race.Race`` / ``race.RaceState``) and a game of Graph Trees (``trees.TreesGame`` /
 ``trees.TreesState``) are OpenSpiel's Game and State under other names: a fixed setup that makes
 the first state, and a state that says whose turn it is, lists the legal moves, checks a move
 (the reason it is illegal, or ``None``), applies one, says when it is over and how it ended,
