@@ -16,6 +16,7 @@ uses none of it is still written as version 1, so older games read it.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Sequence
 from dataclasses import replace
@@ -351,10 +352,16 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
 def bundled_tracks_folder() -> Path:
     """The folder of the tracks shipped with the game."""
     try:
-        return Path(str(resources.files("racetrack.bundled_tracks")))
+        folder = resources.files("racetrack.bundled_tracks")
     except ModuleNotFoundError:
         # Running from a source tree that was not installed: the tracks are beside the package.
         return Path(__file__).resolve().parents[3] / "tracks"
+    if isinstance(folder, Path):
+        return folder
+    # Installed, the tracks' folder (no __init__.py: it is the players' folder of YAML files)
+    # is a namespace package, whose resources are no path of their own; its one location is.
+    spec = importlib.util.find_spec("racetrack.bundled_tracks")
+    return Path(next(iter(spec.submodule_search_locations)))  # type: ignore[union-attr]
 
 
 def bundled_track_paths() -> list[Path]:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 from racetrack.board.course import Course
 from racetrack.board.track import bundled_track_paths, find_track, load_track
 from tests.reference_bfs import fewest_moves
@@ -25,3 +29,16 @@ def test_the_bundled_set_covers_what_players_look_for():
     assert {"oil", "jump", "water"} <= kinds
     assert max(len(Course(t).start_positions) for t in tracks.values()) >= 6
     assert any(len(t.holes) >= 2 and t.checkpoints for t in tracks.values()), "a figure-eight"
+
+
+def test_an_installed_game_finds_its_bundled_tracks(tmp_path):
+    """Installed from a wheel, the tracks' folder (it has no __init__.py) is a namespace
+    package, whose resources are no plain path: the folder must be found all the same."""
+    folder = tmp_path / "racetrack" / "bundled_tracks"
+    folder.mkdir(parents=True)
+    code = (f"import racetrack; racetrack.__path__.append({str(tmp_path / 'racetrack')!r}); "
+            "from racetrack.board.track.fileformat import bundled_tracks_folder; "
+            "print(bundled_tracks_folder())")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert Path(found.stdout.strip()) == folder
