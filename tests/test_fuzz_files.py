@@ -123,8 +123,9 @@ checkpoints: [{a: [0, 6], b: [4, 6], forward: [0, -1]}]
 zones: [{kind: oil, polygon: [[9, 1], [11, 1], [11, 3]]}]
 collectables: [{kind: dime, at: [10, 10]}]
 """
-RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "rules" / "baker.yaml").read_text()
-TREE_RULES = (Path(__file__).resolve().parent.parent / "racetrack" / "games" / "trees" / "rulesets" / "levi-4.yaml").read_text()
+PACKAGE = Path(__file__).resolve().parent.parent / "racetrack"
+RULES = (PACKAGE / "rules" / "baker.yaml").read_text()
+TREE_RULES = (PACKAGE / "games" / "trees" / "rulesets" / "levi-4.yaml").read_text()
 SETTINGS = ("track: oval\nrules: gardner\nanimation_seconds: 0.35\nmoves: ''\nplayers:\n"
             "- {name: Ann, colour: red, driver: human, reverse: false, team: A}\n")
 

@@ -4,6 +4,7 @@ only the listed ones."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import tomllib
@@ -166,3 +167,19 @@ def test_the_window_imports_run_one_way():
 
     for name in graph:
         visit(name, ())
+
+
+def test_the_editor_parts_name_the_editor_for_type_checking_only():
+    """The one import the circles contract lets pass (``racetrack.editing.* ->
+    racetrack.editing.state``) must stay an annotation: a part that imported the editor to run
+    would be a real circle in the editor's package."""
+    for path in (ROOT / "racetrack" / "editing").glob("*.py"):
+        if path.name in ("state.py", "__init__.py"):  # the package itself may
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        guarded = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
+                   and "TYPE_CHECKING" in ast.unparse(block.test)
+                   for node in ast.walk(block)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "racetrack.editing.state":
+                assert id(node) in guarded, f"{path.name}:{node.lineno} imports the editor to run"

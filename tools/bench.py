@@ -751,7 +751,7 @@ def bench_online() -> None:
                               env=env, cwd=ROOT)
     url = server.stdout.readline().split()[2]
     track = load_track(find_track("oval"))
-    from racetrack.net.commands import new_game_message
+    from racetrack.cli.online import new_game_message
 
     create = new_game_message(track, load_rules("gardner"), 2, [])
     try:

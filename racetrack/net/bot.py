@@ -17,6 +17,7 @@ from collections.abc import Callable
 from racetrack.games.playout import driver_seed
 from racetrack.games.race import RaceState
 from racetrack.net.client import Mirror, OnlineError, Session
+from racetrack.search.drivers import make_driver
 
 log = logging.getLogger(__name__)
 
@@ -135,8 +136,6 @@ class SeatPlayer(Follower):
                 or self.proposed == mirror.number:
             return
         if self.driver is None:
-            from racetrack.search.drivers import make_driver
-
             self.driver = make_driver(self.level, driver_seed(mirror.race.seed, mirror.seat))
         self.thinking = True
         number = mirror.number

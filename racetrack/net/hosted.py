@@ -22,12 +22,14 @@ from typing import Any
 
 from racetrack.base.errors import FileProblemError
 from racetrack.base.yamlio import YamlDocument
+from racetrack.board.track import bundled_track_paths, load_track, track_to_data
 from racetrack.engine.model import Action, Move
 from racetrack.games.lineup import CAR_COLOURS
 from racetrack.games.race import Race, RaceState
 from racetrack.games.replay import FORMAT_KEY, FORMAT_VERSION, replay_data, replay_from_document
 from racetrack.net.codes import same_hash, secret_hash
 from racetrack.net.protocol import ProtocolError
+from racetrack.rules import bundled_variant_names, load_rules
 
 #: The largest seed the server draws.
 MAX_SEED = 10**9
@@ -79,8 +81,6 @@ class SetupError(ProtocolError):
 
 
 def _bundled_track_data(name: str) -> dict[str, Any]:
-    from racetrack.board.track import bundled_track_paths, load_track, track_to_data
-
     for path in bundled_track_paths():
         if path.stem == name:
             return track_to_data(load_track(path))
@@ -90,8 +90,6 @@ def _bundled_track_data(name: str) -> dict[str, Any]:
 
 
 def _bundled_rules_data(name: str) -> dict[str, Any]:
-    from racetrack.rules import bundled_variant_names, load_rules
-
     if name not in bundled_variant_names():
         raise SetupError(f"no bundled rule set is named {name[:64]!r}; send the rules "
                          f"themselves, or one of: {', '.join(bundled_variant_names())}")

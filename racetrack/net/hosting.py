@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from racetrack.base.files import atomic_write_text
+from racetrack.base.settings import data_dir
 
 DEFAULT_PORT = 8765
 #: Seconds to wait for a new server to say it listens.
@@ -27,8 +28,6 @@ START_SECONDS = 30.0
 
 
 def _folder() -> Path:
-    from racetrack.base.settings import data_dir
-
     return data_dir() / "online"
 
 

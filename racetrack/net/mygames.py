@@ -18,6 +18,7 @@ from pathlib import Path
 from racetrack.base.errors import FileProblemError
 from racetrack.base.fields import Reader
 from racetrack.base.files import keep_aside
+from racetrack.base.settings import data_dir
 from racetrack.base.yamlio import Limits, load_yaml, write_yaml
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,6 @@ class MyGame:
 
 
 def games_path() -> Path:
-    from racetrack.base.settings import data_dir
-
     return data_dir() / "online-games.yaml"
 
 

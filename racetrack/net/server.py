@@ -51,6 +51,7 @@ from racetrack.net.hosted import (
 )
 from racetrack.net.protocol import ProtocolError, encode
 from racetrack.net.storage import Store, StoredGame
+from racetrack.search.drivers import make_driver
 
 log = logging.getLogger(__name__)
 
@@ -593,8 +594,6 @@ class GameServer:
                 seat = game.current_seat.index
                 driver = live.drivers.get((seat, level))
                 if driver is None:
-                    from racetrack.search.drivers import make_driver
-
                     driver = make_driver(level, driver_seed(game.race.seed, seat))
                     live.drivers[(seat, level)] = driver
                 copy = game.state.clone()

@@ -135,30 +135,6 @@ def schema(postgres: bool) -> str:
                          no="0")
 
 
-def default_database() -> Path:
-    """The embedded default: one SQLite file in the game's data folder."""
-    from racetrack.base.settings import data_dir
-
-    return data_dir() / "online" / "games.sqlite3"
-
-
-def is_postgres(where: str) -> bool:
-    return where.startswith(("postgresql://", "postgres://"))
-
-
-def open_store(where: str | Path | None) -> Store:
-    """The store a ``--db`` value names: a PostgreSQL URL, or an SQLite file's path
-    (``None``: the default file in the data folder)."""
-    if where is not None and is_postgres(str(where)):
-        from racetrack.net.postgres import PostgresStore
-
-        return PostgresStore(str(where))
-    text = str(where) if where is not None else ""
-    if text.startswith("sqlite:"):
-        text = text.removeprefix("sqlite:").removeprefix("//")
-    return SqliteStore(Path(text) if text else default_database())
-
-
 def stored_game(row: tuple, seats: list[tuple], moves: list[tuple]) -> StoredGame:
     """A game from its rows (the same columns in both databases)."""
     game, created, setup, watch_hash, move_time, on_timeout, level, set_aside = row

@@ -11,7 +11,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from racetrack.net.hosted import MoveRecord, Seat, TimeRule
-from racetrack.net.storage import default_database, open_store
+from racetrack.net.stores import default_database, open_store
 from tests.net.conftest import new_game, start_server
 
 

@@ -10,9 +10,9 @@ to what the track asks of it: on a long strip as on a short sprint, alone, hard 
 1.09, medium 1.23 and easy 1.45 times the optimum. None of them ever picks a move with no way
 out when it has one with a way out. The seed only chooses among equally good moves.
 
-Among other cars (``racetrack.search.drivers.traffic``) every level gives way to a car it holds up head on
-when the rules of the road say it should, and keeps out of places whose only way on one car
-could shut; and no car waits for ever: a car that would stand still while every other car
+Among other cars (``racetrack.search.drivers.traffic``) every level gives way to a car it holds
+up head on when the rules of the road say it should, and keeps out of places whose only way on
+one car could shut; and no car waits for ever: a car that would stand still while every other car
 stood still on its last turn moves instead. On a track too large for a table the drivers plan
 a few moves ahead (``racetrack.search.drivers.planner``).
 """

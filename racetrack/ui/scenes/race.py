@@ -9,8 +9,8 @@ the window never freezes and never teleports a car; once no person is left racin
 (or Enter) has them finish the race at once.
 
 Where the race allows it (a race setting, off where records count), the player takes back their
-last move and the computer moves made since (``racetrack.games.takeback``): the race goes on from the
-state a replay of the moves that stood gives, and only those moves are saved.
+last move and the computer moves made since (``racetrack.games.takeback``): the race goes on
+from the state a replay of the moves that stood gives, and only those moves are saved.
 
 Every candidate says what it does before the click: its mark (safe, into the wall, off the
 track, into a car, over the finish, special, refused) and, under the mouse, a line with the

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from racetrack.cli.common import chosen_rules, find_track, load_track, say
 from racetrack.search.drivers import LEVELS
 
 EXIT_OK = 0
@@ -100,12 +101,6 @@ def add_online_commands(commands) -> None:
     games.set_defaults(run=run_games)
 
 
-def _say(text: str) -> None:
-    from racetrack.cli import say
-
-    say(text)
-
-
 def _run(coroutine) -> Any:
     """Run a client's coroutine; its ``OnlineError`` becomes the command line's one line."""
     import asyncio
@@ -129,7 +124,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from racetrack.base.errors import RacetrackError
     from racetrack.net.server import ServerConfig, run_server
-    from racetrack.net.storage import default_database, open_store
+    from racetrack.net.stores import default_database, open_store
 
     if bool(args.certfile) != bool(args.keyfile):
         raise RacetrackError("--certfile and --keyfile go together")
@@ -184,7 +179,6 @@ def new_game_message(track, rules, humans: int, computers: list[str],
 
 def run_new(args: argparse.Namespace) -> int:
     from racetrack.base.errors import RacetrackError
-    from racetrack.cli import chosen_rules, find_track, load_track
     from racetrack.net.client import ask_once, check_url
     from racetrack.net.codes import grouped, invitation
     from racetrack.net.protocol import MAX_SEATS
@@ -201,15 +195,15 @@ def run_new(args: argparse.Namespace) -> int:
                                args.on_timeout, args.timeout_driver)
     reply = _run(ask_once(url, "create", **message))
     if args.json:
-        _say(json.dumps({"game": reply["game"],
+        say(json.dumps({"game": reply["game"],
                          "seats": [{"seat": s["seat"], "token": s["token"]}
                                    for s in reply["seats"]],
                          "watch": reply["watch"]}))
         return EXIT_OK
-    _say(f"game {reply['game']} on {url}: {track.name}, {rules.name} rules; watch code "
+    say(f"game {reply['game']} on {url}: {track.name}, {rules.name} rules; watch code "
          f"{grouped(reply['watch'])}")
     for seat in reply["seats"]:
-        _say(f"seat {seat['seat']} ({seat['name']}): token {seat['token']}, invitation "
+        say(f"seat {seat['seat']} ({seat['name']}): token {seat['token']}, invitation "
              f"{invitation(reply['game'], seat['token'])}")
     return EXIT_OK
 
@@ -235,15 +229,15 @@ def _finish(args: argparse.Namespace, state) -> int:
         save_replay(state, args.save)
     result = race_result(state)
     if args.json:
-        _say(json.dumps(result))
+        say(json.dumps(result))
         return EXIT_OK
-    _say(f"{result['track']}, {result['rules']} rules: {result['reason']}")
+    say(f"{result['track']}, {result['rules']} rules: {result['reason']}")
     for place, name in enumerate(result["ranking"], start=1):
         car = next(c for c in result["cars"] if c["name"] == name)
         status = (f"finished in turn {car['finish_round']}" if car["finish_round"]
                   else car["status"])
-        _say(f"{place}. {name}: {status}, {car['moves']} moves, damage {car['damage']}")
-    _say(f"Winner: {result['winner'] or 'nobody'} after {result['turns']} turns")
+        say(f"{place}. {name}: {status}, {car['moves']} moves, damage {car['damage']}")
+    say(f"Winner: {result['winner'] or 'nobody'} after {result['turns']} turns")
     return EXIT_OK
 
 
@@ -290,7 +284,7 @@ def run_export(args: argparse.Namespace) -> int:
     state = replay.verify()
     save_replay(state, args.file)
     verdict = "finished" if state.is_over else "under way"
-    _say(f"game {reply['game']} ({verdict}, {len(state.history)} moves) written to "
+    say(f"game {reply['game']} ({verdict}, {len(state.history)} moves) written to "
          f"{args.file}")
     return EXIT_OK
 
@@ -304,10 +298,10 @@ def run_games(args: argparse.Namespace) -> int:
         print(f"warning: {problem}", file=sys.stderr)
     rows = _run(game_statuses(games))
     if args.json:
-        _say(json.dumps(rows))
+        say(json.dumps(rows))
         return EXIT_OK
     if not rows:
-        _say("no online games yet (host or join one in the window)")
+        say("no online games yet (host or join one in the window)")
     for row in rows:
-        _say(f"{row['server']} game {row['game']} seat {row['seat']}: {row['words']}")
+        say(f"{row['server']} game {row['game']} seat {row['seat']}: {row['words']}")
     return EXIT_OK
