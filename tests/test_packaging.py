@@ -174,7 +174,7 @@ def test_the_editor_parts_name_the_editor_for_type_checking_only():
     racetrack.editing.state``) must stay an annotation: a part that imported the editor to run
     would be a real circle in the editor's package."""
     for path in (ROOT / "racetrack" / "editing").glob("*.py"):
-        if path.name in ("state.py", "__init__.py"):  # the package itself may
+        if path.name in ("state.py", "__init__.py"):  # the package exports the editor
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         guarded = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If)
