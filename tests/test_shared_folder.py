@@ -20,7 +20,7 @@ ROUNDS = 12
 
 CHILD = """
 import datetime, json, sys
-from racetrack import archive
+from racetrack.games import archive
 from racetrack.search.drivers import make_driver
 from racetrack.games.race import Race
 from racetrack.engine.model import CarSetup

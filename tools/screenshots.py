@@ -279,7 +279,7 @@ def tutorial(app: App, out: Path) -> None:
 
 def replay(app: App, out: Path) -> None:
     """The race viewer half way through the last finished race (the results' race)."""
-    from racetrack import archive
+    from racetrack.games import archive
 
     entry = archive.saved_races()[0]
     app.routes.menu()
