@@ -446,18 +446,18 @@ def bench_files() -> None:
     data["moves"] = (data["moves"] * (MAX_MOVES // len(data["moves"]) + 1))[:MAX_MOVES]
     longest = folder / "longest.yaml"
     _, writing = timed(write_yaml, longest, data, REPLAY_LIMITS, ReplayError)
-    cases = [("a 4 MiB track of half a million points", "track", "load_track",
+    cases = [("a 4 MiB track of half a million points", "board.track", "load_track",
               made["tiny points"]),
-             ("a 16 MiB replay of moves", "replay", "load_replay", made["many moves"]),
-             ("a 4 MiB track of one base-60 number", "track", "load_track",
+             ("a 16 MiB replay of moves", "games.replay", "load_replay", made["many moves"]),
+             ("a 4 MiB track of one base-60 number", "board.track", "load_track",
               made["base-60 track"]),
-             ("a 16 MiB replay of one base-60 seed", "replay", "load_replay",
+             ("a 16 MiB replay of one base-60 seed", "games.replay", "load_replay",
               made["base-60 replay"]),
              (f"10,000 time-trial records as the game writes them "
-              f"({made['10,000 records'].stat().st_size / 1e6:.1f} MB)", "records",
+              f"({made['10,000 records'].stat().st_size / 1e6:.1f} MB)", "games.records",
               "load_records", made["10,000 records"]),
              (f"the longest replay the game writes ({longest.stat().st_size / 1e6:.1f} MB, "
-              f"{MAX_MOVES:,} moves; writing it took {writing:.1f} s)", "replay",
+              f"{MAX_MOVES:,} moves; writing it took {writing:.1f} s)", "games.replay",
               "load_replay", longest)]
     for what, module, function, path in cases:
         child = FILE_CHILD.format(module=module, function=function)
