@@ -219,13 +219,14 @@ def bench_tables() -> None:
         course = Course(track, laps=rules.laps)
         table, took = cpu_timed(build_value_table, course, rules)
         worst = max(worst, took)
-        print(f"table {path.stem}: {table.search.count:,} states, {took:.2f} s of CPU")
+        print(f"table {path.stem}: {table.count:,} states ({table.nbytes / 2**20:.1f} MB), "
+              f"{took:.2f} s of CPU")
     print(f"worst bundled table: {worst:.2f} s of CPU")
     levi = load_rules("levi")  # off the track a car crawls: its states cover the whole sheet
     course = Course(load_track(find_track("grand-prix")), laps=levi.laps)
     table, took, peak = measured(build_value_table, course, levi, cpu=True)
-    print(f"table grand-prix (Levi): {table.search.count:,} states, {took:.2f} s of CPU, "
-          f"{peak / 2**20:.0f} MB")
+    print(f"table grand-prix (Levi): {table.count:,} states ({table.nbytes / 2**20:.1f} MB), "
+          f"{took:.2f} s of CPU, {peak / 2**20:.0f} MB")
     sheet = parse_track("racetrack-track: 1\nname: Open sheet\n"
                         "outer: [[0, 0], [100, 0], [100, 69], [0, 69]]\n"
                         "start: {a: [2, 0], b: [2, 69], forward: [1, 0]}\n"
@@ -233,7 +234,8 @@ def bench_tables() -> None:
     course = Course(sheet)
     table, took, peak = measured(build_value_table, course, rules, cpu=True)
     print(f"table on an open sheet of {len(course.surface.lattice_points()):,} points: "
-          f"{table.search.count:,} states, {took:.2f} s of CPU, {peak / 2**20:.0f} MB")
+          f"{table.count:,} states ({table.nbytes / 2**20:.1f} MB), {took:.2f} s of CPU, "
+          f"{peak / 2**20:.0f} MB")
 
 
 def bench_moves() -> None:
@@ -586,7 +588,7 @@ def bench_imports() -> None:
              ("a 10,000 x 10,000 grid", huge),
              (f"a picture of noise, 2800 x 2800 ({noise.stat().st_size / 1e6:.0f} MB)", noise)]
     for what, path in cases:
-        child = FILE_CHILD.format(module="imports", function="import_map")
+        child = FILE_CHILD.format(module="board.track.maps", function="import_map")
         done = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True,
                               text=True, check=True)
         outcome, cpu, peak = json.loads(done.stdout)
