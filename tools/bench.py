@@ -362,7 +362,7 @@ def bench_editor() -> None:
     import os
 
     from racetrack.board.track.draft import Draft
-    from racetrack.editing.checks import self_crossings
+    from racetrack.editing.checks import problems, self_crossings
     from racetrack.editing.road import build_road
 
     clicks = [(60 + 50 * math.cos(a / 40 * 2 * math.pi) * (1 + 0.25 * math.sin(a * 0.9)),
@@ -371,7 +371,7 @@ def bench_editor() -> None:
     print(f"road tool: 40 clicks into a circuit of {len(road.outer)} + "
           f"{sum(map(len, road.holes))} corners in {took * 1e3:.0f} ms")
     draft = Draft(outer=road.outer, holes=road.holes, start=road.start)
-    marks, took = timed(draft.marks)
+    marks, took = timed(problems, draft)
     print(f"live checks of that drawing: {len(marks)} problems in {took * 1e3:.0f} ms")
     for size in (5_000, 20_000):  # the old limit of a polygon's corners, and the new one
         zigzag = tuple((i * 0.1, (i % 2) * 4.0) for i in range(size - 2)) + (
