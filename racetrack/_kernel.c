@@ -568,12 +568,13 @@ static inline int box_meets(const double *box, double x0, double y0, double x1, 
 /* ``Course.advance_one``: progress after the move p-q from ``progress``. The lines passed
    are a bit each (``racetrack.kernel`` compiles only courses of at most 64 drawn lines). */
 static int64_t advance(const Lines *l, int64_t progress, double px, double py, double qx,
-                       double qy, int reach_points) {
+                       double qy, int reach_points, int round_ends, int64_t cap) {
     int64_t goal = l->goal, last = goal - 1;
     double x0 = least(px, qx), x1 = most(px, qx), y0 = least(py, qy), y1 = most(py, qy);
     int64_t ahead = progress < last ? progress : last;
     int64_t behind = progress - 1 > 0 ? progress - 1 : 0;
-    if (!box_meets(l->box_ahead + 4 * ahead, x0, y0, x1, y1)
+    const double *ahead_boxes = round_ends ? l->box_behind : l->box_ahead;
+    if (!box_meets(ahead_boxes + 4 * ahead, x0, y0, x1, y1)
         && !box_meets(l->box_behind + 4 * behind, x0, y0, x1, y1))
         return progress;
     uint64_t used = 0;
@@ -582,11 +583,19 @@ static int64_t advance(const Lines *l, int64_t progress, double px, double py, d
         int forwards;
         if (l->is_point[k])
             forwards = reach_points && qx == l->point[2 * k] && qy == l->point[2 * k + 1];
-        else
+        else {
             forwards = l->tie[k] * line_crossing(l->a + 2 * k, l->b + 2 * k, l->side + 2 * k,
                                                  px, py, qx, qy) > 0;
+            /* round either end forwards too, for a car off the track (its caller caps it) */
+            for (int e = 0; e < 2 && round_ends && !forwards; e++) {
+                if (!l->reach_ok[2 * k + e]) continue;
+                const double *ends = l->reach + 8 * k + 4 * e;
+                forwards = l->tie[k] * line_crossing(ends, ends + 2, l->side + 2 * k, px, py,
+                                                     qx, qy) > 0;
+            }
+        }
         uint64_t ahead_bit = (uint64_t)1 << l->ids[k];
-        int go = progress < goal && forwards && !(used & ahead_bit);
+        int go = progress < goal && progress < cap && forwards && !(used & ahead_bit);
         int64_t j = progress - 1 > 0 ? progress - 1 : 0;
         uint64_t behind_bit = (uint64_t)1 << l->ids[j];
         int back = 0;
@@ -613,13 +622,14 @@ static int64_t advance(const Lines *l, int64_t progress, double px, double py, d
     return progress;
 }
 
-/* progress_after(lines, progress, px, py, qx, qy, reach_points, out): int32 progress in and
-   out, float64 coordinates. */
+/* progress_after(lines, progress, px, py, qx, qy, reach_points, round_ends, cap or None, out):
+   int32 progress (and cap: the most progress each move may reach) in and out, float64
+   coordinates. */
 static PyObject *progress_after(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *packed, *prog_o, *pxo, *pyo, *qxo, *qyo, *outo;
-    int reach_points;
-    if (!PyArg_ParseTuple(args, "OOOOOOpO", &packed, &prog_o, &pxo, &pyo, &qxo, &qyo,
-                          &reach_points, &outo))
+    PyObject *packed, *prog_o, *pxo, *pyo, *qxo, *qyo, *cap_o, *outo;
+    int reach_points, round_ends;
+    if (!PyArg_ParseTuple(args, "OOOOOOppOO", &packed, &prog_o, &pxo, &pyo, &qxo, &qyo,
+                          &reach_points, &round_ends, &cap_o, &outo))
         return NULL;
     Buffers b = {.count = 0};
     Lines l;
@@ -627,16 +637,19 @@ static PyObject *progress_after(PyObject *Py_UNUSED(self), PyObject *args) {
     const int32_t *progress;
     const double *px, *py, *qx, *qy;
     int32_t *out;
+    const int32_t *cap = NULL;
     if (unpack_lines(&b, packed, &l) < 0 || !(progress = grab(&b, prog_o, 4, 0, &n))
         || !(px = grab_at_least(&b, pxo, 8, 0, n)) || !(py = grab_at_least(&b, pyo, 8, 0, n))
         || !(qx = grab_at_least(&b, qxo, 8, 0, n)) || !(qy = grab_at_least(&b, qyo, 8, 0, n))
+        || (cap_o != Py_None && !(cap = grab_at_least(&b, cap_o, 4, 0, n)))
         || !(out = grab_at_least(&b, outo, 4, 1, n))) {
         release(&b);
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++)
-        out[i] = (int32_t)advance(&l, progress[i], px[i], py[i], qx[i], qy[i], reach_points);
+        out[i] = (int32_t)advance(&l, progress[i], px[i], py[i], qx[i], qy[i], reach_points,
+                                  round_ends, cap ? cap[i] : l.goal);
     Py_END_ALLOW_THREADS
     release(&b);
     Py_RETURN_NONE;
@@ -846,7 +859,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
                 double y0 = (double)(py < ty ? py : ty), y1 = (double)(py < ty ? ty : py);
                 if (box_meets(box_a, x0, y0, x1, y1) || box_meets(box_b, x0, y0, x1, y1))
                     after = advance(&lines, progress, (double)px, (double)py, (double)tx,
-                                    (double)ty, 1);
+                                    (double)ty, 1, 0, lines.goal);
                 next_key = ((target * s.span_x + (wx + s.vmax_x)) * s.span_y
                             + (wy + s.vmax_y)) * (s.goal + 1) + after;
                 if (bitmap && (bitmap[next_key >> 3] >> (next_key & 7) & 1)) {

@@ -104,12 +104,16 @@ class CourseLines:
                     flat(np.column_stack([lo, hi])), flat(np.column_stack([behind_lo,
                                                                            behind_hi]))))
 
-    def progress_after(self, progress, px, py, qx, qy, reach_points: bool = True) -> np.ndarray:
+    def progress_after(self, progress, px, py, qx, qy, reach_points: bool = True,
+                       round_ends: bool = False, cap=None) -> np.ndarray:
         """``Course.advance`` for lattice moves p→q."""
         progress = np.ascontiguousarray(progress, dtype=np.int32)
         ends = [np.ascontiguousarray(v, dtype=np.float64) for v in (px, py, qx, qy)]
         out = np.empty(len(progress), dtype=np.int32)
-        _kernel.progress_after(self.packed, progress, *ends, bool(reach_points), out)
+        if cap is not None:
+            cap = np.ascontiguousarray(np.broadcast_to(cap, progress.shape), dtype=np.int32)
+        _kernel.progress_after(self.packed, progress, *ends, bool(reach_points),
+                               bool(round_ends), cap, out)
         return out
 
 

@@ -129,7 +129,8 @@ class StateSpace:
             self.vmax_x, self.vmax_y = extent_x, extent_y
         least = max(1, rules.crawl_step)  # a crawling car's step is its velocity
         self.vmax_x, self.vmax_y = max(self.vmax_x, least), max(self.vmax_y, least)
-        radix = {"pitted": 2, "launch": 2, "off": 2,
+        # Off the track: 1, and under a detour 1 + the lines lost round their ends since.
+        radix = {"pitted": 2, "launch": 2, "off": course.goal + 1 if transition.keeps_exit else 2,
                  "exit": transition.exit_cap + 1 if "exit" in self.columns else 1,
                  "damage": (damage_limit or 0) + 1,
                  "areas": 1 << transition.marks.count}

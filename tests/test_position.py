@@ -22,6 +22,7 @@ from racetrack.track import find_track, load_track
     "20,24 0,0 1",
     "31,5 4,-2 3 pit dmg=2",
     "12,30 1,1 2 off@41.6",
+    "12,30 1,1 1 off@41.6 lost=1",
     "12,30 1,1 2 off",
     "8,3 -2,0 1 launch kit=1/2/0",
     "8,3 0,0 0 miss=2 out",

@@ -581,8 +581,9 @@ class Transition:
             if self.keeps_exit:
                 back = np.flatnonzero(off & lands & legal)
                 if len(back):
-                    progress = self.course.progress_after(cars.progress[row[back]], px[back],
-                                                          py[back], tx[back], ty[back])
+                    progress = self.progress_off_track(cars.progress[row[back]],
+                                                       cars.off[row[back]], px[back], py[back],
+                                                       tx[back], ty[back])
                     there = self.exit_units(tx[back], ty[back], progress,
                                             cars.areas[row[back]])
                     ahead = np.zeros(n, dtype=bool)
@@ -824,6 +825,10 @@ class Transition:
                                     progress)
         if self.finish_anywhere:  # over the finish and beyond the track (judged so)
             progress = np.where(kind == FINISH, self.goal, progress)
+        if self.keeps_exit:  # off the track: 1 + how many lines it has lost since it left
+            had = np.where(kind == OFF, before.progress + np.maximum(before.off - 1, 0),
+                           np.maximum(before.progress, progress))
+            off = np.where(off > 0, 1 + had - progress, 0)
         kit = {name: getattr(before, name) for name in KIT_COLUMNS}
         for special in (Special.GOOD_BRAKES, Special.TURBO, Special.BOOSTERS):
             using = chosen.special == SPECIAL_CODES.index(special)
@@ -835,17 +840,34 @@ class Transition:
                     areas=areas, **kit)
 
     def _progress_of_moves(self, before: Cars, chosen: Moves) -> np.ndarray:
-        """Progress after ordinary moves. A car that must come back behind where it left (a
-        detour, Nystrom: "you had to make a circle and enter the race track at a point before
-        the point you left it"; a crawl under ``crawl-return: not-ahead``) passes no line
-        forwards while it stays off the track: a move over the track from off it to off it
-        again has not entered the track, so going on over the finish is no finish."""
+        """Progress after ordinary moves (see ``progress_off_track`` for a car off the track
+        that must come back behind where it left)."""
         progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
                                               chosen.ty)
         if self.keeps_exit:
-            progress = np.where(chosen.kind == OFF, np.minimum(progress, before.progress),
-                                progress)
+            away = np.flatnonzero(before.off > 0)
+            if len(away):
+                progress[away] = self.progress_off_track(
+                    before.progress[away], before.off[away], before.x[away], before.y[away],
+                    chosen.tx[away], chosen.ty[away])
         return progress
+
+    def progress_off_track(self, progress: np.ndarray, off: np.ndarray, px: np.ndarray,
+                           py: np.ndarray, tx: np.ndarray, ty: np.ndarray) -> np.ndarray:
+        """Progress after the moves of cars off the track that must come back behind where
+        they left (a detour, Nystrom: "you had to make a circle and enter the race track at a
+        point before the point you left it"; a crawl under ``crawl-return: not-ahead``),
+        onto the track or not.
+
+        Such a car passes and un-passes lines as any car does, and round their ends too: going
+        round a line's end backwards un-passes it, coming back round it forwards passes it
+        again. But it passes no line it had not passed when it left: ``off`` - 1 is how many of
+        those it has lost since (so a move over the track from off it to off it again, or onto
+        it, never goes on over the finish or a checkpoint it never reached). Coming back round
+        the end of the start line it left round, it has its lap back, and must come back onto
+        the track behind where it left, as the words say."""
+        cap = np.asarray(progress) + np.maximum(np.asarray(off) - 1, 0)
+        return self.course.progress_after(progress, px, py, tx, ty, round_ends=True, cap=cap)
 
     def crash(self, cars: Cars, tx: np.ndarray, ty: np.ndarray, damage_limit: int | None = None,
               exclude: Sequence[tuple[int, int]] = (), memo: CrashSpots | None = None,
