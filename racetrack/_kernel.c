@@ -1258,6 +1258,7 @@ typedef struct {
     uint64_t key;
     int32_t cost;
     int32_t crashed;
+    State state;
 } Succ;
 
 enum { EXPANDED = 0, WANTS = 1, TOO_FAST = 2 };
@@ -1498,12 +1499,36 @@ static int crash_to(const Rules *r, const Facts *f, Needs *needs, const State *s
     return 1;
 }
 
+/* Whether the move p→t stays on the track (and lands on the land): 1, 0, or -1 where only
+   the facts say and they are not known yet (asked for). */
+static int stays_on(const Rules *r, const Facts *f, Needs *needs, int64_t px, int64_t py,
+                    int64_t tx, int64_t ty, int lands) {
+    if (!lands || !(r->same || (point_of(&r->drive, px, py) >= 0
+                                && point_of(&r->drive, tx, ty) >= 0)))
+        return 0;
+    int on = move_inside(&r->drive, px, py, tx, ty);
+    if (on >= 0) return on;
+    uint64_t fact = fact_of(f, px, py, tx, ty);  /* unsure in the cells: the numpy transition */
+    if (!(fact & F_KNOWN)) {
+        ask(needs, px, py, tx, ty, NEED_FLAGS);
+        return -1;
+    }
+    return (fact & F_ON) != 0;
+}
+
+/* A search's seen-set as ``successors`` asks it: whether a state was reached in ``turns`` turns
+   or fewer (so a move to it needs no geometry). */
+typedef int (*SeenFn)(const void *ctx, uint64_t key, int32_t turns);
+
 /* Every state one turn leads to from the state ``key`` (``Transition.successors``: its legal
    moves, or the crash of its unchanged move where it has none), into ``out`` (room for 65).
    Returns EXPANDED, WANTS (facts asked for in ``needs``; nothing written) or TOO_FAST (a legal
-   move beyond the numbering's speed bound). */
+   move beyond the numbering's speed bound). With ``seen`` (the state reached in ``turns``),
+   a move that can only drive on or be refused, to a state ``seen`` says was reached as soon,
+   is dropped before its geometry is worked out (and worked out only if the car turns out to
+   have no other legal move, where the crash rules need to know). */
 static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key, Succ *out,
-                      int *n_out) {
+                      int *n_out, SeenFn seen, const void *seen_ctx, int32_t turns) {
     State st;
     decode_state(r, key, &st);
     *n_out = 0;
@@ -1512,7 +1537,8 @@ static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key
     int crawling = off && r->leaving == LEAVE_CRAWL;
     int moving = st.vx != 0 || st.vy != 0;
     int state_moving = moving && !crawling;
-    int missing = 0, legal_any = 0, n = 0;
+    int missing = 0, legal_any = 0, n = 0, n_dropped = 0;
+    int64_t dropped[64][2];
     /* What the unchanged move touches: oil under it, a jump (``judge``'s ``state``). */
     uint64_t own = 0;
     if ((r->oil || r->jump) && state_moving) {
@@ -1530,6 +1556,8 @@ static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key
         first = col >= 0 && row >= 0 && col < r->land.width && row < r->land.height
                 && is_start_cell(&r->s, row * r->land.width + col);
     }
+    /* a move to a state seen can be dropped unseen where it can only drive on or be refused */
+    int drop_seen = seen && !off && r->leaving == LEAVE_ILLEGAL && !r->marks;
     int64_t count = crawling ? r->n_crawl : r->s.n_changes;
     int64_t speed_v = imax(iabs(st.vx), iabs(st.vy));
     for (int64_t c = 0; c < count; c++) {
@@ -1548,34 +1576,14 @@ static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key
         uint64_t fact = 0;
         int fact_read = 0;
 #define FACT() (fact_read ? fact : (fact_read = 1, fact = fact_of(f, st.x, st.y, tx, ty)))
-        int kind;
-        if (off) {  /* ``judge``: off the track, back on it or not */
-            kind = lands ? K_RETURN : K_OFF;
-            if (!lands && !on_sheet) continue;
-        } else {
-            int on = 0;
-            if (lands && (r->same || (point_of(&r->drive, st.x, st.y) >= 0
-                                      && point_of(&r->drive, tx, ty) >= 0))) {
-                on = move_inside(&r->drive, st.x, st.y, tx, ty);
-                if (on < 0) {  /* unsure in the cells: the numpy transition says */
-                    if (!(FACT() & F_KNOWN)) {
-                        ask(needs, st.x, st.y, tx, ty, NEED_FLAGS);
-                        missing = 1;
-                        continue;
-                    }
-                    on = (fact & F_ON) != 0;
-                }
-            }
-            if (on) kind = K_DRIVE;
-            else if (r->leaving == LEAVE_CRASH) kind = K_CRASH;
-            else if (r->leaving == LEAVE_DETOUR || r->leaving == LEAVE_CRAWL) {
-                kind = K_LEAVE;
-                if (lands || !on_sheet) continue;  /* no cutting back on; not off the paper */
-            } else continue;
-        }
+        /* ``judge``'s rules that need no geometry: zones, skids, repeats, the first move */
         int unchanged = !crawling && wx == st.vx && wy == st.vy;
         if (state_moving) {  /* forced: zones and skids (a car at rest never is) */
             int64_t speed_w = imax(iabs(wx), iabs(wy));
+            if (r->oil == OIL_SKID && on_oil && !unchanged) continue;
+            if (r->s.skid > 0 && speed_v >= r->s.skid && st.vx * wy - st.vy * wx != 0
+                && speed_w < speed_v)
+                continue;
             if (r->up || r->down || r->oil == OIL_STEADY || r->jump) {
                 if (!(FACT() & F_KNOWN)) {
                     ask(needs, st.x, st.y, tx, ty, NEED_FLAGS);
@@ -1587,10 +1595,6 @@ static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key
                 if (r->oil == OIL_STEADY && (fact & F_OIL) && !unchanged) continue;
                 if (r->jump && (fact & F_JUMP) && !unchanged) continue;
             }
-            if (r->oil == OIL_SKID && on_oil && !unchanged) continue;
-            if (r->s.skid > 0 && speed_v >= r->s.skid && st.vx * wy - st.vy * wx != 0
-                && speed_w < speed_v)
-                continue;
         }
         if (r->s.must_change && unchanged && !repeat_demanded) continue;
         if (first) {
@@ -1598,6 +1602,32 @@ static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key
             if ((r->s.ahead_x != 0 || r->s.ahead_y != 0)
                 && (double)wx * r->s.ahead_x + (double)wy * r->s.ahead_y <= 0)
                 continue;
+        }
+        if (drop_seen && lands) {
+            State after = {tx, ty, wx, wy, 0, 0, 0, st.damage, st.areas};
+            after.progress = advance(&r->lines, st.progress, (double)st.x, (double)st.y,
+                                     (double)tx, (double)ty, 1, 0, r->s.goal);
+            uint64_t next;
+            if (encode_state(r, &after, &next) && seen(seen_ctx, next, turns + 1)) {
+                dropped[n_dropped][0] = wx;
+                dropped[n_dropped][1] = wy;
+                n_dropped++;
+                continue;
+            }
+        }
+        int kind;
+        if (off) {  /* ``judge``: off the track, back on it or not */
+            kind = lands ? K_RETURN : K_OFF;
+            if (!lands && !on_sheet) continue;
+        } else {
+            int on = stays_on(r, f, needs, st.x, st.y, tx, ty, lands);
+            if (on < 0) { missing = 1; continue; }
+            if (on) kind = K_DRIVE;
+            else if (r->leaving == LEAVE_CRASH) kind = K_CRASH;
+            else if (r->leaving == LEAVE_DETOUR || r->leaving == LEAVE_CRAWL) {
+                kind = K_LEAVE;
+                if (lands || !on_sheet) continue;  /* no cutting back on; not off the paper */
+            } else continue;
         }
         int64_t cap = st.progress + (st.off > 1 ? st.off - 1 : 0);
         int64_t progress = r->keeps_exit && off
@@ -1654,8 +1684,17 @@ static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key
         out[n].key = next;
         out[n].cost = cost;
         out[n].crashed = crashed;
+        out[n].state = after;
         n++;
 #undef FACT
+    }
+    for (int k = 0; k < n_dropped && !missing && !legal_any && r->crash_outcome != CRASH_OUT;
+         k++) {
+        /* the moves dropped unseen: whether one of them keeps the car from being stuck */
+        int64_t tx = st.x + dropped[k][0], ty = st.y + dropped[k][1];
+        int on = stays_on(r, f, needs, st.x, st.y, tx, ty, 1);
+        if (on < 0) missing = 1;
+        else if (on) legal_any = 1;
     }
     if (!missing && !legal_any) {  /* stuck: the crash of its unchanged move */
         State after;
@@ -1668,6 +1707,7 @@ static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key
             out[n].key = next;
             out[n].cost = cost;
             out[n].crashed = 1;
+            out[n].state = after;
             n++;
         }
     }
@@ -1740,7 +1780,7 @@ static PyObject *expand_all(PyObject *Py_UNUSED(self), PyObject *args) {
             waiting[waited++] = i;
             continue;
         }
-        int verdict = successors(&r, &f, &needs, keys[i], found, &count);
+        int verdict = successors(&r, &f, &needs, keys[i], found, &count, NULL, NULL, 0);
         if (verdict == TOO_FAST) { too_fast = 1; break; }
         if (verdict == WANTS) { waiting[waited++] = i; continue; }
         for (int k = 0; k < count; k++) {
@@ -1793,6 +1833,495 @@ static PyObject *facts_merge(PyObject *Py_UNUSED(self), PyObject *args) {
     return PyLong_FromSsize_t(added);
 }
 
+/* -- the bound's tables ---------------------------------------------------------------------- */
+
+/* ``racetrack.bound`` builds, once per search, the tables ``bound_of`` reads: the squares still
+   to go from every point of the sheet near the track at every progress (``bound_field``), and
+   per axis the turns a lone coordinate needs to pass the levels of those squares in order
+   (``axis_turns``). Why they bound the turns from below is said there. */
+
+/* A bucket of ids for Dial's searches: taken last in, first out; an id may stand in several
+   (the searches skip an id whose distance is no longer the bucket's). */
+typedef struct {
+    int32_t *items;
+    int64_t count, room;
+} IdBucket;
+
+static int bucket_push(IdBucket *b, int32_t id) {
+    if (b->count == b->room) {
+        int64_t room = b->room ? 2 * b->room : 64;
+        int32_t *items = realloc(b->items, 4 * (size_t)room);
+        if (!items) return -1;
+        b->items = items;
+        b->room = room;
+    }
+    b->items[b->count++] = id;
+    return 0;
+}
+
+static void buckets_free(IdBucket *b, int64_t n) {
+    for (int64_t i = 0; b && i < n; i++) free(b[i].items);
+    free(b);
+}
+
+typedef struct {
+    int32_t *src, *dst, *end;   /* ``end``: a long move's last point (-1 for a step) */
+    uint8_t *cost;
+    int64_t count, room;
+} EdgeList32;
+
+static int add_edge(EdgeList32 *e, int32_t src, int32_t dst, int cost, int32_t end) {
+    if (e->count == e->room) {
+        int64_t room = e->room ? 2 * e->room : 1 << 16;
+        int32_t *s = realloc(e->src, 4 * (size_t)room);
+        if (!s) return -1;
+        e->src = s;
+        int32_t *d = realloc(e->dst, 4 * (size_t)room);
+        if (!d) return -1;
+        e->dst = d;
+        int32_t *n = realloc(e->end, 4 * (size_t)room);
+        if (!n) return -1;
+        e->end = n;
+        uint8_t *c = realloc(e->cost, (size_t)room);
+        if (!c) return -1;
+        e->cost = c;
+        e->room = room;
+    }
+    e->src[e->count] = src;
+    e->dst[e->count] = dst;
+    e->end[e->count] = end;
+    e->cost[e->count] = (uint8_t)cost;
+    e->count++;
+    return 0;
+}
+
+/* Whether the move p-q, its box widened by ``widen``, comes near the lines a car with
+   ``progress`` may pass or un-pass (``advance``'s own first test, widened). */
+static int near_lines(const Lines *l, int64_t progress, double px, double py, double qx,
+                      double qy, double widen) {
+    int64_t last = l->goal - 1;
+    int64_t ahead = progress < last ? progress : last;
+    int64_t behind = progress - 1 > 0 ? progress - 1 : 0;
+    double x0 = least(px, qx) - widen, x1 = most(px, qx) + widen;
+    double y0 = least(py, qy) - widen, y1 = most(py, qy) + widen;
+    return box_meets(l->box_ahead + 4 * ahead, x0, y0, x1, y1)
+           || box_meets(l->box_behind + 4 * behind, x0, y0, x1, y1);
+}
+
+/* Whether the unit cell with low corner (col, row) of the sheet meets the region (its state is
+   not CELL_OUT: ``classify``). */
+static inline int cell_meets(const int8_t *cells, int64_t width, int64_t height, int64_t col,
+                             int64_t row) {
+    if (col < 0 || row < 0 || col >= width - 1 || row >= height - 1) return 0;
+    return cells[row * (width - 1) + col] != CELL_OUT;
+}
+
+/* Whether a car's move can pass from point (c, r) to its neighbour (c + dc, r + dr) as the
+   points a move passes within a square of (along its longer axis, the other coordinate
+   rounded down: ``racetrack.bound``): the unit cells the move crosses between them meet the
+   region. Along x, the cells of the column between them, in both their rows; along y, the
+   cells of the row between them, in both their columns. */
+static int step_on(const int8_t *cells, int64_t width, int64_t height, int64_t c, int64_t r,
+                   int dc, int dr) {
+    if (dc) {
+        int64_t col = dc > 0 ? c : c - 1;
+        if (cell_meets(cells, width, height, col, r) && cell_meets(cells, width, height, col, r + dr))
+            return 1;
+    }
+    if (dr) {
+        int64_t row = dr > 0 ? r : r - 1;
+        if (cell_meets(cells, width, height, c, row) && cell_meets(cells, width, height, c + dc, row))
+            return 1;
+    }
+    return 0;
+}
+
+/* bound_field(lines, (x0, y0, width, height), near, cells, land, drive, area_mark, finish_near,
+               (reach_x, reach_y, widen, teleports), out)
+
+   Squares still to go from every point of the sheet that is ``near`` the track (uint8 per
+   point), at every progress (``out``: int32, (progress × height + row) × width + col; -1 where
+   the finish cannot be reached): the shortest distance to a finished state over
+   - a step to a neighbouring point near the track, across cells that meet the region
+     (``cells``: the drive region's states, ``step_on``; one square; progress by
+     ``advance``),
+   - where ``teleports``, from a point near the track to every point of the land within
+     ``widen`` squares (their distance; progress as a crash's put-back counts it),
+   - every move between points of the ``land`` (int32 per point: its index, -1 off it) of at
+     most ``reach`` squares along each axis whose box, widened by ``widen``, comes near the
+     lines, and that stays on the region ``drive`` (or is unsure there) (its length in
+     squares, the larger of its two; progress by ``advance``), and where ``teleports``, every
+     such pair of points whether the move stays on or not, as a crash's put-back counts it,
+   - at a progress whose next mark is a finish area (``area_mark``, uint8 per progress), from
+     a point ``finish_near`` it (uint8 per point, or None) to the next progress (nothing),
+   Returns (the number of moves between points of the land taken, the levels): per distance
+   d (0 up to the farthest), int32 lo x, hi x, lo y, hi y as bytes: the box of the points at
+   distance d, widened by a square, and of the moves between points of the land that pass
+   from farther than d to d or nearer (``racetrack.bound`` says what they are for). */
+static PyObject *bound_field(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *lines_o, *near_o, *cells_o, *land_o, *drive_o, *mark_o, *fin_o, *out_o;
+    long long x0, y0, width, height, reach_x, reach_y, teleports;
+    double widen;
+    if (!PyArg_ParseTuple(args, "O(LLLL)OOOOOO(LLdL)O", &lines_o, &x0, &y0, &width, &height,
+                          &near_o, &cells_o, &land_o, &drive_o, &mark_o, &fin_o, &reach_x,
+                          &reach_y, &widen, &teleports, &out_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Lines l;
+    Region drive;
+    const uint8_t *near, *mark, *fin = NULL;
+    const int8_t *cells;
+    const int32_t *land;
+    int32_t *out;
+    Py_ssize_t points = (Py_ssize_t)(width * height);
+    if (unpack_lines(&b, lines_o, &l) < 0 || !(near = grab_at_least(&b, near_o, 1, 0, points))
+        || !(cells = grab_at_least(&b, cells_o, 1, 0, (width - 1) * (height - 1)))
+        || unpack_region(&b, drive_o, &drive) < 0
+        || !(land = grab_at_least(&b, land_o, 4, 0, points))
+        || !(mark = grab_at_least(&b, mark_o, 1, 0, l.goal))
+        || (fin_o != Py_None && !(fin = grab_at_least(&b, fin_o, 1, 0, points)))
+        || !(out = grab_at_least(&b, out_o, 4, 1, l.goal * points))) {
+        release(&b);
+        return NULL;
+    }
+    int64_t goal = l.goal, finished = goal * points, nodes = finished + 1;
+    if (nodes >= INT32_MAX) return finish(&b, "too many points to bound");
+    EdgeList32 e = {0};
+    int failed = 0;
+    int64_t explicit_moves = 0;
+    int max_cost = 1;
+    int32_t farthest = 0, *box = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    static const int steps[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1},
+                                    {0, 1}, {1, 1}};
+    for (int64_t row = 0; row < height && !failed; row++)
+        for (int64_t col = 0; col < width && !failed; col++) {
+            int64_t c = row * width + col;
+            if (!near[c]) continue;
+            double px = (double)(x0 + col), py = (double)(y0 + row);
+            for (int k = 0; k < goal && !failed; k++) {
+                int64_t from = k * points + c;
+                if (fin && mark[k]) {  /* over the finish area: the next progress */
+                    if (fin[c]) failed |= add_edge(&e, (int32_t)from,
+                                                   (int32_t)(k + 1 >= goal ? finished
+                                                             : (k + 1) * points + c), 0, -1) < 0;
+                }
+                for (int s = 0; s < 8 && !failed; s++) {
+                    int64_t qc = col + steps[s][0], qr = row + steps[s][1];
+                    if (qc < 0 || qr < 0 || qc >= width || qr >= height) continue;
+                    int64_t q = qr * width + qc;
+                    if (!near[q] || !step_on(cells, width, height, col, row, steps[s][0],
+                                             steps[s][1]))
+                        continue;
+                    int64_t after = advance(&l, k, px, py, px + steps[s][0], py + steps[s][1], 1,
+                                            0, goal);
+                    int64_t to = after >= goal ? finished : after * points + q;
+                    failed |= add_edge(&e, (int32_t)from, (int32_t)to, 1, -1) < 0;
+                }
+            }
+            for (int64_t wy = -(int64_t)widen; teleports && wy <= (int64_t)widen && !failed; wy++)
+                for (int64_t wx = -(int64_t)widen; wx <= (int64_t)widen && !failed; wx++) {
+                    /* a crash's put-back: from where it left the track to the land near it */
+                    int64_t qc = col + wx, qr = row + wy;
+                    if ((wx == 0 && wy == 0) || qc < 0 || qr < 0 || qc >= width || qr >= height)
+                        continue;
+                    int64_t q = qr * width + qc;
+                    if (land[q] < 0) continue;
+                    for (int k = 0; k < goal && !failed; k++) {
+                        int64_t after = advance(&l, k, px, py, px + wx, py + wy, 0, 0, goal);
+                        int64_t to = after >= goal ? finished : after * points + q;
+                        failed |= add_edge(&e, (int32_t)(k * points + c), (int32_t)to,
+                                           (int)imax(iabs(wx), iabs(wy)), (int32_t)q) < 0;
+                    }
+                }
+            if (land[c] < 0) continue;
+            for (int64_t wy = -reach_y; wy <= reach_y && !failed; wy++)
+                for (int64_t wx = -reach_x; wx <= reach_x && !failed; wx++) {
+                    int64_t qc = col + wx, qr = row + wy;
+                    if ((wx == 0 && wy == 0) || qc < 0 || qr < 0 || qc >= width || qr >= height)
+                        continue;
+                    int64_t q = qr * width + qc;
+                    if (land[q] < 0) continue;
+                    double qx = px + (double)wx, qy = py + (double)wy;
+                    int cost = (int)imax(iabs(wx), iabs(wy));
+                    int on = -2;  /* whether the move stays on the region: worked out once */
+                    for (int k = 0; k < goal && !failed; k++) {
+                        if (!near_lines(&l, k, px, py, qx, qy, widen)) continue;
+                        if (on == -2)
+                            on = point_of(&drive, x0 + col, y0 + row) >= 0
+                                 && point_of(&drive, x0 + qc, y0 + qr) >= 0
+                                 && move_inside(&drive, x0 + col, y0 + row, x0 + qc, y0 + qr) != 0;
+                        for (int reach = 1; reach >= (teleports ? 0 : 1) && !failed; reach--) {
+                            if (reach && !on) continue;  /* a car's move stays on */
+                            int64_t after = advance(&l, k, px, py, qx, qy, reach, 0, goal);
+                            int64_t to = after >= goal ? finished : after * points + q;
+                            failed |= add_edge(&e, (int32_t)(k * points + c), (int32_t)to,
+                                               cost, (int32_t)q) < 0;
+                            explicit_moves++;
+                        }
+                        if (cost > max_cost) max_cost = cost;
+                    }
+                }
+        }
+    /* Backwards from the finish (Dial's buckets; a bucket for each cost up to the longest). */
+    int64_t *start = NULL;
+    int32_t *rsrc = NULL, *dist = NULL;
+    uint8_t *rcost = NULL;
+    if (!failed) {
+        start = calloc((size_t)nodes + 1, 8);
+        rsrc = malloc(4 * (size_t)(e.count ? e.count : 1));
+        rcost = malloc((size_t)(e.count ? e.count : 1));
+        dist = malloc(4 * (size_t)nodes);
+        failed = !start || !rsrc || !rcost || !dist;
+    }
+    if (!failed) {
+        for (int64_t i = 0; i < e.count; i++) start[e.dst[i] + 1]++;
+        for (int64_t v = 0; v < nodes; v++) start[v + 1] += start[v];
+        int64_t *cursor = malloc(8 * (size_t)nodes);
+        failed = !cursor;
+        if (cursor) {
+            memcpy(cursor, start, 8 * (size_t)nodes);
+            for (int64_t i = 0; i < e.count; i++) {
+                int64_t at = cursor[e.dst[i]]++;
+                rsrc[at] = e.src[i];
+                rcost[at] = e.cost[i];
+            }
+            free(cursor);
+        }
+    }
+    if (!failed) {
+        int span = max_cost + 1;
+        IdBucket *ring = calloc((size_t)span, sizeof(IdBucket));
+        failed = !ring;
+        if (ring) {
+            for (int64_t v = 0; v < nodes; v++) dist[v] = INT32_MAX;
+            dist[finished] = 0;
+            failed |= bucket_push(&ring[0], (int32_t)finished) < 0;
+            int64_t queued = 1;
+            for (int64_t d = 0; queued > 0 && !failed; d++) {
+                IdBucket *bucket = &ring[d % span];
+                while (bucket->count && !failed) {
+                    int32_t v = bucket->items[--bucket->count];
+                    queued--;
+                    if (dist[v] != d) continue;  /* queued again since, nearer */
+                    for (int64_t k = start[v]; k < start[v + 1]; k++) {
+                        int32_t u = rsrc[k];
+                        int64_t nd = d + rcost[k];
+                        if (nd >= dist[u]) continue;
+                        dist[u] = (int32_t)nd;
+                        failed |= bucket_push(&ring[nd % span], u) < 0;
+                        queued++;
+                    }
+                }
+            }
+            buckets_free(ring, span);
+        }
+    }
+    /* The levels' boxes. */
+    if (!failed) {
+        for (int64_t v = 0; v < finished; v++) {
+            out[v] = dist[v] == INT32_MAX ? -1 : dist[v];
+            if (out[v] > farthest) farthest = out[v];
+        }
+        box = malloc(16 * ((size_t)farthest + 1));
+        failed = !box;
+    }
+    if (!failed) {
+        for (int32_t d = 0; d <= farthest; d++) {
+            box[4 * d] = box[4 * d + 2] = INT32_MAX;
+            box[4 * d + 1] = box[4 * d + 3] = INT32_MIN;
+        }
+#define WIDEN(d, lx, hx, ly, hy) do { int32_t *b_ = box + 4 * (d); \
+        b_[0] = (lx) < b_[0] ? (lx) : b_[0]; b_[1] = (hx) > b_[1] ? (hx) : b_[1]; \
+        b_[2] = (ly) < b_[2] ? (ly) : b_[2]; b_[3] = (hy) > b_[3] ? (hy) : b_[3]; } while (0)
+        for (int64_t v = 0; v < finished; v++) {
+            if (out[v] < 0) continue;
+            int64_t c = v % points;
+            int32_t x = (int32_t)(x0 + c % width), y = (int32_t)(y0 + c / width);
+            WIDEN(out[v], x - 1, x + 1, y - 1, y + 1);
+        }
+        for (int64_t i = 0; i < e.count; i++) {
+            if (e.end[i] < 0) continue;
+            int32_t ds = dist[e.src[i]], dd = dist[e.dst[i]];
+            if (ds == INT32_MAX || dd == INT32_MAX || ds <= dd) continue;
+            int64_t a = e.src[i] % points, q = e.end[i];
+            int32_t ax = (int32_t)(x0 + a % width), ay = (int32_t)(y0 + a / width);
+            int32_t qx = (int32_t)(x0 + q % width), qy = (int32_t)(y0 + q / width);
+            for (int32_t d = dd; d < ds && d <= farthest; d++)
+                WIDEN(d, ax < qx ? ax : qx, ax < qx ? qx : ax, ay < qy ? ay : qy,
+                      ay < qy ? qy : ay);
+        }
+#undef WIDEN
+    }
+    free(e.src); free(e.dst); free(e.end); free(e.cost);
+    free(start); free(rsrc); free(rcost); free(dist);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        free(box);
+        release(&b);
+        return PyErr_NoMemory();
+    }
+    release(&b);
+    PyObject *levels = PyBytes_FromStringAndSize((const char *)box,
+                                                 16 * ((Py_ssize_t)farthest + 1));
+    free(box);
+    if (!levels) return NULL;
+    return Py_BuildValue("LN", (long long)explicit_moves, levels);
+}
+
+/* The least of ``values[from..to]`` (inclusive, within 0..n-1) by a sparse table: ``table``
+   holds ``levels`` rows of n, row k the least over 2**k from each place. */
+static uint16_t range_least(const uint16_t *table, int64_t n, int64_t from, int64_t to) {
+    if (from < 0) from = 0;
+    if (to > n - 1) to = n - 1;
+    if (from > to) return 0xFFFF;
+    int64_t span = to - from + 1, k = 0;
+    while (((int64_t)1 << (k + 1)) <= span) k++;
+    uint16_t a = table[k * n + from], b = table[k * n + to - ((int64_t)1 << k) + 1];
+    return a < b ? a : b;
+}
+
+static void build_least(uint16_t *table, const uint16_t *values, int64_t stride, int64_t n,
+                        int rows) {
+    for (int64_t i = 0; i < n; i++) table[i] = values[i * stride];
+    for (int k = 1; k < rows; k++)
+        for (int64_t i = 0; i < n; i++) {
+            int64_t j = i + ((int64_t)1 << (k - 1));
+            uint16_t a = table[(k - 1) * n + i], b = j < n ? table[(k - 1) * n + j] : 0xFFFF;
+            table[k * n + i] = a < b ? a : b;
+        }
+}
+
+/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost), out)
+
+   For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
+   velocity changing by at most ``accel`` a turn, never beyond ``vmax``, never off the
+   coordinates ``first`` to ``first + width - 1``), to pass in order the levels ``j - 1``, ...,
+   ``0`` (int32 ``lo``/``hi``: the coordinates each level spans; a move passes a level when
+   the stretch it covers meets that span): ``out`` (uint16, (level × width + coordinate) ×
+   (2 vmax + 1) + velocity + vmax; 0xFFFF where it cannot), for every level j from 0 (nothing
+   to pass) to the number of levels.
+
+   ``teleport`` 1: a crash may also put it, at rest, anywhere from its place to as far as its
+   next move would take it and ``slack`` more either way, in ``cost`` turns (passing what that
+   stretch, a square wider, meets); 2: a crash leaves it where it is, at rest, in ``cost`` turns.
+   Crashes that pass no level land in the layer being worked out: they are counted with
+   values of that layer known to be no greater (first the layer below, then a first round of
+   this one), so every value stays a lower bound. */
+static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *lo_o, *hi_o, *out_o;
+    long long first, width, vmax, accel, teleport, slack, cost;
+    if (!PyArg_ParseTuple(args, "OOLLLL(LLL)O", &lo_o, &hi_o, &first, &width, &vmax, &accel,
+                          &teleport, &slack, &cost, &out_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Py_ssize_t levels;
+    const int32_t *lo, *hi;
+    uint16_t *out;
+    int64_t span = 2 * vmax + 1;
+    if (!(lo = grab(&b, lo_o, 4, 0, &levels)) || !(hi = grab_at_least(&b, hi_o, 4, 0, levels))) {
+        release(&b);
+        return NULL;
+    }
+    int64_t layer = width * span;
+    if (!(out = grab_at_least(&b, out_o, 2, 1, (levels + 1) * layer))) {
+        release(&b);
+        return NULL;
+    }
+    int rows = 1;
+    while (((int64_t)1 << rows) <= width) rows++;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    memset(out, 0, 2 * (size_t)layer);
+    IdBucket *queue = calloc(0x10000, sizeof(IdBucket));
+    uint16_t *start = malloc(2 * (size_t)layer);
+    /* per layer, the least of its values at rest over any stretch (for crashes) */
+    uint16_t *least = teleport ? malloc(2 * (size_t)(levels + 1) * (size_t)(rows * width))
+                               : NULL;
+    uint16_t *here = teleport ? malloc(2 * (size_t)(rows * width)) : NULL;
+    failed = !queue || !start || (teleport && (!least || !here));
+    if (!failed && teleport) build_least(least, out + vmax, span, width, rows);
+    for (int64_t j = 1; j <= levels && !failed; j++) {
+        uint16_t *val = out + j * layer;
+        /* moves that pass the next level: turns from the layers below */
+        for (int64_t x = 0; x < width; x++)
+            for (int64_t v = -vmax; v <= vmax; v++) {
+                uint16_t best = 0xFFFF;
+                for (int64_t d = -accel; d <= accel; d++) {
+                    int64_t w = v + d, to = x + w;
+                    if (w < -vmax || w > vmax || to < 0 || to >= width) continue;
+                    int64_t a = first + (x < to ? x : to), z = first + (x < to ? to : x);
+                    int64_t jj = j;
+                    while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                    if (jj == j) continue;
+                    uint16_t t = out[jj * layer + to * span + w + vmax];
+                    if (t != 0xFFFF && t + 1 < best) best = (uint16_t)(t + 1);
+                }
+                start[x * span + v + vmax] = best;
+            }
+        for (int round = 0; round < (teleport ? 2 : 1) && !failed; round++) {
+            memcpy(val, start, 2 * (size_t)layer);
+            if (teleport) {  /* crashes: a layer below, or this one (a lower bound of it) */
+                const uint16_t *same = round == 0 ? least + (j - 1) * rows * width : here;
+                for (int64_t x = 0; x < width; x++)
+                    for (int64_t v = -vmax; v <= vmax; v++) {
+                        int64_t near = teleport == 1 ? (v - accel < 0 ? v - accel : 0) - slack : 0;
+                        int64_t far = teleport == 1 ? (v + accel > 0 ? v + accel : 0) + slack : 0;
+                        int64_t a = first + x + near - 1, z = first + x + far + 1;
+                        int64_t jj = j;
+                        while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                        const uint16_t *table = jj < j ? least + jj * rows * width : same;
+                        uint16_t t = range_least(table, width, x + near, x + far);
+                        if (t != 0xFFFF && t + cost < val[x * span + v + vmax])
+                            val[x * span + v + vmax] = (uint16_t)(t + cost);
+                    }
+            }
+            /* then within the layer, by Dial's buckets (every move one turn) */
+            int64_t lowest = 0xFFFF, queued = 0;
+            for (int64_t s = 0; s < layer && !failed; s++) {
+                if (val[s] == 0xFFFF) continue;
+                failed |= bucket_push(&queue[val[s]], (int32_t)s) < 0;
+                queued++;
+                if (val[s] < lowest) lowest = val[s];
+            }
+            int64_t t = lowest;
+            for (; t < 0xFFFE && queued > 0 && !failed; t++) {
+                IdBucket *bucket = &queue[t];
+                while (bucket->count && !failed) {
+                    int32_t s = bucket->items[--bucket->count];
+                    queued--;
+                    if (val[s] != t) continue;
+                    int64_t to = s / span, w = s % span - vmax, x = to - w;
+                    if (x < 0 || x >= width) continue;
+                    int64_t a = first + (x < to ? x : to), z = first + (x < to ? to : x);
+                    if (lo[j - 1] <= z && hi[j - 1] >= a) continue;  /* it would pass the level */
+                    for (int64_t d = -accel; d <= accel; d++) {
+                        int64_t v = w - d;
+                        if (v < -vmax || v > vmax) continue;
+                        int64_t from = x * span + v + vmax;
+                        if (val[from] <= t + 1) continue;
+                        val[from] = (uint16_t)(t + 1);
+                        failed |= bucket_push(&queue[t + 1], (int32_t)from) < 0;
+                        queued++;
+                    }
+                }
+            }
+            for (int64_t u = lowest; u <= t && u < 0x10000; u++) queue[u].count = 0;
+            if (teleport) build_least(round == 0 ? here : least + j * rows * width, val + vmax,
+                                      span, width, rows);
+        }
+        if (teleport) build_least(least + j * rows * width, val + vmax, span, width, rows);
+    }
+    buckets_free(queue, 0x10000);
+    free(start);
+    free(least);
+    free(here);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    if (failed) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 /* -- the best-first search ------------------------------------------------------------------ */
 
 /* The exact solver's search (``racetrack.solver.BestFirst``), whole in compiled code: states
@@ -1826,9 +2355,10 @@ typedef struct {
 
 typedef struct {
     uint64_t *keys;
-    int32_t *vals;
+    int32_t *vals, *turns;      /* a number per key, and (where kept) the turns it came in */
     int bits;
     int64_t count;
+    int with_turns;
 } IntTable;
 
 typedef struct {
@@ -1840,7 +2370,8 @@ typedef struct {
     int has_bound;
     const int32_t *dist;
     int64_t bx0, by0, bwidth, bheight;
-    int64_t accel;
+    int64_t accel, slack;       /* a speed grows by at most accel a turn; a crash's put-back
+                                   may add slack squares to a turn */
     const int32_t *level_of;    /* per square still to go: the index of its level */
     int64_t n_dist;             /* squares still to go that have a level (0 to n_dist - 1) */
     int64_t n_levels;
@@ -1857,6 +2388,9 @@ typedef struct {
     int least_mode;
     uint64_t exit_radix;
     IntTable least;
+    /* damage: where the states carry it, a state reached no sooner than one alike but for
+       less damage is dominated (damage only ever puts a car out) */
+    uint64_t damage_stride, damage_radix;
     /* the open list */
     Bucket *buckets;
     int64_t n_buckets, now;
@@ -1903,7 +2437,8 @@ static void core_free(PyObject *capsule) {
     if (!c) return;
     release(&c->views);
     free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.keys); free(c->turns.vals);
-    free(c->least.keys); free(c->least.vals); free(c->retry);
+    free(c->turns.turns);
+    free(c->least.keys); free(c->least.vals); free(c->least.turns); free(c->retry);
     for (int64_t i = 0; i < c->n_buckets; i++) free(c->buckets[i].items);
     free(c->buckets);
     free(c);
@@ -1915,10 +2450,13 @@ static void core_free(PyObject *capsule) {
    at most half the slots full. */
 static int table_grow(Core *c, IntTable *t) {
     int bits = t->bits ? t->bits + 1 : 16;
-    size_t slots = (size_t)1 << bits;
+    size_t slots = (size_t)1 << bits, per = t->with_turns ? 16 : 12;
     uint64_t *keys = malloc(slots * 8);
-    int32_t *vals = malloc(slots * 4);
-    if (!keys || !vals) { free(keys); free(vals); return -1; }
+    int32_t *vals = malloc(slots * 4), *turns = t->with_turns ? malloc(slots * 4) : NULL;
+    if (!keys || !vals || (t->with_turns && !turns)) {
+        free(keys); free(vals); free(turns);
+        return -1;
+    }
     memset(keys, 0xFF, slots * 8);
     uint64_t mask = slots - 1;
     if (t->keys) {
@@ -1929,45 +2467,77 @@ static int table_grow(Core *c, IntTable *t) {
             while (keys[at] != HASH_EMPTY) at = (at + 1) & mask;
             keys[at] = t->keys[i];
             vals[at] = t->vals[i];
+            if (turns) turns[at] = t->turns[i];
         }
-        c->bytes -= old * 12;
-        free(t->keys); free(t->vals);
+        c->bytes -= old * per;
+        free(t->keys); free(t->vals); free(t->turns);
     }
-    t->keys = keys; t->vals = vals; t->bits = bits;
-    c->bytes += slots * 12;
+    t->keys = keys; t->vals = vals; t->turns = turns; t->bits = bits;
+    c->bytes += slots * per;
     return 0;
+}
+
+/* The slot of ``key`` (where it is, or where it would go). */
+static uint64_t table_slot(const IntTable *t, uint64_t key) {
+    uint64_t mask = ((uint64_t)1 << t->bits) - 1, at = slot_of(key, t->bits);
+    while (t->keys[at] != HASH_EMPTY && t->keys[at] != key) at = (at + 1) & mask;
+    return at;
 }
 
 static int32_t table_get(const IntTable *t, uint64_t key, int32_t none) {
-    uint64_t mask = ((uint64_t)1 << t->bits) - 1, at = slot_of(key, t->bits);
-    while (t->keys[at] != HASH_EMPTY && t->keys[at] != key) at = (at + 1) & mask;
+    uint64_t at = table_slot(t, key);
     return t->keys[at] == key ? t->vals[at] : none;
 }
 
-static int table_set(Core *c, IntTable *t, uint64_t key, int32_t value) {
+static int table_set(Core *c, IntTable *t, uint64_t key, int32_t value, int32_t turns) {
     if (2 * (t->count + 1) > ((int64_t)1 << t->bits) && table_grow(c, t) < 0) return -1;
-    uint64_t mask = ((uint64_t)1 << t->bits) - 1, at = slot_of(key, t->bits);
-    while (t->keys[at] != HASH_EMPTY && t->keys[at] != key) at = (at + 1) & mask;
+    uint64_t at = table_slot(t, key);
     if (t->keys[at] == HASH_EMPTY) { t->keys[at] = key; t->count++; }
     t->vals[at] = value;
+    if (t->turns) t->turns[at] = turns;
     return 0;
 }
 
-/* The least turns ``key`` was reached in so far (NONE_G for none). */
+/* Detours: whether a state alike but for its exit (and damage: no more) was taken in no later
+   with an exit no farther back (it can do all this one can, as soon). */
+static int dominated(const Core *c, uint64_t key, int32_t g) {
+    uint64_t damage = c->damage_radix ? key / c->damage_stride % c->damage_radix : 0;
+    for (uint64_t less = 0; less <= damage; less++) {
+        uint64_t alike = key - less * c->damage_stride;
+        uint64_t at = table_slot(&c->least, alike / c->exit_radix);
+        if (c->least.keys[at] != HASH_EMPTY && c->least.turns[at] <= g
+            && c->least.vals[at] <= (int32_t)(alike % c->exit_radix))
+            return 1;
+    }
+    return 0;
+}
+
+
+/* The least turns ``key`` was reached in so far (NONE_G for none). The dense array holds
+   turns + 1 (0: none), so its pages untouched cost no memory. */
 static int32_t best_g(const Core *c, uint64_t key) {
     if (c->dense_g) {
         uint16_t v = c->dense_g[key];
-        return v == 0xFFFF ? NONE_G : v;
+        return v == 0 ? NONE_G : v - 1;
     }
     return table_get(&c->turns, key, NONE_G);
 }
 
+/* Whether a state alike but for less damage was reached in ``g`` turns or fewer. */
+static int less_damaged(const Core *c, uint64_t key, int32_t g) {
+    if (!c->damage_radix) return 0;
+    uint64_t damage = key / c->damage_stride % c->damage_radix;
+    for (uint64_t less = 1; less <= damage; less++)
+        if (best_g(c, key - less * c->damage_stride) <= g) return 1;
+    return 0;
+}
+
 static int set_g(Core *c, uint64_t key, int32_t g) {
     if (c->dense_g) {
-        c->dense_g[key] = (uint16_t)(g < 0xFFFE ? g : 0xFFFE);
+        c->dense_g[key] = (uint16_t)(g < 0xFFFD ? g + 1 : 0xFFFE);
         return 0;
     }
-    return table_set(c, &c->turns, key, g);
+    return table_set(c, &c->turns, key, g, 0);
 }
 
 /* -- the bound -------------------------------------------------------------------------- */
@@ -1984,19 +2554,18 @@ static int64_t turns_to_cover(int64_t d, int64_t s, int64_t a) {
     return k;
 }
 
-/* A lower bound on the turns still to go from the state ``key`` (FAR_TURNS where it cannot
+/* A lower bound on the turns still to go from the state ``st`` (FAR_TURNS where it cannot
    finish at all); 0 without a bound. */
-static int64_t bound_of(const Core *c, uint64_t key) {
+static int64_t bound_of(const Core *c, const State *state) {
     if (!c->has_bound) return 0;
-    State st;
-    decode_state(&c->r, key, &st);
+    State st = *state;
     if (st.progress >= c->r.s.goal) return 0;
+    int64_t speed = imax(iabs(st.vx), iabs(st.vy));
     int64_t col = st.x - c->bx0, row = st.y - c->by0;
     if (col < 0 || row < 0 || col >= c->bwidth || row >= c->bheight) return 0;
     int32_t d = c->dist[(st.progress * c->bheight + row) * c->bwidth + col];
     if (d < 0) return FAR_TURNS;
-    int64_t speed = imax(iabs(st.vx), iabs(st.vy));
-    int64_t turns = turns_to_cover(d, speed, c->accel);
+    int64_t turns = turns_to_cover(d, speed + c->slack, c->accel);
     if (c->level_of && d < c->n_dist) {
         int64_t level = c->level_of[d];
         int64_t coordinate[2] = {st.x, st.y}, velocity[2] = {st.vx, st.vy};
@@ -2014,13 +2583,13 @@ static int64_t bound_of(const Core *c, uint64_t key) {
 
 /* -- the queue ------------------------------------------------------------------------------ */
 
-static int push(Core *c, uint64_t key, int32_t parent, int32_t g) {
-    int64_t h = bound_of(c, key);
+static int push(Core *c, uint64_t key, const State *st, int32_t parent, int32_t g) {
+    int64_t h = bound_of(c, st);
     if (h >= FAR_TURNS) return 0;  /* it cannot finish: never searched */
     int64_t f = (int64_t)g + h;
-    if (f < c->now) {  /* never: the bound never falls faster than the turns pass */
+    if (f < c->now) {  /* the bound fell faster than the turns passed: search from there */
         c->inconsistent++;
-        f = c->now;
+        c->now = f;
     }
     if (f >= c->n_buckets) {
         int64_t n = c->n_buckets ? c->n_buckets : 64;
@@ -2050,15 +2619,18 @@ static int push(Core *c, uint64_t key, int32_t parent, int32_t g) {
 
 /* Queue a state reached in ``g`` turns from ``parent``, unless it was reached as soon before
    (or, with detours, a state alike but for a farther-on exit was taken in). */
-static int reach(Core *c, uint64_t key, int32_t parent, int32_t g) {
-    if (c->least_mode) {
-        uint64_t rest = key / c->exit_radix;
-        if (table_get(&c->least, rest, INT32_MAX) <= (int32_t)(key % c->exit_radix)) return 0;
-        return push(c, key, parent, g);
-    }
-    if (best_g(c, key) <= g) return 0;
+static int reach(Core *c, uint64_t key, const State *st, int32_t parent, int32_t g) {
+    if (c->least_mode) return dominated(c, key, g) ? 0 : push(c, key, st, parent, g);
+    if (best_g(c, key) <= g || less_damaged(c, key, g)) return 0;
     if (set_g(c, key, g) < 0) return -1;
-    return push(c, key, parent, g);
+    return push(c, key, st, parent, g);
+}
+
+/* ``SeenFn`` for ``successors``: reached in ``turns`` or fewer (or, with detours, dominated). */
+static int core_seen(const void *ctx, uint64_t key, int32_t turns) {
+    const Core *c = ctx;
+    return c->least_mode ? dominated(c, key, turns)
+                         : best_g(c, key) <= turns || less_damaged(c, key, turns);
 }
 
 /* Number a state taken from the queue; -1 where it is stale (reached sooner, or dominated). */
@@ -2066,10 +2638,13 @@ static int64_t take_in(Core *c, const Entry *e) {
     if (c->least_mode) {
         uint64_t rest = e->key / c->exit_radix;
         int32_t exit_ = (int32_t)(e->key % c->exit_radix);
-        if (table_get(&c->least, rest, INT32_MAX) <= exit_) return -1;
-        if (table_set(c, &c->least, rest, exit_) < 0) return -2;
-    } else if (best_g(c, e->key) < e->g) {
-        return -1;  /* queued again since, for fewer turns */
+        if (dominated(c, e->key, e->g)) return -1;
+        /* kept: the least exit taken in (with its turns), to dominate those behind it */
+        if (exit_ < table_get(&c->least, rest, INT32_MAX)
+            && table_set(c, &c->least, rest, exit_, e->g) < 0)
+            return -2;
+    } else if (best_g(c, e->key) < e->g || less_damaged(c, e->key, e->g)) {
+        return -1;  /* queued again since, for fewer turns (or dominated) */
     }
     if (c->count == c->room) {
         int64_t room = c->room ? 2 * c->room : 1 << 16;
@@ -2093,12 +2668,13 @@ static int64_t take_in(Core *c, const Entry *e) {
 static int expand_taken(Core *c, const Facts *f, Needs *needs, int64_t id, int32_t g) {
     Succ found[65];
     int n = 0;
-    int verdict = successors(&c->r, f, needs, c->keys[id], found, &n);
+    int verdict = successors(&c->r, f, needs, c->keys[id], found, &n, core_seen, c, g);
     if (verdict == TOO_FAST) return RUN_TOO_FAST;
     if (verdict == WANTS) return RUN_WANTS;
     c->expanded++;
     for (int k = 0; k < n; k++)
-        if (reach(c, found[k].key, (int32_t)id, g + found[k].cost) < 0) return RUN_MEMORY;
+        if (reach(c, found[k].key, &found[k].state, (int32_t)id, g + found[k].cost) < 0)
+            return RUN_MEMORY;
     return RUN_DONE;
 }
 
@@ -2112,6 +2688,23 @@ static int keep_for_retry(Core *c, int64_t id, int32_t g) {
     }
     c->retry[c->n_retry++] = (id << 32) | (int64_t)(uint32_t)g;
     return 0;
+}
+
+/* Before the search returns to its caller for facts: ask too for the facts the states queued
+   in the next buckets will want (as their expansion would, nothing else done), so the caller
+   works them out in one batch with these, not a batch a bucket. */
+static void ask_ahead(Core *c, const Facts *f, Needs *needs) {
+    Succ found[65];
+    for (int64_t at = c->now; at < c->n_buckets && at <= c->now + 2; at++) {
+        const Bucket *b = &c->buckets[at];
+        for (int64_t i = b->count - 1; i >= 0; i--) {
+            if (needs->count + 256 > needs->room) return;
+            const Entry *e = &b->items[i];
+            if (!c->least_mode && best_g(c, e->key) < e->g) continue;  /* stale */
+            int n = 0;
+            successors(&c->r, f, needs, e->key, found, &n, core_seen, c, e->g);
+        }
+    }
 }
 
 static int run_core(Core *c, const Facts *f, Needs *needs) {
@@ -2136,7 +2729,10 @@ static int run_core(Core *c, const Facts *f, Needs *needs) {
     for (;;) {
         if (c->bytes > c->budget) return RUN_MEMORY;
         while (c->now < c->n_buckets && c->buckets[c->now].count == 0) {
-            if (c->n_retry) return RUN_WANTS;  /* the bucket's states wait for facts */
+            if (c->n_retry) {  /* the bucket's states wait for facts */
+                ask_ahead(c, f, needs);
+                return RUN_WANTS;
+            }
             Bucket *done = &c->buckets[c->now];
             c->bytes -= sizeof(Entry) * (size_t)done->room;
             free(done->items);
@@ -2172,8 +2768,8 @@ static int run_core(Core *c, const Facts *f, Needs *needs) {
 /* search_new(rules, sources, budget, least_mode, exit_radix, least_turns, bound or None): a
    search from the source keys (uint64, at 0 turns), as a capsule; ``least_turns`` bounds the
    turns to the finish from below (for ``growing_too_fast``). ``bound`` is (dist, x0, y0, width, height,
-   accel, level_of or None, n_levels, x axis, y axis), each axis (table or None, lo, width,
-   vmax) (see ``bound_of``). */
+   accel, slack, level_of or None, n_levels, x axis, y axis), each axis (table or None, lo,
+   width, vmax) (see ``bound_of``). */
 static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *rules_o, *sources_o, *bound_o;
     long long budget, exit_radix, least_turns;
@@ -2195,16 +2791,23 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
     c->space = (uint64_t)(r->off_track ? r->nwidth * r->nheight : r->s.n_points)
                * (uint64_t)(r->s.span_x * r->s.span_y * (r->s.goal + 1));
     for (int i = 0; i < r->n_extra; i++) c->space *= (uint64_t)r->extra_radix[i];
+    for (int i = 0; i < r->n_extra; i++)
+        if (r->extra_kind[i] == COL_DAMAGE) {
+            c->damage_radix = (uint64_t)r->extra_radix[i];
+            c->damage_stride = 1;
+            for (int j = i + 1; j < r->n_extra; j++) c->damage_stride *= (uint64_t)r->extra_radix[j];
+        }
     if (bound_o != Py_None) {
         PyObject *dist_o, *level_o, *ax_o, *ay_o;
-        long long bx0, by0, bw, bh, accel, n_levels;
-        if (!PyArg_ParseTuple(bound_o, "OLLLLLOLOO", &dist_o, &bx0, &by0, &bw, &bh, &accel,
-                              &level_o, &n_levels, &ax_o, &ay_o)) {
+        long long bx0, by0, bw, bh, accel, slack, n_levels;
+        if (!PyArg_ParseTuple(bound_o, "OLLLLLLOLOO", &dist_o, &bx0, &by0, &bw, &bh, &accel,
+                              &slack, &level_o, &n_levels, &ax_o, &ay_o)) {
             Py_DECREF(capsule);
             return NULL;
         }
         c->bx0 = bx0; c->by0 = by0; c->bwidth = bw; c->bheight = bh;
         c->accel = accel > 0 ? accel : 1;
+        c->slack = slack > 0 ? slack : 0;
         if (!(c->dist = grab_at_least(&c->views, dist_o, 4, 0, bw * bh * r->s.goal))) {
             Py_DECREF(capsule);
             return NULL;
@@ -2218,7 +2821,7 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
             c->n_dist = n;
             c->n_levels = n_levels;
             for (Py_ssize_t i = 0; i < n; i++)
-                if (c->level_of[i] < 0 || c->level_of[i] >= n_levels) {
+                if (c->level_of[i] < 0 || c->level_of[i] > n_levels) {
                     PyErr_SetString(PyExc_ValueError, "a level beyond the axis tables");
                     Py_DECREF(capsule);
                     return NULL;
@@ -2240,7 +2843,7 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             c->axis_lo[a] = lo; c->axis_width[a] = width; c->axis_v[a] = vmax;
             c->axis_span[a] = 2 * vmax + 1;
-            if (!c->level_of || n < (Py_ssize_t)(c->n_levels * width * (2 * vmax + 1))) {
+            if (!c->level_of || n < (Py_ssize_t)((c->n_levels + 1) * width * (2 * vmax + 1))) {
                 PyErr_SetString(PyExc_ValueError, "an axis table that does not fit");
                 Py_DECREF(capsule);
                 return NULL;
@@ -2248,14 +2851,13 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         c->has_bound = 1;
     }
-    if (!least_mode && c->space * 2 <= c->budget / 8) {
-        c->dense_g = malloc((size_t)c->space * 2);
+    if (!least_mode && c->space * 2 <= c->budget / 2) {
+        c->dense_g = calloc((size_t)c->space, 2);
         if (!c->dense_g) { Py_DECREF(capsule); return PyErr_NoMemory(); }
-        memset(c->dense_g, 0xFF, (size_t)c->space * 2);
         c->bytes += (size_t)c->space * 2;
     } else if (!least_mode) {
         if (table_grow(c, &c->turns) < 0) { Py_DECREF(capsule); return PyErr_NoMemory(); }
-    } else if (table_grow(c, &c->least) < 0) {
+    } else if ((c->least.with_turns = 1, table_grow(c, &c->least)) < 0) {
         Py_DECREF(capsule);
         return PyErr_NoMemory();
     }
@@ -2268,9 +2870,13 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
         if (sources[i] >= c->space) {
             PyErr_SetString(PyExc_ValueError, "a source beyond the states' numbering");
             failed = 1;
-        } else if (reach(c, sources[i], -1, 0) < 0) {
-            PyErr_NoMemory();
-            failed = 1;
+        } else {
+            State st;
+            decode_state(&c->r, sources[i], &st);
+            if (reach(c, sources[i], &st, -1, 0) < 0) {
+                PyErr_NoMemory();
+                failed = 1;
+            }
         }
     }
     release(&b);
@@ -2357,6 +2963,8 @@ static PyMethodDef methods[] = {
     {"search_run", search_run, METH_VARARGS, "Search on, until done or facts are wanted."},
     {"search_result", search_result, METH_VARARGS, "What a search found."},
     {"search_route", search_route, METH_VARARGS, "The keys of the route to a state."},
+    {"bound_field", bound_field, METH_VARARGS, "Squares still to go, for the bound."},
+    {"axis_turns", axis_turns, METH_VARARGS, "Turns a lone coordinate needs, for the bound."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -845,7 +845,7 @@ class BestFirst:
 
     def __init__(self, transition: Transition, sources: Cars, columns: Sequence[str],
                  damage_limit: int | None = None, memory: int = MEMORY_BUDGET,
-                 bound: tuple | None = None):
+                 bounded: bool = True):
         self.transition = transition
         self.damage_limit = damage_limit
         self.space = StateSpace(transition, columns, damage_limit)
@@ -860,8 +860,10 @@ class BestFirst:
         self.facts = kernel.MoveFacts()
         exit_radix = self.space.exit_radix
         least = least_turns(transition, sources, self.space.accel)
-        self.core = kernel.CompiledSearch(rules, keys, memory, exit_radix, least,
-                                          None if exit_radix else bound)
+        from racetrack.bound import bound_for
+
+        self.bound = bound_for(transition, self.space, damage_limit) if bounded else None
+        self.core = kernel.CompiledSearch(rules, keys, memory, exit_radix, least, self.bound)
         status = self.core.run(self.facts, transition.move_facts)
         goal, turns, self.expanded, self.count, used, self.inconsistent, now, layer = \
             self.core.result()
