@@ -2,7 +2,7 @@
 
 The core (this package, less ``racetrack.ui``) is plain Python with numpy, shapely and yaml and
 never imports pygame, so races, solvers and replays run and test without a window. The names
-below are the scripting API (see the README for an example).
+below are the scripting API (docs/scripting.md has an example).
 """
 
 from __future__ import annotations

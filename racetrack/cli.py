@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from racetrack.ai import LEVELS
 from racetrack.errors import FileProblemError, RacetrackError
 from racetrack.fields import printable
+from racetrack.net.commands import add_online_commands
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -187,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=run_replay)
 
     add_trees_commands(commands)
+    add_online_commands(commands)
     return parser
 
 

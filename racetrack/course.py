@@ -513,13 +513,16 @@ class Course:
 
     # -- derived data -----------------------------------------------------------------------
 
-    def distance_field(self, boundary_counts: bool = True, areas: str = "any-order"):
+    def distance_field(self, boundary_counts: bool = True, areas: str = "any-order",
+                       without_water: bool = False):
         """Steps to go along the track from every point (built once, on first use);
-        ``areas``: the rules' ``areas.checkpoints``."""
+        ``areas``: the rules' ``areas.checkpoints``; ``without_water``: round the water."""
         from racetrack.distance import DistanceField
 
-        key = ("distance", boundary_counts, areas)
+        without_water = without_water and bool(self.zones("water"))
+        key = ("distance", boundary_counts, areas, without_water)
         found = self.derived(key)
         if found is None:
-            found = self.remember(key, DistanceField(self, boundary_counts, areas))
+            found = self.remember(key, DistanceField(self, boundary_counts, areas,
+                                                     without_water))
         return found

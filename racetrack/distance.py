@@ -33,13 +33,16 @@ FAR_PER_LINE = 10**6
 class DistanceField:
     """Squares to the finish, along the track, from every (lattice point, progress, set of
     checkpoint areas passed). ``areas``: the rules' ``areas.checkpoints`` (``ignored``: only
-    the finish area counts)."""
+    the finish area counts); ``without_water``: the way round the water zones, for a car that
+    cannot cross them (the shortest way may lie over a lake it would stop at for ever)."""
 
-    def __init__(self, course: Course, boundary_counts: bool = True, areas: str = "any-order"):
+    def __init__(self, course: Course, boundary_counts: bool = True, areas: str = "any-order",
+                 without_water: bool = False):
         self.course = course
+        self.region = course.region(without_water=without_water)
         self.marks = marks_for(course, areas)
         self.sets = 1 << self.marks.count  # sets of checkpoint areas a car may have passed
-        self.points = course.surface.lattice_points(boundary_counts)
+        self.points = self.region.lattice_points(boundary_counts)
         self._minx, self._miny = (self.points.min(axis=0) if len(self.points) else (0, 0))
         width = int(self.points[:, 0].max() - self._minx + 1) if len(self.points) else 0
         height = int(self.points[:, 1].max() - self._miny + 1) if len(self.points) else 0
@@ -154,7 +157,7 @@ class DistanceField:
             index = self._indices(points + step)
             ok = index >= 0
             src, dst = np.flatnonzero(ok), index[ok]
-            on = self.course.surface.covers_segments(points[src], points[dst], boundary_counts)
+            on = self.region.covers_segments(points[src], points[dst], boundary_counts)
             src_list.append(src[on])
             dst_list.append(dst[on])
             cost_list.append(np.full(int(on.sum()), 7 if step[0] and step[1] else 5))

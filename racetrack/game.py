@@ -66,8 +66,9 @@ from racetrack.shop import check_kit, starting_kit
 from racetrack.track import Track
 
 MAX_CARS = 12
-#: Turns running a car must stand still, held up by another car, before the rules'
-#: ``stalled`` option takes over.
+#: Turns running every racing car must stand still (at rest where it was) before the rules'
+#: ``stalled`` option takes over: two cars held up face to face, or cars waiting for each other
+#: at any distance, wait for ever otherwise.
 STALL_TURNS = 3
 #: The fewest rounds a race runs before the round limit stops it (``max-rounds: null``).
 MIN_ROUND_LIMIT = 500
@@ -195,6 +196,8 @@ class RaceState:
         # Per car: turns running it has stood still with other cars where it could go, and
         # those cars (the ``stalled`` rule's business).
         self.held: list[tuple[int, frozenset[int]]] = [(0, frozenset())] * len(cars)
+        # Per car: turns running it has stood still, at rest where it was (whatever held it).
+        self.still: list[int] = [0] * len(cars)
         self._pending: list[Event] = []
         self._pending = self._settle()
 
@@ -360,6 +363,8 @@ class RaceState:
         index = self.current_car
         assert index is not None
         name = self.race.cars[index].name
+        if move.action is Action.RETIRE:
+            return self._retire_problem(index, move)
         if self.steering is not None and not move.missile:
             return f"{name}'s missile moves now: the car has moved this turn"
         if self.steering is None and move.missile:
@@ -373,6 +378,16 @@ class RaceState:
         problem = self.action_problem(move, candidate)
         if problem:
             return f"{name} cannot {move.action.value}: {problem}"
+        return None
+
+    def _retire_problem(self, index: int, move: Move) -> str | None:
+        """Why the car cannot retire with this move: it retires where it stands, and not
+        while its missile is to be moved."""
+        here = self.cars[index].position
+        if self.steering is not None:
+            return f"{self._name(index)}'s missile moves now: the car cannot retire"
+        if move.missile or move.target != here:
+            return f"{self._name(index)} retires where it stands, at {tuple(here)}"
         return None
 
     def take_events(self) -> list[Event]:
@@ -399,8 +414,11 @@ class RaceState:
         if reason is not None:
             raise IllegalMoveError(reason)
         index = self.current_car
+        assert index is not None
+        if move.action is Action.RETIRE:
+            return self._play(index, move, None)
         candidate = self.candidate_for(move)
-        assert index is not None and candidate is not None
+        assert candidate is not None
         return self._play(index, move, candidate)
 
     def apply_unchecked(self, move: Move) -> list[Event]:
@@ -409,6 +427,8 @@ class RaceState:
         the state undefined. ``apply`` is the checked path."""
         index = self.current_car
         assert index is not None
+        if move.action is Action.RETIRE:
+            return self._play(index, move, None)
         if self.unplaced:
             candidate = Candidate(move.target, ZERO, legal=True, kind=MoveKind.PLACE)
         elif self.steering is not None:
@@ -419,10 +439,12 @@ class RaceState:
             candidate = to_candidates(moves, self.race.rules, self.race.cars, rows[:1])[0]
         return self._play(index, move, candidate)
 
-    def _play(self, index: int, move: Move, candidate: Candidate) -> list[Event]:
+    def _play(self, index: int, move: Move, candidate: Candidate | None) -> list[Event]:
         events = self._pending
         self._pending = []
         self.history.append((index, move))
+        if candidate is None:  # a retirement (checked by ``_retire_problem``)
+            return events + self._retire(index)
         if candidate.kind is MoveKind.PLACE:
             return events + self._place(index, candidate.target) + self._settle()
         self.last_round = self.round
@@ -486,13 +508,14 @@ class RaceState:
         other._pending = list(self._pending)
         other.gadgets = self.gadgets.clone()
         other.held = list(self.held)
+        other.still = list(self.still)
         return other
 
     # -- cars holding each other up ----------------------------------------------------------
 
     def _note_held(self, index: int, candidate: Candidate) -> None:
-        """Count the turns a car stands still with other racing cars on points it could
-        have gone to (the candidates' targets, legal or not)."""
+        """Count the turns a car stands still, and those it does so with other racing cars on
+        points it could have gone to (the candidates' targets, legal or not)."""
         car = self.cars[index]
         by: frozenset[int] = frozenset()
         if candidate.target == car.position and candidate.velocity == ZERO:
@@ -502,6 +525,10 @@ class RaceState:
                            if j != index and other.racing
                            and (other.position.x, other.position.y) in reach)
         self.held[index] = (self.held[index][0] + 1 if by else 0, by)
+        # At rest where it was: a car braking to a stop has changed (its speed).
+        standing = car.velocity == ZERO and candidate.target == car.position \
+            and candidate.velocity == ZERO
+        self.still[index] = self.still[index] + 1 if standing else 0
 
     def holding_up(self, a: int, b: int) -> bool:
         """Whether cars ``a`` and ``b`` have held each other up for ``STALL_TURNS`` turns."""
@@ -517,10 +544,15 @@ class RaceState:
 
     @property
     def stalled(self) -> bool:
-        """Whether every car still racing (two or more) has stood still, held up, for
-        ``STALL_TURNS`` turns running."""
+        """Whether the cars still racing (two or more) have all stood still, at rest where they
+        were, for ``STALL_TURNS`` turns running while nothing else changed (no car missing
+        turns, no missile in flight), whatever their distance: nothing would ever change
+        again. Under ``stalled: pass`` cars face to face may pass each other once they have
+        held each other up that long, so there the standstill must last twice as long."""
         racing = [i for i, car in enumerate(self.cars) if car.racing]
-        return len(racing) > 1 and all(self.held[i][0] >= STALL_TURNS for i in racing)
+        turns = STALL_TURNS * (2 if self.race.rules.stalled == "pass" else 1)
+        return len(racing) > 1 and not self.missiles \
+            and all(self.still[i] >= turns for i in racing)
 
     # -- the rules at work --------------------------------------------------------------------
 
@@ -754,6 +786,16 @@ class RaceState:
             events = events + self._hurt(hit.car, hit.amount, hit.where, hit.why)
         return events
 
+    def _retire(self, index: int) -> list[Event]:
+        """The car's player gives up: the car is out where it stands, and the turn goes on."""
+        self.last_round = self.round
+        if index in self.unplaced:
+            self.unplaced.remove(index)
+            return self._knock_out(index, "retired") + self._settle()
+        events = self._knock_out(index, "retired")
+        more, steering = self._car_done(index)
+        return events + more + ([] if steering else self._end_turn())
+
     def _knock_out(self, index: int, why: str) -> list[Event]:
         self.cars[index] = replace(self.cars[index], status=CarStatus.OUT, out_round=self.round,
                                    velocity=ZERO)
@@ -777,7 +819,7 @@ class RaceState:
             if self.missiles and not self.gadgets.steered else []
         if rules.finish_end == "first-across" and any(c.finish for c in self.cars):
             return events + self._finish_race(Termination.FIRST_ACROSS)
-        if rules.stalled == "end" and self.stalled:
+        if self.stalled:
             return events + self._finish_race(Termination.STALLED)
         self.turn += 1
         if self.turn == len(self.race.order):
@@ -807,6 +849,7 @@ class RaceState:
             car = self.cars[index]
             if car.racing and car.missed_turns:
                 self.cars[index] = replace(car, missed_turns=car.missed_turns - 1)
+                self.still[index] = 0  # its turns go by: something changes
                 events.append(Event(EventKind.MISSED_TURN, index, f"{self._name(index)} misses "
                                     "a turn", car.position))
             elif car.racing:
@@ -834,6 +877,7 @@ class RaceState:
         """Every point the car could reach on the track is taken by a car: it stays where it
         is and comes to rest (``blocked: wait``)."""
         car = self.cars[index]
+        self.still[index] = self.still[index] + 1 if car.velocity == ZERO else 0
         self.cars[index] = replace(car, velocity=ZERO, launch=False, moves=car.moves + 1)
         self.trails[index].append(car.position)
         self.last_round = self.round

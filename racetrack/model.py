@@ -293,6 +293,7 @@ class Action(StrEnum):
 
     MISSILE = "missile"  # fire a missile before the move
     OIL = "oil"          # spray a 3 x 3 oil slick behind the car after the move
+    RETIRE = "retire"    # give up the race where the car stands (a seat that dropped out)
 
 
 #: How a missile's move is marked in a move's text and in a replay's row.

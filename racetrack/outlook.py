@@ -18,10 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from racetrack.compact import CompactTable
 from racetrack.game import RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Candidate, CarStatus, EventKind, MoveKind
-from racetrack.solver import UNSOLVED, ValueTable
+from racetrack.solver import UNSOLVED
 
 
 class Look(StrEnum):
@@ -139,7 +140,7 @@ class Outlook:
         return text
 
 
-def outlooks(state: RaceState, table: ValueTable | None = None) -> list[Outlook]:
+def outlooks(state: RaceState, table: CompactTable | None = None) -> list[Outlook]:
     """The outlook of every candidate of the current car, in ``state.candidates()`` order.
 
     ``table`` is the car's moves-to-go table (``racetrack.ai.tables.value_table``) if one is
@@ -149,7 +150,7 @@ def outlooks(state: RaceState, table: ValueTable | None = None) -> list[Outlook]
 
 
 def outlook(state: RaceState, candidate: Candidate,
-            table: ValueTable | None = None) -> Outlook:
+            table: CompactTable | None = None) -> Outlook:
     """What choosing ``candidate`` would do to the current car (``state`` is not changed)."""
     index = state.current_car
     if index is None:
@@ -254,7 +255,7 @@ def _line_words(kind: EventKind, amount: int, message: str) -> str:
     return f"checkpoint {amount}" if amount else "over the start line again"
 
 
-def _hopeless(state: RaceState, index: int, table: ValueTable | None) -> bool:
+def _hopeless(state: RaceState, index: int, table: CompactTable | None) -> bool:
     """Whether the table says the car cannot reach the finish without hitting the wall.
 
     The tables know only the ordinary moves, so rules with special moves (good brakes, turbo,

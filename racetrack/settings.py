@@ -41,6 +41,8 @@ MOVES = ("", "plus", "square", "square-24")
 UI_SCALES = {"auto": None, "80%": 0.8, "100%": 1.0, "125%": 1.25, "150%": 1.5, "200%": 2.0}
 #: The largest window or zoom a settings file may ask for (a sanity bound for the file).
 MAX_WINDOW = (16384, 16384)
+#: The screens whose window sizes are kept (the most recent ones).
+MAX_SCREENS = 8
 
 
 def home() -> Path | None:
@@ -93,7 +95,9 @@ class Settings:
         PlayerChoice("Player 1", "red", "human"), PlayerChoice("Computer", "blue", "medium")))
     animation_seconds: float = 0.35
     moves: str = ""  # a movement.choices override, "" for the rule set's own (see MOVES)
-    window: tuple[int, int] | None = None  # the last window size (None: fit the screen)
+    # The window's size on each screen it was used on, as (screen "WxH", (width, height)):
+    # a window sized on a small screen is not reused on a large one (none: fit the screen).
+    windows: tuple[tuple[str, tuple[int, int]], ...] = ()
     fullscreen: bool = False
     ui_scale: str = "auto"  # one of UI_SCALES
     colour_blind: bool = False  # colour-blind-safe pencils
@@ -101,6 +105,9 @@ class Settings:
     muted: bool = False
     zoom: float | None = None  # the race camera's zoom, kept from race to race
     tutorial_done: bool = False  # the tutorial race was finished (or skipped)
+    # Whether a race against computer drivers or in hot seat lets a player take moves back
+    # (never a time trial's or a championship's: their records and points count).
+    take_backs: bool = True
 
     def with_race(self, track: str, rules: str, players: tuple[PlayerChoice, ...],
                   moves: str | None = None) -> Settings:
@@ -110,6 +117,23 @@ class Settings:
     def overrides(self) -> dict[str, str]:
         """The rule overrides these settings ask for (none, or the movement)."""
         return {"movement.choices": self.moves} if self.moves else {}
+
+    def window_for(self, screen: tuple[int, int]) -> tuple[int, int] | None:
+        """The window's size last used on a screen of this size (None: fit the screen)."""
+        return dict(self.windows).get(screen_key(screen))
+
+    def with_window(self, screen: tuple[int, int], size: tuple[int, int] | None) -> Settings:
+        """These settings with the window's size on a screen kept (None: forgotten, so the
+        window fits that screen), the most recently used screens first."""
+        key = screen_key(screen)
+        others = tuple(entry for entry in self.windows if entry[0] != key)
+        kept = ((key, (int(size[0]), int(size[1]))),) if size else ()
+        return replace(self, windows=(kept + others)[:MAX_SCREENS])
+
+
+def screen_key(screen: tuple[int, int]) -> str:
+    """A screen's size as the settings file names it ("1920x1080")."""
+    return f"{int(screen[0])}x{int(screen[1])}"
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -147,14 +171,21 @@ def settings_from_document(doc: YamlDocument) -> Settings:
         "volume": root["volume"].whole(0, 100, default=defaults.volume),
         "ui_scale": root["ui_scale"].choice(tuple(UI_SCALES), default=defaults.ui_scale),
     }
-    for key in ("fullscreen", "colour_blind", "muted", "tutorial_done"):
+    for key in ("fullscreen", "colour_blind", "muted", "tutorial_done", "take_backs"):
         values[key] = root[key].flag(default=getattr(defaults, key))
     # Sizes and zoom are null until the player first changes them.
     if root["zoom"].value is not None:
         values["zoom"] = root["zoom"].number(1, 200)
-    if root["window"].value is not None:
-        window = root["window"].pair(100, min(MAX_WINDOW), whole=True)
-        values["window"] = (int(window[0]), int(window[1])) if window else None
+    windows = []
+    for key, size in root["windows"].entries(MAX_SCREENS, default=()):
+        screen = key.split("x")
+        pair = size.pair(100, min(MAX_WINDOW), whole=True)
+        if len(screen) == 2 and all(part.isdigit() for part in screen) and pair:
+            windows.append((key, (int(pair[0]), int(pair[1]))))
+        else:
+            log.warning("settings: the window size for screen %r is not a screen's size and "
+                        "a window's [width, height] (forgotten)", key)
+    values["windows"] = tuple(windows)
     if root["players"].given:
         before = len(reader.problems)
         players = tuple(_player(item) for item in
@@ -167,8 +198,11 @@ def settings_from_document(doc: YamlDocument) -> Settings:
                                 if value is not None})
 
 
-_KEYS = ("track", "rules", "animation_seconds", "players", "moves", "window", "fullscreen",
-         "ui_scale", "colour_blind", "volume", "muted", "zoom", "tutorial_done")
+#: ``window`` is read and forgotten: one size for every screen, kept before sizes were kept
+#: per screen.
+_KEYS = ("track", "rules", "animation_seconds", "players", "moves", "window", "windows",
+         "fullscreen", "ui_scale", "colour_blind", "volume", "muted", "zoom", "tutorial_done",
+         "take_backs")
 #: How much of a settings file is read: a few lines.
 SETTINGS_LIMITS = Limits(bytes=64 * 1024, nodes=2_000)
 
@@ -186,7 +220,7 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write every setting (the race screens' choices, all at once)."""
     data = asdict(settings)
     data["players"] = [asdict(p) for p in settings.players]
-    data["window"] = list(settings.window) if settings.window else None
+    data["windows"] = {key: list(size) for key, size in settings.windows}
     path = path or settings_path()
     with locked(path):
         write_yaml(path, data, SETTINGS_LIMITS)

@@ -605,16 +605,11 @@ class Search:
         if self.early_drop:
             self._expand_dropping_seen(cars, ids, turns, push)
             return
-        src, found = transition.successors(cars, self.damage_limit, self.crash_spots,
-                                           self.moves_memo)
-        staying = found.out == 0
-        if not self.leave_track and found.left is not None:
-            staying &= ~found.left
-        keep = np.flatnonzero(staying)
-        after = found.cars.take(keep)
+        src, after, cost, crashed = kept_successors(transition, cars, self.damage_limit,
+                                                    self.crash_spots, self.moves_memo,
+                                                    self.leave_track)
         self._check_fits(after)
-        self._queue(self.space.encode(after), ids[src[keep]], found.cost[keep],
-                    found.crashed[keep], turns, push)
+        self._queue(self.space.encode(after), ids[src], cost, crashed, turns, push)
 
     def _queue(self, keys: np.ndarray, parents: np.ndarray, cost: np.ndarray,
                crashed: np.ndarray, turns: int, push) -> None:
@@ -684,34 +679,11 @@ class Search:
         else:
             ones = np.ones(len(found.keys), dtype=np.int32)
             self._queue(found.keys, found.sources, ones, ones == 0, turns, push)
-        stuck = found.status == 0
-        if len(found.deferred_rows):
-            # Moves the kernel was unsure of: judged in numpy (and shapely), as ``_expand``.
-            rows, inverse = np.unique(found.deferred_rows, return_inverse=True)
-            cars = self.space.decode(keys[rows])
-            moves = Moves(inverse.reshape(-1).astype(np.int64), found.deferred_wx,
-                          found.deferred_wy,
-                          np.full(len(inverse), SPECIAL_CODES.index(Special.NONE), np.int8),
-                          cars.x[inverse] + found.deferred_wx,
-                          cars.y[inverse] + found.deferred_wy)
-            judged = transition.judge(cars, moves, explain=False)
-            legal = np.flatnonzero(judged.legal)
-            after = transition.after(cars, judged, legal)
-            self._check_fits(after.cars)
-            self._queue(self.space.encode(after.cars), ids[rows[moves.row[legal]]],
-                        after.cost, after.crashed, turns, push)
-            alive = np.zeros(len(keys), dtype=bool)
-            alive[rows[moves.row[legal]]] = True
-            stuck |= (found.status == 2) & ~alive
-        stuck = np.flatnonzero(stuck)
-        if want_stuck and len(stuck):
-            crashed = transition.stuck(self.space.decode(keys[stuck]), self.damage_limit,
-                                       self.crash_spots)
-            keep = np.flatnonzero(crashed.out == 0)
-            after = crashed.cars.take(keep)
+        for src, after, cost, crashed in unsure_successors(transition, self.space, keys, found,
+                                                           self.damage_limit,
+                                                           self.crash_spots, want_stuck):
             self._check_fits(after)
-            self._queue(self.space.encode(after), ids[stuck[keep]], crashed.cost[keep],
-                        crashed.crashed[keep], turns, push)
+            self._queue(self.space.encode(after), ids[src], cost, crashed, turns, push)
 
     def _expand_by_kernel(self, keys: np.ndarray, ids: np.ndarray, turns: int, push=None,
                           drop_seen: bool = True) -> None:
@@ -938,7 +910,34 @@ def route_through(transition: Transition, space: StateSpace, damage_limit: int |
     return Solution(len(path) - 1, path[0], tuple(path), tuple(plays), tuple(steps))
 
 
-class ValueTable:
+class TableReading:
+    """How a turns-to-go table is read by a state's parts (its ``values_of`` does the rest)."""
+
+    def values_of(self, cars: Cars, careful: bool = False) -> np.ndarray:
+        raise NotImplementedError
+
+    def moves_to_go(self, point: Vec, velocity: Vec, progress: int, pitted: bool = False,
+                    launch: bool = False) -> int | None:
+        """The fewest turns to the finish from this state; ``None`` if it cannot finish."""
+        found = self.values([point], [velocity], [progress], [pitted], [launch])[0]
+        return None if found == UNSOLVED else int(found)
+
+    def values(self, points: Sequence[Vec], velocities: Sequence[Vec],
+               progress: Iterable[int], pitted: Iterable[bool] | None = None,
+               launch: Iterable[bool] | None = None) -> np.ndarray:
+        """Turns to go for many on-track states given by their parts."""
+        pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
+        vel = np.asarray(velocities, dtype=np.int64).reshape(-1, 2)
+        n = len(pts)
+        cars = Cars(x=pts[:, 0], y=pts[:, 1], vx=vel[:, 0], vy=vel[:, 1],
+                    progress=np.asarray(list(progress), dtype=np.int64),
+                    pitted=None if pitted is None else np.asarray(list(pitted), dtype=int),
+                    launch=None if launch is None else np.asarray(list(launch), dtype=int))
+        assert len(cars) == n
+        return self.values_of(cars)
+
+
+class ValueTable(TableReading):
     """Turns to go from every reachable state (the computer drivers' table): ``value`` by the
     best route, ``careful`` by the best route that never crashes (``UNSOLVED`` where there is
     none)."""
@@ -1028,28 +1027,54 @@ class ValueTable:
         return Cars(**{name: getattr(cars, name) if name in carried or name in COLUMNS[:5]
                        else None for name in COLUMNS})
 
-    def moves_to_go(self, point: Vec, velocity: Vec, progress: int, pitted: bool = False,
-                    launch: bool = False) -> int | None:
-        """The fewest turns to the finish from this state; ``None`` if it cannot finish."""
-        found = self.values([point], [velocity], [progress], [pitted], [launch])[0]
-        return None if found == UNSOLVED else int(found)
-
-    def values(self, points: Sequence[Vec], velocities: Sequence[Vec],
-               progress: Iterable[int], pitted: Iterable[bool] | None = None,
-               launch: Iterable[bool] | None = None) -> np.ndarray:
-        """Turns to go for many on-track states given by their parts."""
-        pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
-        vel = np.asarray(velocities, dtype=np.int64).reshape(-1, 2)
-        n = len(pts)
-        cars = Cars(x=pts[:, 0], y=pts[:, 1], vx=vel[:, 0], vy=vel[:, 1],
-                    progress=np.asarray(list(progress), dtype=np.int64),
-                    pitted=None if pitted is None else np.asarray(list(pitted), dtype=int),
-                    launch=None if launch is None else np.asarray(list(launch), dtype=int))
-        assert len(cars) == n
-        return self.values_of(cars)
-
-
 # --------------------------------------------------------------------------------------------
+
+
+def kept_successors(transition: Transition, cars: Cars, damage_limit: int | None,
+                    spots: CrashSpots, memo: MoveMemo | None, leave_track: bool,
+                    ) -> tuple[np.ndarray, Cars, np.ndarray, np.ndarray]:
+    """The successors a search keeps of a batch of states: not those that put the car
+    out, nor (unless ``leave_track``) those off the track. The row each comes from, the
+    states, their costs in turns and whether each is a crash."""
+    src, found = transition.successors(cars, damage_limit, spots, memo)
+    staying = found.out == 0
+    if not leave_track and found.left is not None:
+        staying &= ~found.left
+    keep = np.flatnonzero(staying)
+    return src[keep], found.cars.take(keep), found.cost[keep], found.crashed[keep]
+
+
+def unsure_successors(transition: Transition, space: StateSpace, keys: np.ndarray,
+                      found: kernel.Expansion, damage_limit: int | None, spots: CrashSpots,
+                      want_stuck: bool) -> list[tuple[np.ndarray, Cars, np.ndarray, np.ndarray]]:
+    """What the compiled kernel's expansion of the states ``keys`` left to numpy: the moves
+    it was unsure of, judged in numpy (and shapely) as ``Search._expand`` judges them, and
+    (``want_stuck``) the crash of each state with no legal move. Per part: the rows of
+    ``keys`` they come from, the states they lead to, their costs and whether each crashed."""
+    parts = []
+    stuck = found.status == 0
+    if len(found.deferred_rows):
+        rows, inverse = np.unique(found.deferred_rows, return_inverse=True)
+        cars = space.decode(keys[rows])
+        moves = Moves(inverse.reshape(-1).astype(np.int64), found.deferred_wx,
+                      found.deferred_wy,
+                      np.full(len(inverse), SPECIAL_CODES.index(Special.NONE), np.int8),
+                      cars.x[inverse] + found.deferred_wx, cars.y[inverse] + found.deferred_wy)
+        judged = transition.judge(cars, moves, explain=False)
+        legal = np.flatnonzero(judged.legal)
+        after = transition.after(cars, judged, legal)
+        src = rows[moves.row[legal]]
+        parts.append((src, after.cars, after.cost, after.crashed))
+        alive = np.zeros(len(keys), dtype=bool)
+        alive[src] = True
+        stuck |= (found.status == 2) & ~alive
+    stuck = np.flatnonzero(stuck)
+    if want_stuck and len(stuck):
+        crashed = transition.stuck(space.decode(keys[stuck]), damage_limit, spots)
+        keep = np.flatnonzero(crashed.out == 0)
+        parts.append((stuck[keep], crashed.cars.take(keep), crashed.cost[keep],
+                      crashed.crashed[keep]))
+    return parts
 
 
 def least_turns(transition: Transition, sources: Cars, accel: int) -> int:

@@ -37,3 +37,12 @@ def square_ring() -> Track:
         holes: [[[4, 4], [8, 4], [8, 8], [4, 8]]]
         start: {a: [6, 0], b: [6, 4], forward: [1, 0]}
     """)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say so when the online tests could not run against PostgreSQL (no server here)."""
+    from tests.net.postgres import why_not
+
+    reason = why_not()
+    if reason:
+        terminalreporter.write_line(f"PostgreSQL tests skipped: {reason}")

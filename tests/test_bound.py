@@ -1,9 +1,9 @@
 """The solver's lower bound (``racetrack.bound``) never overestimates, and the best-first search
 it guides proves the same optima as the breadth-first search.
 
-The drivers' table (``ValueTable``) holds the true turns to go from every state a lone car can
-reach from a standing start anywhere on the track; the bound must be no more than that for
-every one of them, under rules that move a car as each part of the bound allows for: the
+A table that keeps every edge (``ValueTable``) holds the true turns to go from every state a
+lone car can reach from a standing start anywhere on the track; the bound must be no more than
+that for every one of them, under rules that move a car as each part of the bound allows for: the
 ordinary moves, 25 choices (a faster speed-up), crashes that put a car back (a coordinate
 jumps), turns missed after a crash, a set-back that leaves the car where it is, skids,
 checkpoint areas, zones.
@@ -17,12 +17,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from racetrack.ai.tables import build_value_table
 from racetrack.bound import bound_for, turns_at_least
 from racetrack.course import Course
 from racetrack.solver import UNSOLVED, BestFirst, StateSpace, lone_car, standing_starts
 from racetrack.track import find_track, load_track
-from tests.test_kernel import courses
+from tests.test_kernel import courses, edge_table
 from tests.test_kernel_rules import VARIANTS, _rules, course_for
 
 pytestmark = pytest.mark.skipif(os.environ.get("RACETRACK_KERNEL") == "off",
@@ -41,7 +40,7 @@ BOUNDED = {
 
 
 def table_and_bound(track_name: str, rules):
-    table = build_value_table(course_for(track_name, rules), rules)
+    table = edge_table(course_for(track_name, rules), rules)
     transition = table.search.transition
     space = StateSpace(transition, table.search.space.columns, table.search.damage_limit)
     bound = bound_for(transition, space, table.search.damage_limit)

@@ -1,6 +1,6 @@
 """Hostile files: every loader and every command on every file of the corpus.
 
-The promise (README, "Your files"): a file is never executed, a bad one is one line per
+The promise (docs/files.md): a file is never executed, a bad one is one line per
 problem and exit 1 (never a traceback), nothing is written outside the data folder, and a big
 or hostile file is refused in bounded time and memory. The small corpus runs in this process;
 the big files run in a child whose CPU time is limited and whose peak memory is measured.

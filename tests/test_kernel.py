@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from racetrack import kernel
-from racetrack.ai.tables import build_value_table
+from racetrack.ai.tables import build_value_table, table_setup
 from racetrack.course import Course
 from racetrack.geometry import Line
 from racetrack.lattice import LatticeRegion, SheetGrid
 from racetrack.rules import load_rules
-from racetrack.solver import Search, lone_car, solve, standing_starts
+from racetrack.solver import Search, ValueTable, lone_car, solve, standing_starts
 from racetrack.track import bundled_track_paths, find_track, load_track
 from tests.conftest import make_track
 from tests.test_kernel_rules import numpy_only, random_states
@@ -273,22 +273,31 @@ def test_optima_are_the_same_with_the_kernel_and_without(name, track_name):
         assert len(found.path) == found.moves + 1
 
 
+def edge_table(course: Course, rules) -> ValueTable:
+    """A table over the drivers' states that keeps every edge."""
+    setup = table_setup(course, rules)
+    return ValueTable(Search(setup.transition, setup.sources, setup.columns, setup.limit,
+                             keep_edges=True, leave_track=setup.leave_track))
+
+
 @pytest.mark.parametrize("name", ["gardner", "plus-restart"])
 def test_tables_are_the_same_with_the_kernel_and_without(name):
-    """The drivers' moves-to-go table keeps every edge: every state's value is the same."""
+    """A table that keeps every edge finds every state's value the same with the kernel and
+    without, and so does the drivers' compact table (which works in numpy alone)."""
     rules = COMPILED_RULES[name]
     track = load_track(find_track("riddler-opolis"))
     with numpy_only():
         course = Course(track)
-        expected = build_value_table(course, rules)
-        transition, _, _ = lone_car(course, rules)
-    found = build_value_table(Course(track), rules)
+        expected = edge_table(course, rules)
+    found = edge_table(Course(track), rules)
+    compact = build_value_table(Course(track), rules)
     assert found.search.compiled is not None and expected.search.compiled is None
     states = expected.search.states(np.arange(expected.search.count))
-    assert (found.values_of(states) == expected.values_of(states)).all()
-    assert (found.values_of(states, careful=True)
-            == expected.values_of(states, careful=True)).all()
-    assert found.search.count == expected.search.count
+    for careful in (False, True):
+        values = expected.values_of(states, careful=careful)
+        assert (found.values_of(states, careful=careful) == values).all()
+        assert (compact.values_of(states, careful=careful) == values).all()
+    assert found.search.count == expected.search.count == compact.count
 
 
 @pytest.mark.parametrize("track_name, name", [("oval", "simulation"), ("oval", "classroom"),

@@ -65,7 +65,10 @@ def ui_modules() -> dict[str, set[str]]:
 BASES = {"racetrack.ui.scenes.championship": {"racetrack.ui.scenes.setup"},
          "racetrack.ui.scenes.tutorial": {"racetrack.ui.scenes.race"},
          "racetrack.ui.scenes.trial": {"racetrack.ui.scenes.results"},
-         "racetrack.ui.scenes.editor": {"racetrack.ui.scenes.editor_panel"}}
+         "racetrack.ui.scenes.editor": {"racetrack.ui.scenes.editor_panel"},
+         "racetrack.ui.scenes.online_host": {"racetrack.ui.scenes.setup"},
+         "racetrack.ui.scenes.online_race": {"racetrack.ui.scenes.race"},
+         "racetrack.ui.scenes.race": {"racetrack.ui.scenes.race_camera"}}
 
 
 def test_the_window_imports_run_one_way():

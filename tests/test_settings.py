@@ -69,19 +69,38 @@ def test_a_control_character_in_the_settings_file_leaves_the_defaults(tmp_path, 
 
 def test_the_window_sound_and_looks_round_trip(tmp_path):
     path = tmp_path / "settings.yaml"
-    chosen = Settings(window=(1024, 700), fullscreen=True, ui_scale="125%", colour_blind=True,
-                      volume=35, muted=True, zoom=31.5, tutorial_done=True)
+    chosen = Settings(fullscreen=True, ui_scale="125%", colour_blind=True, volume=35,
+                      muted=True, zoom=31.5, tutorial_done=True, take_backs=False)
+    chosen = chosen.with_window((1920, 1080), (1024, 700)).with_window((800, 600), (800, 600))
     save_settings(chosen, path)
     assert load_settings(path) == chosen
+    assert chosen.window_for((1920, 1080)) == (1024, 700)
+    assert chosen.window_for((3840, 2160)) is None  # a screen never used: fit it
+
+
+def test_a_window_size_is_kept_per_screen_and_old_files_forget_theirs(tmp_path):
+    small = Settings().with_window((800, 600), (800, 600))
+    both = small.with_window((1920, 1080), (1500, 900))
+    assert both.window_for((800, 600)) == (800, 600)
+    assert both.window_for((1920, 1080)) == (1500, 900)
+    assert both.with_window((800, 600), None).window_for((800, 600)) is None
+    many = Settings()
+    for width in range(1000, 1020):
+        many = many.with_window((width, 800), (900, 700))
+    assert len(many.windows) == 8 and many.window_for((1019, 800)) == (900, 700)
+    path = tmp_path / "settings.yaml"
+    path.write_text("window: [800, 600]\nwindows: {1920x1080: [1500, 900], big: [1, 2]}\n")
+    loaded = load_settings(path)  # one size for every screen, from before: forgotten
+    assert loaded.windows == (("1920x1080", (1500, 900)),)
 
 
 def test_bad_window_sound_and_looks_values_fall_back_one_by_one(tmp_path):
     path = tmp_path / "settings.yaml"
-    path.write_text("window: [99999, 20]\nfullscreen: maybe\nui_scale: 300%\nvolume: 150\n"
-                    "muted: 1\nzoom: -4\ncolour_blind: true\ntrack: oval\n")
+    path.write_text("windows: {800x600: [99999, 20]}\nfullscreen: maybe\nui_scale: 300%\n"
+                    "volume: 150\nmuted: 1\nzoom: -4\ncolour_blind: true\ntrack: oval\n")
     loaded = load_settings(path)
     defaults = Settings()
-    assert (loaded.window, loaded.fullscreen, loaded.ui_scale, loaded.volume, loaded.muted,
-            loaded.zoom) == (defaults.window, defaults.fullscreen, defaults.ui_scale,
+    assert (loaded.windows, loaded.fullscreen, loaded.ui_scale, loaded.volume, loaded.muted,
+            loaded.zoom) == (defaults.windows, defaults.fullscreen, defaults.ui_scale,
                              defaults.volume, defaults.muted, defaults.zoom)
     assert loaded.colour_blind and loaded.track == "oval"

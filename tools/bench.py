@@ -1,4 +1,4 @@
-"""Speed goals, measured side by side in one run (numbers for the README's Speed table).
+"""Speed goals, measured side by side in one run (numbers for docs/speed.md).
 
     python tools/bench.py            # all benchmarks
     python tools/bench.py solver     # just one (see BENCHES)
@@ -21,6 +21,11 @@ in a fresh process (CPU time and peak memory).
 playback: the playback scene's frames, a race and a game of Graph Trees.
 imports: importing the bundled maps and the largest map a sheet holds, and refusing a huge grid
 and a picture of noise.
+online: a game server on loopback: memory per open game with 1,000 open, then bots for 30 s
+(paced near 200 moves a second, then unpaced): moves a second, proposal-to-acknowledgement
+latency (p50, p99), the server's CPU per move and its peak memory.
+idle: the window's CPU use while nothing happens, on the menu and in a race waiting for the
+player (``tools/idle.py``, on a virtual X screen).
 
 Memory is the peak of what Python and numpy allocate during the call (``tracemalloc``), and for
 the C reference every byte it allocates.
@@ -656,10 +661,169 @@ def bench_limits() -> None:
               f"{raced:.2f} s of CPU; peak memory {peak} MB")
 
 
+def _process_figures(pid: int) -> tuple[float, int, int]:
+    """A process's CPU seconds so far, its memory now and at its peak (bytes), from /proc."""
+    import os
+
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    status = dict(line.split(":", 1) for line in
+                  Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return cpu, int(status["VmRSS"].split()[0]) * 1024, int(status["VmHWM"].split()[0]) * 1024
+
+
+class _OnlineBots:
+    """Bots written from the protocol alone (no engine on this side, so the bench measures
+    the server): each plays both seats of one game through one connection, moving to a
+    legal point the server lists, and starts a new game when its game ends."""
+
+    def __init__(self, url: str, create: dict, pace: float, seed: int):
+        import random
+
+        self.url, self.create, self.pace = url, create, pace
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.moves = 0
+
+    async def run(self, until: float) -> None:
+        import asyncio
+        import json
+
+        from websockets.asyncio.client import connect
+
+        async with connect(self.url, max_size=None) as ws:
+            await ws.recv()
+            while time.monotonic() < until:
+                await ws.send(json.dumps({"v": 1, "type": "create", **self.create}))
+                created = await self._reply(ws, "created")
+                tokens = {s["seat"]: s["token"] for s in created["seats"]}
+                game = created["game"]
+                state = None
+                for token in tokens.values():
+                    await ws.send(json.dumps({"v": 1, "type": "join", "game": game,
+                                              "token": token}))
+                    state = await self._reply(ws, "game")
+                while state["turn"] and time.monotonic() < until:
+                    turn = state["turn"]
+                    proposal = {"v": 1, "type": "move", "game": game,
+                                "token": tokens[turn["seat"]], "number": turn["number"],
+                                "move": self.rng.choice(turn["legal"])}
+                    sent = time.perf_counter()
+                    await ws.send(json.dumps(proposal))
+                    await self._reply(ws, "ack")
+                    self.latencies.append(time.perf_counter() - sent)
+                    self.moves += 1
+                    state = await self._reply(ws, "move")
+                    if self.pace:
+                        await asyncio.sleep(self.pace * self.rng.uniform(0.5, 1.5))
+                await ws.send(json.dumps({"v": 1, "type": "leave", "game": game}))
+
+    async def _reply(self, ws, kind: str) -> dict:
+        import asyncio
+        import json
+
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            if message["type"] == kind:
+                return message
+            if message["type"] in ("error", "refused"):
+                raise RuntimeError(message)
+
+
+def bench_online() -> None:
+    """A server process on loopback (SQLite in a temporary folder): memory per open game with
+    1,000 games open; then bots in many games for 30 s, paced at about 200 moves a second and
+    then as fast as they go: moves a second, the time from a move's proposal to its
+    acknowledgement (its commit included), and the server's CPU per move."""
+    import asyncio
+    import json
+    import os
+    import statistics as stats
+
+    folder = Path(tempfile.mkdtemp(prefix="racetrack-bench-online-"))
+    env = {**os.environ, "RACETRACK_HOME": str(folder)}
+    # ``BENCH_SERVER_NICE=-10`` raises the server's priority over a shared machine's load.
+    nice = ["nice", "-n", os.environ["BENCH_SERVER_NICE"]] \
+        if os.environ.get("BENCH_SERVER_NICE") else []
+    server = subprocess.Popen([*nice, sys.executable, "-m", "racetrack", "serve", "--port", "0",
+                               "--db", str(folder / "games.sqlite3")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env=env, cwd=ROOT)
+    url = server.stdout.readline().split()[2]
+    track = load_track(find_track("oval"))
+    from racetrack.net.commands import new_game_message
+
+    create = new_game_message(track, load_rules("gardner"), 2, [])
+    try:
+        async def open_games(count: int, connections: int = 20) -> None:
+            """``count`` games made through ``connections`` connections (a connection's
+            message budget allows a burst of 200)."""
+            from websockets.asyncio.client import connect
+
+            async def make(share: int) -> None:
+                bots = _OnlineBots(url, create, 0, 0)
+                async with connect(url, max_size=None) as ws:
+                    await ws.recv()
+                    for _ in range(share):
+                        await ws.send(json.dumps({"v": 1, "type": "create", **create}))
+                    for _ in range(share):
+                        await bots._reply(ws, "created")
+
+            await asyncio.gather(*(make(count // connections) for _ in range(connections)))
+
+        _, before, _ = _process_figures(server.pid)
+        started = time.perf_counter()
+        asyncio.run(open_games(1000))
+        took = time.perf_counter() - started
+        _, after, peak = _process_figures(server.pid)
+        print(f"online: 1,000 open games (oval, Gardner, 2 seats) made in {took:.1f} s; server "
+              f"memory {before / 2**20:.0f} MB before, {after / 2**20:.0f} MB after "
+              f"({(after - before) / 1000 / 1024:.0f} KB a game), peak "
+              f"{peak / 2**20:.0f} MB")
+
+        def run_bots(count: int, pace: float, seconds: float = 30.0) -> None:
+            bots = [_OnlineBots(url, create, pace, seed) for seed in range(count)]
+            cpu_before, _, _ = _process_figures(server.pid)
+            until = time.monotonic() + seconds
+
+            async def all_bots() -> None:
+                await asyncio.gather(*(bot.run(until) for bot in bots))
+
+            started = time.perf_counter()
+            asyncio.run(all_bots())
+            elapsed = time.perf_counter() - started
+            cpu_after, rss, peak = _process_figures(server.pid)
+            moves = sum(bot.moves for bot in bots)
+            latencies = sorted(x for bot in bots for x in bot.latencies)
+            p50 = stats.median(latencies) * 1e3
+            p99 = latencies[int(0.99 * (len(latencies) - 1))] * 1e3
+            per_move = 1e3 * (cpu_after - cpu_before) / max(moves, 1)
+            print(f"online: {count} bots, {'paced' if pace else 'unpaced'}: {moves} moves in "
+                  f"{elapsed:.0f} s = {moves / elapsed:.0f} moves/s; proposal to ack p50 "
+                  f"{p50:.1f} ms, p99 {p99:.1f} ms; server CPU {per_move:.2f} ms a move; "
+                  f"server memory {rss / 2**20:.0f} MB (peak {peak / 2**20:.0f} MB)")
+
+        run_bots(100, 0.5)  # about 200 moves a second
+        run_bots(50, 0.0)
+    finally:
+        server.terminate()
+        server.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def bench_idle() -> None:
+    """The window left alone: its CPU use on the menu and in a race (tools/idle.py)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    import idle
+
+    idle.main()
+
+
 BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
            "moves": bench_moves, "help": bench_help, "frames": bench_frames,
            "editor": bench_editor, "files": bench_files, "playback": bench_playback,
-           "imports": bench_imports, "hostile": bench_hostile, "limits": bench_limits}
+           "imports": bench_imports, "hostile": bench_hostile, "limits": bench_limits,
+           "online": bench_online, "idle": bench_idle}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or BENCHES:

@@ -1,14 +1,19 @@
-"""README screenshots, drawn by the real scenes at 800 x 600, 1280 x 800 and 1920 x 1080: the
-menu, the New race screen, races showing every kind of candidate point (a finish under Baker's
-advanced rules; safe, finishing, special, wall and refused points at once under those rules with
-power braking and launches; a crash hover and a collision under Baker's rules, leaving the track
-under Nystrom's), How to play, the tutorial, the results and their replay, a game of Graph
-Trees, its menu and a saved game played back, the shop, a championship's standings, and the track
-editor (its road tool, its problem marks, its question before discarding, its list of
-templates, and a picture of a track imported).
+"""The screenshots of the README and docs/, drawn by the real scenes at 800 x 600, 1280 x 800 and
+1920 x 1080: the menu, the New race screen, races showing every kind of candidate point (a
+finish under Baker's advanced rules; safe, finishing, special, wall and refused points at once
+under those rules with power braking and launches; a crash hover and a collision under Baker's
+rules, leaving the track under Nystrom's), How to play, the tutorial (opened from the menu's
+button and played by clicks as a first-time player would: its welcome, its second step, and turn
+6), the results and their replay, a game of Graph Trees, its menu and a saved game played back,
+the shop, a championship's standings, and the track editor (its road tool, its problem marks,
+its question before discarding, its list of templates, and a picture of a track imported).
 
     python tools/screenshots.py [OUT_FOLDER] [--size WxH] [--only NAME,...]
-                                   (default: docs/screenshots, every size and screen)
+                                   (default: build/screenshots, every size and screen)
+
+Every picture is drawn into OUT_FOLDER (by default ``build/``, which git ignores); those that
+the README and the pages in docs/ link are then copied into docs/screenshots, and any there
+that no page links any more are removed, so the repository keeps only pictures a reader sees.
 
 Runs without a display (SDL's dummy video driver) and saves PNGs with pygame.image.save,
 reduced to 256 colours by ImageMagick's ``convert`` where it is installed (the paper has few
@@ -18,6 +23,7 @@ colours, so they stay sharp and small).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,13 +36,16 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("RACETRACK_HOME", tempfile.mkdtemp(prefix="racetrack-shots-"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import pygame  # noqa: E402
+
 from racetrack.ai import make_driver  # noqa: E402
 from racetrack.geometry import Vec  # noqa: E402
 from racetrack.outlook import Look  # noqa: E402
 from racetrack.settings import PlayerChoice  # noqa: E402
-from racetrack.track import find_track  # noqa: E402
+from racetrack.track import find_track, load_track  # noqa: E402
 from racetrack.trees import TreesGame, load_tree_rules  # noqa: E402
 from racetrack.trees.ai import GreedyPlayer  # noqa: E402
+from racetrack.ui import theme  # noqa: E402
 from racetrack.ui.app import App  # noqa: E402
 from racetrack.ui.scenes.help import HelpScene  # noqa: E402
 from racetrack.ui.scenes.menu import MenuScene  # noqa: E402
@@ -196,20 +205,76 @@ def menus(app: App, out: Path) -> None:
 
 def help_screen(app: App, out: Path) -> None:
     app.routes.menu()
-    app.push(HelpScene(app, "baker", "Oval"))
+    app.push(HelpScene(app, "baker", load_track(find_track("oval"))))
     frames(app, 3)
     save(app, out, "help")
 
 
+def move_rule(app: App, out: Path) -> None:
+    """The README's picture of the move rule: How to play's drawing under Gardner's rules (a
+    car's last move, the ring where the same move leads, the nine points round it) and every
+    mark a point can carry, on a card of its own (drawn once, at the first size)."""
+    if app.size != SIZES[0] and (out / "move-rule.png").exists():
+        return
+    scene = HelpScene(app, "gardner")
+    card = pygame.Surface((560, 620))
+    card.fill(theme.palette().paper)
+    scene.draw_movement(card, pygame.Rect(10, 10, 540, 600))
+    path = out / "move-rule.png"
+    pygame.image.save(card, str(path))
+    if shutil.which("convert"):
+        subprocess.run(["convert", str(path), "-colors", "256", f"PNG8:{path}"], check=False)
+
+
+def click(app: App, pos: tuple[float, float], count: int = 2) -> None:
+    """A player's click (the mouse moved there, pressed and let go), then frames."""
+    pos = (round(pos[0]), round(pos[1]))
+    for kind, extra in ((pygame.MOUSEMOTION, {"rel": (0, 0), "buttons": (0, 0, 0)}),
+                        (pygame.MOUSEBUTTONDOWN, {"button": 1}),
+                        (pygame.MOUSEBUTTONUP, {"button": 1})):
+        pygame.event.post(pygame.event.Event(kind, pos=pos, **extra))
+    frames(app, count)
+
+
+def key(app: App, name: int, count: int = 3) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=name, mod=0, unicode=""))
+    frames(app, count)
+
+
 def tutorial(app: App, out: Path) -> None:
-    app.routes.menu()
-    scene = app.routes.tutorial()
+    """The tutorial as a first-time player meets it: the menu's Tutorial race button clicked,
+    the coach's first card, its second after Enter, and the race at turn 6, each move clicked
+    where the player sees its point once the camera has come to rest."""
+    from racetrack.ui.scenes.tutorial import TutorialScene
+
+    menu = app.routes.menu()
+    frames(app, 2)
+    tutorial_button = next(w for w in menu.form.widgets
+                           if getattr(w, "text", "") == "Tutorial race")
+    click(app, tutorial_button.rect.center)
+    scene = app.scenes[-1]
+    assert isinstance(scene, TutorialScene), "the menu's Tutorial race did not open it"
     scene.preparing.result()
     frames(app, 3)
     save(app, out, "tutorial-welcome")  # the coach's first card, with its Next button
-    scene.advance()
-    frames(app, 3)
+    key(app, pygame.K_RETURN)
     save(app, out, "tutorial")
+    coach = make_driver("hard", 1)
+    while scene.state.round < 6 and not scene.state.is_over:
+        if scene.coaching is not None and scene.coaching.next \
+                and scene.next_button is not None:  # look round: Next
+            click(app, scene.next_button.rect.center)
+        elif scene.human_turn and not scene.camera_moving:
+            target = coach.choose(scene.state.clone()).target
+            click(app, scene.camera.to_screen(*target))
+        if scene.thinking is not None:
+            scene.thinking.result(timeout=60)
+        frames(app, 1, 0.1)
+    while not (scene.human_turn and not scene.camera_moving):
+        frames(app, 1, 0.1)
+    scene.finish_outlooks()
+    frames(app, 2)
+    save(app, out, "tutorial-turn6")
 
 
 def replay(app: App, out: Path) -> None:
@@ -275,8 +340,9 @@ def shop_and_standings(app: App, out: Path) -> None:
     save(app, out, "standings")
 
 
-SCREENS = {"menus": menus, "help": help_screen, "tutorial": tutorial, "races": races,
-           "results": results, "replay": replay, "trees": trees, "trees-screens": trees_screens,
+SCREENS = {"menus": menus, "help": help_screen, "move-rule": move_rule, "tutorial": tutorial,
+           "races": races, "results": results, "replay": replay, "trees": trees,
+           "trees-screens": trees_screens,
            "shop": shop_and_standings, "editor": lambda app, out: editor(app, out)}
 
 
@@ -292,6 +358,32 @@ def main(out: Path, sizes=SIZES, only: set[str] | None = None) -> None:
                 make(app, out)
         app.gui.kill_all()
     print(f"screenshots in {out}")
+
+
+#: The pages whose pictures are kept in the repository.
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+SHOWN = ROOT / "docs" / "screenshots"
+
+
+def linked() -> set[str]:
+    """The file names of the screenshots some page links."""
+    return {match for page in PAGES
+            for match in re.findall(r"screenshots/([\w.-]+\.png)", page.read_text())}
+
+
+def publish(out: Path) -> None:
+    """Copy the linked pictures drawn into ``out`` to docs/screenshots; remove those there
+    that no page links."""
+    wanted = linked()
+    SHOWN.mkdir(parents=True, exist_ok=True)
+    for name in sorted(wanted):
+        if (out / name).exists() and out.resolve() != SHOWN.resolve():
+            shutil.copyfile(out / name, SHOWN / name)
+    for path in SHOWN.glob("*.png"):
+        if path.name not in wanted:
+            path.unlink()
+    print(f"{len(wanted)} linked pictures in {SHOWN}")
 
 
 def editor(app: App, out: Path) -> None:
@@ -388,4 +480,6 @@ if __name__ == "__main__":
         at = arguments.index("--only")
         chosen = set(arguments[at + 1].split(","))
         del arguments[at:at + 2]
-    main(Path(arguments[0]) if arguments else Path("docs/screenshots"), chosen_sizes, chosen)
+    out = Path(arguments[0]) if arguments else ROOT / "build" / "screenshots"
+    main(out, chosen_sizes, chosen)
+    publish(out)

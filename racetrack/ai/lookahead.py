@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from racetrack.ai.planner import guide_field
 from racetrack.game import RaceState
 from racetrack.model import Candidate, CarState, MoveKind
 from racetrack.rules.moves import candidates as generate_candidates
@@ -32,7 +33,7 @@ def _estimate(state: RaceState, index: int, car: CarState) -> float:
     """Squares still to go for a car in this state (to the pit first, if it owes a stop)."""
     race = state.race
     course = race.course_of(index)
-    field = course.distance_field(race.rules.boundary_counts, race.rules.areas_checkpoints)
+    field = guide_field(state, index)
     if pit_stop_required(course, race.rules) and not car.pitted:
         return PIT_FIRST + field.to_pit(car.position)
     return field(car.position, car.progress, car.areas)

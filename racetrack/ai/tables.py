@@ -1,41 +1,61 @@
 """Turns-to-go tables for the computer drivers, built once per track, rule set and car kind.
 
 A table answers "how many turns from this state to the finish, driving perfectly?" for every
-state a lone car can reach on the track: it is built by the exact solver from every point at
-rest at every progress (and every damage the car may still take), so a car put back after a
-crash or stopped by a collision is covered too, and it holds the states off the track where the
-rules let cars leave it. The state carries what the rules' options ask for (``Option.state``)
-except a kit: a special move is valued by where it leads. Tables are kept for the rest of the
+state a lone car can reach on the track: it is built (``racetrack.compact``: a byte or two a
+state, no move kept) from every point at rest at
+every progress (and every damage the car may still take), so a car put back after a crash or
+stopped by a collision is covered too, and it holds the states off the track where the rules
+let cars leave it. The state carries what the rules' options ask for (``Option.state``) except
+a kit: a special move is valued by where it leads. Tables are kept for the rest of the
 program's life.
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 
 import numpy as np
 
+from racetrack.compact import CompactBuild, CompactTable, compacted
 from racetrack.course import Course
 from racetrack.geometry import Vec
 from racetrack.model import Kit
 from racetrack.rules.ruleset import RuleSet
-from racetrack.rules.transition import Cars, moves_key
+from racetrack.rules.transition import Cars, Transition, moves_key
 from racetrack.shop import standard_kit
-from racetrack.solver import Search, Solution, SolverError, ValueTable, lone_car, solve
+from racetrack.solver import (
+    MEMORY_BUDGET,
+    Search,
+    Solution,
+    SolverError,
+    StateSpace,
+    ValueTable,
+    lone_car,
+    solve,
+)
 
 #: Tables kept for reuse (a rematch on the same track and rules needs no new one).
 KEEP = 6
-#: Bytes a driver's table may take (its states and every edge between them); a track that
-#: needs more is driven by the lookahead.
-TABLE_MEMORY = 384 << 20
+#: Bytes a driver's table may take while it is built (its states with a bit for each plain
+#: move, and the few edges that are not plain moves): the solver's own budget, so a table fits
+#: wherever a solve does (it keeps six or seven bytes a state while it is built, five once
+#: built, where the solver keeps eight); a track that needs more is driven by the plan.
+TABLE_MEMORY = MEMORY_BUDGET
+#: Bytes a table may take while it is worked out over every edge kept (quicker, where it
+#: fits), and what that takes for each possible state (about a quarter of them are reached,
+#: with a hundred bytes of edges and index each): a larger space is not tried that way.
+EDGES_MEMORY = 256 << 20
+EDGE_BYTES_PER_KEY = 24
 
 _lock = threading.Lock()
-_tables: OrderedDict[tuple, ValueTable | SolverError] = OrderedDict()
+_tables: OrderedDict[tuple, CompactTable | SolverError] = OrderedDict()
 
 
-def value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> ValueTable:
+def value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> CompactTable:
     """The turns-to-go table for one car kind on a course (built on first use, then cached).
 
     Safe to call from a background thread while the window draws: the build holds no lock.
@@ -49,7 +69,7 @@ def value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> Value
                 raise found
             return found
     try:
-        table: ValueTable | SolverError = build_value_table(course, rules, can_swim)
+        table: CompactTable | SolverError = build_value_table(course, rules, can_swim)
     except SolverError as error:  # remembered: a track too large is not tried again
         table = error
     with _lock:
@@ -67,7 +87,20 @@ def table_damage_limit(rules: RuleSet) -> int | None:
     return rules.damage_limit
 
 
-def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> ValueTable:
+@dataclass(frozen=True)
+class TableSetup:
+    """What a driver's table is built over: the transition, the columns its states carry,
+    the damage limit, the states it starts from (every point at rest at every progress, and
+    every value of the columns) and whether it keeps states off the track."""
+
+    transition: Transition
+    columns: tuple[str, ...]
+    limit: int | None
+    sources: Cars
+    leave_track: bool
+
+
+def table_setup(course: Course, rules: RuleSet, can_swim: bool = False) -> TableSetup:
     transition, columns, limit = lone_car(course, rules, can_swim,
                                           damage_limit=table_damage_limit(rules))
     # Nystrom's detour, Levi's crawl that must come back no farther on: a car off the track
@@ -91,8 +124,24 @@ def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) ->
     parts = {name: np.repeat(combos[:, k], n) for k, name in enumerate(values)}
     sources = Cars(x=np.tile(points[:, 0], m), y=np.tile(points[:, 1], m), vx=np.zeros(n * m),
                    vy=np.zeros(n * m), **parts)
-    return ValueTable(Search(transition, sources, columns, limit, keep_edges=True,
-                             leave_track=not carries_exit, memory=TABLE_MEMORY))
+    return TableSetup(transition, columns, limit, sources, not carries_exit)
+
+
+def build_value_table(course: Course, rules: RuleSet, can_swim: bool = False) -> CompactTable:
+    """The table, kept compactly: worked out over every edge where they fit in
+    ``EDGES_MEMORY`` (the quickest way, the compiled kernel's where it applies), else keeping
+    a bit for each plain move instead of the move (``racetrack.compact``)."""
+    setup = table_setup(course, rules, can_swim)
+    space = StateSpace(setup.transition, setup.columns, setup.limit)
+    edges_memory = min(EDGES_MEMORY, TABLE_MEMORY)
+    if space.size * EDGE_BYTES_PER_KEY <= edges_memory:
+        with contextlib.suppress(SolverError):
+            return compacted(ValueTable(Search(setup.transition, setup.sources, setup.columns,
+                                               setup.limit, keep_edges=True,
+                                               leave_track=setup.leave_track,
+                                               memory=edges_memory)))
+    return CompactBuild(setup.transition, space, setup.sources, setup.limit,
+                        leave_track=setup.leave_track, memory=TABLE_MEMORY).build()
 
 
 _pars: OrderedDict[tuple, Solution | None] = OrderedDict()

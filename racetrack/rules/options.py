@@ -402,13 +402,15 @@ OPTIONS: tuple[Option, ...] = (
                      "for a win, two for second place and one for third; the team with the "
                      "most points wins (Baker)"}),
     Option("stalled", "end",
-           "What two or more cars do when they hold each other up: each has stood still for "
-           "three turns running because another of them stands where it would go (head on in "
-           "a one-lane passage, say).",
-           {"end": "once every car still racing is held up so, the race stops; unfinished "
-                   "cars are ranked by how far they still have to go",
-            "pass": "cars holding each other up so may end their moves on each other's points "
-                    "(and so pass) until they have moved on"}, since=2),
+           "What cars do when they all wait for each other: every car still racing has stood "
+           "still, at rest where it was, for three turns running while nothing else changed "
+           "(head on in a one-lane passage, say, whatever their distance).",
+           {"end": "the race stops; unfinished cars are ranked by how far they still have to "
+                   "go",
+            "pass": "cars that stood still that long because another of them stands where "
+                    "it would go may end their moves on each other's points (and so pass) "
+                    "until they have moved on; a standstill twice as long stops the race as "
+                    "under end"}, since=2),
     Option("teams.first", 3,
            "Points a team scores for a car's win (Baker's team racing: \"cars score three "
            "points for a win\"); also a championship's points.", low=0, high=100, since=2),

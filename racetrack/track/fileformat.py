@@ -38,7 +38,7 @@ FORMAT_VERSIONS = (1, 2)
 MAX_COORD = 10_000
 #: Corners of one polygon, holes of a track, and corners of all its rings together. Real
 #: Karopapier maps have a few hundred islands and thousands of corners; at these limits a
-#: map loads and checks in about a second (the README's Speed has the figures), and the
+#: map loads and checks in about a second (docs/speed.md has the figures), and the
 #: corners in all stay within the values a track file may hold (``TRACK_LIMITS``).
 MAX_VERTICES = 20_000
 MAX_HOLES = 1_000

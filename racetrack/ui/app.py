@@ -4,6 +4,14 @@ Each scene has ``handle(intent)``, ``update(dt)`` and ``draw(surface)``; ``draw`
 state. Scenes move between each other through the app's ``routes`` (``ui/routes.py``, the one
 module that knows them all), which ``push``, ``pop`` and ``replace`` them here.
 
+The window draws only when something changes. While the top scene is ``animating`` (a car
+gliding, a message fading), a text field has the keyboard, or for a moment after each input
+(the widgets' hover looks and tooltips come on a timer of their own), it draws every frame;
+otherwise it sleeps until the next input, until a job finished off the frame posts
+``waking.WAKE`` (a computer driver's move, a list read, a file written, a message from a game
+server), or until the time the top scene gives in ``wake_in`` (a clock counting down). A
+scene without an ``animating`` property is drawn every frame, as all were once.
+
 The window opens sized to the screen it is on (never larger than it), is resizable and can go
 fullscreen (F11, or the setting); the player's size, UI scale, pencils and sound are read from
 the settings here and applied everywhere at once (``apply_settings``).
@@ -15,6 +23,7 @@ import contextlib
 import logging
 import os
 import sys
+import time
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -24,16 +33,22 @@ import pygame
 
 from racetrack.settings import UI_SCALES, Settings, load_settings, save_settings
 from racetrack.ui import input as intents_
-from racetrack.ui import theme
+from racetrack.ui import theme, waking
 from racetrack.ui.gui import Gui, Page
 from racetrack.ui.input import Intent, Key, Quit, Resize
 from racetrack.ui.routes import Routes
 from racetrack.ui.saving import SettingsWriter
 from racetrack.ui.sound import Sounds
+from racetrack.ui.waking import WAKE
 
 log = logging.getLogger(__name__)
 
 FPS = 60
+#: How long frames go on after an input (the widgets' hover looks, and their tooltips, which
+#: show after half a second of hovering), in milliseconds.
+SETTLE_MS = 1000
+#: How often a sleeping window looks for inputs, in seconds (a job's wake comes at once).
+LOOK_SECONDS = 0.03
 DEFAULT_SIZE = (1280, 800)
 MIN_SIZE = (640, 480)
 #: A window smaller than the screen by this much leaves room for the desktop's bars.
@@ -72,6 +87,16 @@ def auto_scale(size: tuple[int, int]) -> float:
     return round(max(0.85, min(2.0, ratio ** 0.6)), 2)
 
 
+#: The window each screen is laid out to fit at a UI scale of 1 (800 x 600 at 85 %).
+LAID_OUT_FOR = (940, 705)
+
+
+def fitting_scale(size: tuple[int, int]) -> float:
+    """The largest UI scale at which the screens fit a window (a larger one chosen is cut
+    to it, rather than cut the words): 85 % at 800 x 600, 150 % at 1920 x 1080."""
+    return round(max(0.5, min(size[0] / LAID_OUT_FOR[0], size[1] / LAID_OUT_FOR[1])), 2)
+
+
 class App:
     """Owns the window and the stack of scenes; ``step`` runs one frame.
 
@@ -93,14 +118,20 @@ class App:
         self.fixed = size is not None
         self.fullscreen = self.settings.fullscreen and not self.fixed
         maximise = False
+        self.screen_at_start = self.screen_size()  # the screen its size is kept for
         if size is None:
-            size, maximise = window_size(self.screen_size(), self.settings.window)
+            size, maximise = window_size(self.screen_at_start,
+                                         self.settings.window_for(self.screen_at_start))
         self.windowed = size
         self.screen = self._open(maximise)
         self.title = title
         self._title_shown = ""  # the title is set with the first frame: the window is ready
         pygame.key.set_repeat(350, 40)
         self.clock = pygame.time.Clock()
+        self._held: list[pygame.event.Event] = []  # the event that woke the window
+        self._last_input = pygame.time.get_ticks()
+        self._last_frame = pygame.time.get_ticks()
+        self.frames_drawn = 0
         self.scenes: list[Scene] = []
         self.running = True
         self.frame_times: list[float] = []
@@ -147,17 +178,28 @@ class App:
         return (self.size, self.generation)
 
     def ui_scale(self) -> float:
+        """The scale the widgets and words are drawn at: the chosen one, as far as the
+        window fits it, or (auto) one that grows with the window."""
         fixed = UI_SCALES.get(self.settings.ui_scale)
-        return fixed if fixed is not None else auto_scale(self.size)
+        if fixed is None:
+            return min(auto_scale(self.size), fitting_scale(self.size))
+        return min(fixed, fitting_scale(self.size))
 
     def set_window_size(self, size: tuple[int, int] | None) -> None:
         """A window size chosen in the settings (None: fit the screen), kept inside the
-        screen; applied now unless the window is fullscreen."""
-        fitted, _ = window_size(self.screen_size(), size)
+        screen and for this screen only; applied now unless the window is fullscreen."""
+        fitted, _ = window_size(self.screen_at_start, size)
         self.windowed = fitted
+        self.remember_window(size)
         if not self.fullscreen and not self.fixed and fitted != self.size:
             self.screen = self._open()
             self._resized()
+
+    def remember_window(self, size: tuple[int, int] | None) -> None:
+        """Keep the window's size for the screen it is on (None: fit that screen)."""
+        if not self.fixed:
+            kept = self.settings.with_window(self.screen_at_start, size)
+            self.remember(windows=kept.windows)
 
     def toggle_fullscreen(self) -> None:
         self.fullscreen = not self.fullscreen
@@ -249,8 +291,9 @@ class App:
             flush = getattr(scene, "flush", None)
             if flush:
                 flush()
-        if not self.fixed and not self.fullscreen and self.settings.window != self.size:
-            self.remember(window=self.size)
+        if not self.fixed and not self.fullscreen \
+                and self.settings.window_for(self.screen_at_start) != self.size:
+            self.remember_window(self.size)
         self.settings_writer.wait()
 
     # -- a frame --------------------------------------------------------------------------
@@ -261,9 +304,11 @@ class App:
         # Widgets post events of their own while handling one (a list picked, a dialog
         # confirmed): they are handled in the same frame.
         for _ in range(6):
-            events = pygame.event.get()
+            events, self._held = self._held + pygame.event.get(), []
             if not events:
                 break
+            if any(event.type != WAKE for event in events):
+                self._last_input = pygame.time.get_ticks()
             for event in events:
                 if self.gui.process(event):
                     continue
@@ -274,7 +319,9 @@ class App:
                     return
         if not self.running or not self.scenes:
             return
-        elapsed = dt if dt is not None else self.clock.get_time() / 1000.0
+        now = pygame.time.get_ticks()
+        elapsed = dt if dt is not None else (now - self._last_frame) / 1000.0
+        self._last_frame = now
         top = self.scenes[-1]
         top.update(min(elapsed, 0.1))
         if self.running and self.scenes and self.scenes[-1] is not top:
@@ -286,6 +333,7 @@ class App:
         self._caption()
         self.draw()
         pygame.display.flip()
+        self.frames_drawn += 1
         self.frame_times.append((pygame.time.get_ticks() - start) / 1000.0)
         del self.frame_times[:-240]
 
@@ -339,10 +387,40 @@ class App:
         log.info("screenshot saved to %s", path)
         return path
 
+    @property
+    def busy(self) -> bool:
+        """Whether the next frame is wanted at once: the top scene is animating, a text
+        field has the keyboard (its cursor blinks), or an input came a moment ago."""
+        if not self.scenes:
+            return False
+        return (getattr(self.scenes[-1], "animating", True) or self.gui.typing
+                or pygame.time.get_ticks() - self._last_input < SETTLE_MS)
+
+    def sleep(self, timeout: float | None = None) -> bool:
+        """Wait for the next events (inputs, or a job's ``WAKE``), at most ``timeout``
+        seconds (``None``: for ever); the next ``step`` handles them. True when some came."""
+        until = None if timeout is None else time.monotonic() + timeout
+        while True:
+            events = pygame.event.get()
+            if events:
+                self._held += events
+                break
+            if until is not None and time.monotonic() >= until:
+                break
+            waking.ALARM.wait(LOOK_SECONDS)
+            waking.ALARM.clear()
+        self._last_frame = pygame.time.get_ticks()  # no animation ran while asleep
+        return bool(self._held)
+
     def run(self) -> None:
         while self.running and self.scenes:
             self.step()
-            self.clock.tick(FPS)
+            if self.busy:
+                self.clock.tick(FPS)
+            elif self.running and self.scenes:
+                # A scene whose picture changes by the clock alone says when (``wake_in``).
+                self.sleep(getattr(self.scenes[-1], "wake_in", None))
+                self.clock.tick()
         self.gui.kill_all()
         self.sound.close()
         self.settings_writer.close()

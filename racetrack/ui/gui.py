@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pygame
@@ -40,13 +40,16 @@ from pygame_gui.windows import UIConfirmationDialog, UIFileDialog
 
 from racetrack.ui import theme
 from racetrack.ui.input import Intent, Key, Motion
+from racetrack.ui.render.words import shorten
 
 log = logging.getLogger(__name__)
 
 #: The key repeat the game uses (text fields change it while they have the focus).
 KEY_REPEAT = (350, 40)
 #: Theme numbers that are lengths, scaled with the UI scale like the font sizes.
-SCALED_MISC = ("list_item_height", "title_bar_height", "shape_corner_radius")
+SCALED_MISC = ("list_item_height", "title_bar_height", "shape_corner_radius", "rect_width")
+#: The narrowest a tooltip is made to fit beside its control, at a UI scale of 1.
+TIP_MIN_WIDTH = 150
 
 
 def theme_data(scale: float = 1.0) -> dict:
@@ -75,6 +78,61 @@ def theme_data(scale: float = 1.0) -> dict:
     return fix(data)
 
 
+def tip_place(owner: pygame.Rect, size: tuple[int, int], screen: pygame.Rect,
+              others: Sequence[pygame.Rect], gap: int = 8) -> pygame.Rect | None:
+    """Where a tooltip of ``size`` goes for the control at ``owner``: beside it (right, then
+    left) or under or over it, the first place inside the screen that covers no other
+    control (``others``); else the place inside the screen that covers the fewest; ``None``
+    where it fits nowhere."""
+    width, height = size
+    middle = owner.centery - height // 2
+    places = [pygame.Rect(owner.right + gap, middle, width, height),
+              pygame.Rect(owner.left - gap - width, middle, width, height),
+              pygame.Rect(owner.left, owner.bottom + gap, width, height),
+              pygame.Rect(owner.left, owner.top - gap - height, width, height)]
+    fitting = []
+    for place in places:
+        place.clamp_ip(screen)
+        if place.colliderect(owner) or not screen.contains(place):
+            continue
+        covered = sum(1 for other in others if place.colliderect(other))
+        if not covered:
+            return place
+        fitting.append((covered, place))
+    return min(fitting, key=lambda found: found[0])[1] if fitting else None
+
+
+class PaperManager(pygame_gui.UIManager):
+    """pygame_gui's manager, with tooltips put beside their control where they cover no
+    other (pygame_gui puts them under the pointer, over the next button in a column)."""
+
+    #: The controls a tooltip should not cover.
+    CONTROLS = (UIButton, UIDropDownMenu, UITextEntryLine, UICheckBox, UIHorizontalSlider)
+
+    def __init__(self, *args, scale: float = 1.0, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.scale = scale
+
+    def create_tool_tip(self, text, position, hover_distance, parent_element, object_id, *,
+                        wrap_width=None, text_kwargs=None):
+        screen = self.get_root_container().get_rect()
+        owner = pygame.Rect(parent_element.rect)
+        gap = max(4, round(8 * self.scale))
+        side = max(screen.right - owner.right, owner.left - screen.left) - 2 * gap
+        if side >= TIP_MIN_WIDTH * self.scale:  # narrower, to fit beside the control
+            wrap_width = min(wrap_width or round(320 * self.scale), side)
+        tip = super().create_tool_tip(text, position, hover_distance, parent_element,
+                                      object_id, wrap_width=wrap_width,
+                                      text_kwargs=text_kwargs)
+        others = [pygame.Rect(element.rect) for element in self.get_sprite_group().sprites()
+                  if isinstance(element, self.CONTROLS) and element is not parent_element
+                  and element.visible and element.alive()]
+        place = tip_place(owner, tip.rect.size, screen, others, gap)
+        if place is not None:
+            tip.set_position(place.topleft)
+        return tip
+
+
 class Gui:
     """The app's UIManager, the pages of the scenes, and the callbacks for its events."""
 
@@ -89,7 +147,7 @@ class Gui:
     def __init__(self, size: tuple[int, int], scale: float = 1.0):
         self.scale = scale
         data = theme_data(scale)
-        self.manager = pygame_gui.UIManager(size, data, enable_live_theme_updates=False)
+        self.manager = PaperManager(size, data, enable_live_theme_updates=False, scale=scale)
         # Bold text in the help's HTML asks for faces the theme names but never loads.
         sizes = sorted({int(block["font"]["size"]) for block in data.values()
                         if isinstance(block, dict) and "font" in block})
@@ -111,7 +169,11 @@ class Gui:
 
     def process(self, event: pygame.event.Event) -> bool:
         """Hand an event to the widgets; True when one used it (the scene then never sees it).
-        A GUI event with a callback calls it."""
+        A GUI event with a callback calls it. Esc closes an open drop-down list, and does
+        nothing else."""
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE \
+                and any(page.close_lists() for page in self.pages if page.visible):
+            return True
         used = self.manager.process_events(event)
         if event.type in self.EVENTS:
             callback = self.handlers.get((event.type, id(getattr(event, "ui_element", None))))
@@ -204,11 +266,14 @@ class Button(Control):
 
 
 class Choice(Control):
-    """A drop-down list of words; ``step`` and ``set`` change it from code or the keyboard."""
+    """A drop-down list of words; ``step`` and ``set`` change it from code or the keyboard.
+    ``labels`` gives an entry words of its own to show (a rule set's id and what it is),
+    cut to the list's width; the values stay the choices."""
 
     def __init__(self, page: Page, rect: pygame.Rect, choices: Sequence[str], value: str,
                  on_change: Callable[[str], None] | None, tooltip: str = "",
-                 container=None, height_limit: int | None = None):
+                 container=None, height_limit: int | None = None,
+                 labels: Mapping[str, str] | None = None):
         self.page = page
         self.choices = list(choices)
         self._rect = pygame.Rect(rect)
@@ -216,10 +281,27 @@ class Choice(Control):
         self._height_limit = height_limit
         self.on_change = on_change
         self.index = self.choices.index(value) if value in self.choices else 0
+        self._labels = self._fitted(labels or {})
         super().__init__(self._make(), tooltip)
 
+    def _fitted(self, labels: Mapping[str, str]) -> dict[str, str]:
+        """Each choice's words, cut to fit the list's width beside its arrow (told apart,
+        should two cuts come out the same)."""
+        font = self.page.gui.manager.get_theme().get_font(["drop_down_menu"])
+        room = self._rect.w - theme.px(44) - 20
+        found: dict[str, str] = {}
+        for choice in self.choices:
+            words = shorten(labels.get(choice, choice), font, room)
+            found[choice] = words if words not in found.values() else choice
+        return found
+
+    def label_of(self, value: str) -> str:
+        """The words the list shows for a choice."""
+        return self._labels.get(value, value)
+
     def _make(self) -> UIDropDownMenu:
-        menu = UIDropDownMenu(self.choices, self.value, self._rect, self.page.gui.manager,
+        menu = UIDropDownMenu([self.label_of(c) for c in self.choices],
+                              self.label_of(self.value), self._rect, self.page.gui.manager,
                               container=self._container or self.page.root,
                               expansion_height_limit=self._height_limit)
         self.page.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, menu, self._picked)
@@ -234,10 +316,18 @@ class Choice(Control):
         return self.element.current_state is self.element.menu_states.get("expanded")
 
     def _picked(self, event: pygame.event.Event) -> None:
-        if event.text in self.choices:
-            self.index = self.choices.index(event.text)
+        shown = [self.label_of(c) for c in self.choices]
+        if event.text in shown:
+            self.index = shown.index(event.text)
             if self.on_change:
                 self.on_change(self.value)
+
+    def close(self) -> bool:
+        """Close the list if it is open (Esc); True when it was."""
+        if not self.expanded:
+            return False
+        self.element.unfocus()  # pygame_gui closes it on its next update
+        return True
 
     def set(self, value: str) -> None:
         """Show ``value`` (no callback), rebuilding the list around it."""
@@ -400,6 +490,12 @@ class Page:
         self.root.set_dimensions(self.app.size)
         self.widgets = []
 
+    def text_width(self, text: str, style: str | None = None) -> int:
+        """How wide a button's words are drawn in the theme's font for its style (the room
+        a button needs is this and a margin)."""
+        ids = [f"@{style}", "button"] if style else ["button"]
+        return self.gui.manager.get_theme().get_font(ids).size(text)[0]
+
     def button(self, rect, text: str, action: Callable[[], None] | None, tooltip: str = "",
                enabled: bool = True, style: str | None = None, container=None,
                focusable: bool = True) -> Button:
@@ -423,9 +519,10 @@ class Page:
 
     def choice(self, rect, choices: Sequence[str], value: str,
                on_change: Callable[[str], None] | None = None, tooltip: str = "",
-               height_limit: int | None = None) -> Choice:
+               height_limit: int | None = None,
+               labels: Mapping[str, str] | None = None) -> Choice:
         control = Choice(self, pygame.Rect(rect), choices, value, on_change, tooltip,
-                         height_limit=height_limit)
+                         height_limit=height_limit, labels=labels)
         self.widgets.append(control)
         return control
 
@@ -559,12 +656,22 @@ class Page:
 
     # -- the keyboard ---------------------------------------------------------------------
 
+    def close_lists(self) -> bool:
+        """Close any open drop-down list (Esc); True when one was open."""
+        closed = False
+        for control in self.widgets:
+            if isinstance(control, Choice) and control.close():
+                closed = True
+        return closed
+
     def handle(self, intent: Intent) -> bool:
         """Keyboard focus: Tab / Shift+Tab or up / down move it, Enter or space use the
         focused control, left / right change a list or a slider. True when used."""
         if self.modal:
             return True
         if isinstance(intent, Motion):
+            if intent.rel == (0, 0):  # a pointer at rest (a window opened under it): it
+                return False          # does not take the focus Enter uses
             self.keyboard = False
             for index, control in enumerate(self.widgets):
                 if control.enabled and control.rect.collidepoint(intent.pos):

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Generic, TypeVar
 
+from racetrack.ui.waking import waking
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -37,7 +39,7 @@ class Listing(Generic[T]):
 
     def refresh(self) -> None:
         """Read the list again (the newest reading wins)."""
-        self._job = self._pool.submit(self._load)
+        self._job = waking(self._pool.submit(self._load))
 
     def poll(self) -> bool:
         """Take the list in if it has been read; true when ``items`` changed."""

@@ -18,11 +18,12 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from racetrack.ai.tables import value_table
+from racetrack.compact import CompactTable
 from racetrack.errors import RacetrackError
 from racetrack.game import Race, RaceState
 from racetrack.outlook import Outlook, outlook, quick, tables_apply
 from racetrack.rules.moves import swims
-from racetrack.solver import ValueTable
+from racetrack.ui.waking import waking
 
 #: The share of a frame spent on outlooks, in seconds.
 BUDGET = 0.004
@@ -39,22 +40,22 @@ class Lookout:
         self._key: tuple | None = None
         self._state: RaceState | None = None
         self._found: list[Outlook] = []
-        self._table: ValueTable | None = None
+        self._table: CompactTable | None = None
 
-    def _table_for(self, state: RaceState) -> tuple[bool, ValueTable | None]:
+    def _table_for(self, state: RaceState) -> tuple[bool, CompactTable | None]:
         """(whether the answer is final, the table) for the current car."""
         index = state.current_car
         if index is None or state.placing or not tables_apply(state):
             return True, None
         key = (index, swims(state.race.cars[index], state.cars[index]))
         if key not in self._tables:
-            self._tables[key] = self._builder.submit(self._build, index, key[1])
+            self._tables[key] = waking(self._builder.submit(self._build, index, key[1]))
         job = self._tables[key]
         if not job.done():
             return False, None
         return True, job.result()
 
-    def _build(self, index: int, can_swim: bool) -> ValueTable | None:
+    def _build(self, index: int, can_swim: bool) -> CompactTable | None:
         if self._own_race is None:
             race = self.race
             self._own_race = Race(race.track, race.rules, race.cars, seed=race.seed)

@@ -15,6 +15,7 @@ from racetrack.records import TrialKey, solo_par
 from racetrack.rules import RuleSet
 from racetrack.solver import Solution, SolverError
 from racetrack.track import Track
+from racetrack.ui.waking import waking
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ class ParWorker:
         """The job for this track and rules (started on first asking)."""
         key = key or TrialKey.of(track, rules)
         if key not in self.jobs:
-            self.jobs[key] = self.pool.submit(work_out, track, rules)
+            self.jobs[key] = waking(self.pool.submit(work_out, track, rules))
         return self.jobs[key]
 
     @staticmethod

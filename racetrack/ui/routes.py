@@ -26,6 +26,7 @@ from racetrack.errors import FileProblemError
 from racetrack.game import Race, RaceState
 from racetrack.lineup import line_up
 from racetrack.model import CarSetup
+from racetrack.net.mygames import MyGame, remember
 from racetrack.playout import race_drivers, trees_players
 from racetrack.recording import Recording
 from racetrack.records import is_time_trial, record_run, run_turns
@@ -42,6 +43,10 @@ from racetrack.ui.scenes.championship import ChampionshipSetupScene, StandingsSc
 from racetrack.ui.scenes.editor import EditorScene
 from racetrack.ui.scenes.help import HelpScene
 from racetrack.ui.scenes.menu import MenuScene
+from racetrack.ui.scenes.online_games import MyGamesScene
+from racetrack.ui.scenes.online_host import HostSetupScene, InvitationsScene
+from racetrack.ui.scenes.online_menu import JoinScene, OnlineMenuScene, WatchScene
+from racetrack.ui.scenes.online_race import ConnectingScene, Follow, OnlineRaceScene
 from racetrack.ui.scenes.options import OptionsScene
 from racetrack.ui.scenes.pause import PauseScene
 from racetrack.ui.scenes.playback import PlaybackScene
@@ -92,7 +97,7 @@ class Routes:
     def new_championship(self, problem: str = "") -> ChampionshipSetupScene:
         return self._show(ChampionshipSetupScene(self.app, championship_path(), problem))
 
-    def help(self, rules: RuleSet | str, track: str = "") -> HelpScene:
+    def help(self, rules: RuleSet | str, track: Track | None = None) -> HelpScene:
         return self._show(HelpScene(self.app, rules, track))
 
     def settings(self) -> OptionsScene:
@@ -180,10 +185,17 @@ class Routes:
         return self._show(ShopScene(self.app, rules, cars, lambda kitted: then(kitted, True),
                                     heading=heading), replace)
 
+    @staticmethod
+    def take_backs(race: Race) -> bool:
+        """Whether a race lets its players take moves back: the player's setting, for a race
+        against computer drivers or in hot seat; never a time trial (its record counts)."""
+        return load_settings().take_backs and not is_time_trial(race) \
+            and any(car.is_human for car in race.cars)
+
     def race(self, race: Race, state: RaceState, animation_seconds: float | None = None,
              replace: bool = True, results: Results | None = None,
              progress: Path | None = None, scene_type: type[RaceScene] = RaceScene,
-             ) -> RaceScene:
+             undo: bool | None = None) -> RaceScene:
         """Race on from ``state`` (a new race, a resumed one, or one taken over from a
         replay).
 
@@ -192,7 +204,8 @@ class Routes:
         saved to the replays folder and the results follow: ``results(final, saved)`` makes
         their scene when given (a championship's, a test race's), else the usual ranking with
         a rematch (a time trial's with its record). ``scene_type`` is the race scene's class
-        (the tutorial's has a coach).
+        (the tutorial's has a coach). ``undo`` says whether moves may be taken back (by
+        default as ``take_backs`` says; a championship's races never).
         """
         seconds = self.animation_seconds if animation_seconds is None else animation_seconds
         drivers = race_drivers(race)
@@ -221,7 +234,8 @@ class Routes:
                 archive.record_progress(current, progress)
 
         scene = scene_type(self.app, race, drivers, seconds, on_over=over, state=state,
-                           record=record)
+                           record=record,
+                           undo=self.take_backs(race) if undo is None else undo)
         scene.progress = progress
         return self._show(scene, replace)
 
@@ -230,7 +244,7 @@ class Routes:
         old.close()
         self.app.pop()
         scene = type(old)(self.app, old.race, old.drivers, old.animation_seconds, old.on_over,
-                          record=old.record)
+                          record=old.record, undo=old.undo)
         scene.progress = old.progress
         scene.back_to = old.back_to
         self.app.replace(scene)
@@ -251,7 +265,8 @@ class Routes:
     def tutorial(self) -> TutorialScene:
         """The tutorial race, over whatever is showing."""
         race = tutorial_race()
-        return self.race(race, race.start(), replace=False, scene_type=TutorialScene)
+        return self.race(race, race.start(), replace=False, scene_type=TutorialScene,
+                         undo=True)
 
     def _trial_results(self, final: RaceState, rematch, saved: Saving):
         """Show a finished time trial, its run recorded behind the frame (a failure to write
@@ -274,7 +289,7 @@ class Routes:
 
         def race_with(kitted: list[CarSetup], replace: bool) -> RaceScene:
             race = series.next_race(kitted)
-            return self.race(race, race.start(), replace=replace, results=results)
+            return self.race(race, race.start(), replace=replace, results=results, undo=False)
 
         heading = ""
         if shop_items(rules) and any(car.is_human for car in cars):
@@ -289,7 +304,7 @@ class Routes:
         if found is not None:
             entry, state = found
             self.race(entry.replay.race, state, replace=False, progress=entry.path,
-                      results=self._championship_results(series, path))
+                      results=self._championship_results(series, path), undo=False)
             return
         self._show(StandingsScene(self.app, series, path))
 
@@ -330,3 +345,50 @@ class Routes:
 
         scene = TreesScene(self.app, game, computers, state, record=record, on_over=over)
         return self._show(scene, replace)
+
+    # -- online -----------------------------------------------------------------------------
+
+    def play_online(self) -> OnlineMenuScene:
+        return self._show(OnlineMenuScene(self.app))
+
+    def host_online(self) -> HostSetupScene:
+        return self._show(HostSetupScene(self.app))
+
+    def invitations(self, message: dict, track_name: str) -> InvitationsScene:
+        """Host the game set up (off the frame), then show its invitations."""
+        return self._show(InvitationsScene(self.app, message, track_name), replace=True)
+
+    def join_online(self) -> JoinScene:
+        return self._show(JoinScene(self.app))
+
+    def watch_online(self) -> WatchScene:
+        return self._show(WatchScene(self.app))
+
+    def my_games(self) -> MyGamesScene:
+        return self._show(MyGamesScene(self.app))
+
+    def online_race(self, url: str, follow: Follow) -> ConnectingScene:
+        """Connect to a game (a seat with its token, or a watch code), then race it; a seat
+        the server shows is kept in My games. Its results and replay are kept as a local
+        race's are; leaving it leaves the game on the server."""
+        def ready(session, mirror) -> None:
+            if mirror.seat is not None:
+                setup = mirror.race.cars[mirror.seat]
+                with contextlib.suppress(OSError, ValueError):
+                    remember(MyGame(session.session.url, mirror.game, mirror.seat + 1,
+                                    follow[1]["token"], setup.name, mirror.race.track.name))
+
+            def over(final: RaceState, autosaves: Executor | None = None) -> None:
+                saved = Saving(lambda: archive.save_finished(final), after=autosaves)
+                def again() -> None:
+                    self.menu()
+                    self.play_online()
+
+                self.app.replace(ResultsScene(self.app, final, None, saved,
+                                              proceed=("Play online", again)))
+
+            scene = OnlineRaceScene(self.app, session, mirror, url, follow,
+                                    self.animation_seconds, on_over=over)
+            self.app.replace(scene)
+
+        return self._show(ConnectingScene(self.app, url, follow, ready))

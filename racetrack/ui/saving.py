@@ -24,6 +24,7 @@ from typing import Any
 
 from racetrack.errors import FileProblemError
 from racetrack.settings import update_settings
+from racetrack.ui.waking import wake
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class Saving:
             self.problem = f"{self._failure}: an error in the game (see the log)"
         finally:
             self._done.set()
+            wake()  # the screen waiting on it draws the news
 
     @property
     def path(self) -> Path | None:

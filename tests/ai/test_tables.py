@@ -1,17 +1,21 @@
-"""The drivers' moves-to-go tables: every edge the search keeps, and every value, against a
-plain re-expansion of each state and a plain Dijkstra over the edges."""
+"""The drivers' turns-to-go tables: every edge a search that keeps them finds, against a plain
+re-expansion of each state; and every value of the drivers' compact table (which keeps no
+plain move), and of the edge-keeping table, against a plain Bellman-Ford over those edges."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import racetrack.compact
 from racetrack import solver
-from racetrack.ai.tables import build_value_table
+from racetrack.ai import tables
+from racetrack.ai.tables import build_value_table, table_setup
+from racetrack.compact import NONE16, CompactBuild, CompactTable
 from racetrack.course import Course
 from racetrack.graphs import HashIndex
 from racetrack.rules import load_rules
-from racetrack.solver import UNSOLVED, ValueTable
+from racetrack.solver import UNSOLVED, Search, StateSpace, ValueTable
 from tests.conftest import make_track
 
 # A 12 x 9 ring with a pit, oil and a checkpoint, small enough to relax every edge until
@@ -59,14 +63,31 @@ def sorted_rows(rows: np.ndarray) -> np.ndarray:
     return rows[np.lexsort(rows.T[::-1])]
 
 
+def edge_table(course: Course, rules) -> ValueTable:
+    """The table over the same states as the drivers', keeping every edge."""
+    setup = table_setup(course, rules)
+    return ValueTable(Search(setup.transition, setup.sources, setup.columns, setup.limit,
+                             keep_edges=True, leave_track=setup.leave_track))
+
+
+def regenerated(course: Course, rules) -> CompactTable:
+    """The drivers' table built keeping no plain move (as on a track too large for every
+    edge)."""
+    setup = table_setup(course, rules)
+    space = StateSpace(setup.transition, setup.columns, setup.limit)
+    return CompactBuild(setup.transition, space, setup.sources, setup.limit,
+                        setup.leave_track).build()
+
+
 @pytest.mark.parametrize("index", ["dense", "hash"])
 @pytest.mark.parametrize("variant", ["gardner", "baker", "levi", "simulation", "pope",
-                                     "gardner-addenda"])
+                                     "gardner-addenda", "nystrom", "classroom"])
 def test_every_edge_and_value_is_what_a_plain_search_finds(monkeypatch, variant, index):
     if index == "hash":  # the same tables whichever structure numbers the states
         monkeypatch.setattr(solver, "DenseIndex", lambda space: HashIndex())
     rules = load_rules(variant)
-    table = build_value_table(Course(make_track(RING), laps=rules.laps), rules)
+    course = Course(make_track(RING), laps=rules.laps)
+    table = edge_table(course, rules)
     assert isinstance(table.search.index, HashIndex) == (index == "hash")
     src, dst, cost, crashed = table.search.edges()
     kept = np.column_stack([src, dst, cost, crashed]).astype(np.int64)
@@ -74,8 +95,55 @@ def test_every_edge_and_value_is_what_a_plain_search_finds(monkeypatch, variant,
     assert np.array_equal(sorted_rows(kept), sorted_rows(plain))
 
     count = table.search.count
-    goals = np.flatnonzero(table.search.states(np.arange(count)).progress >= table.search.goal)
-    assert np.array_equal(table.value, plain_values(count, goals, plain))
-    calm = plain[plain[:, 3] == 0]
-    assert np.array_equal(table.careful, plain_values(count, goals, calm))
+    states = table.search.states(np.arange(count))
+    goals = np.flatnonzero(states.progress >= table.search.goal)
+    value = plain_values(count, goals, plain)
+    careful = plain_values(count, goals, plain[plain[:, 3] == 0])
+    assert np.array_equal(table.value, value)
+    assert np.array_equal(table.careful, careful)
     assert len(goals) and (table.value[goals] == 0).all() and (table.value > 0).any()
+
+    for compact in (regenerated(course, rules), build_value_table(course, rules)):
+        assert compact.count == count
+        assert np.array_equal(compact.values_of(states), value)
+        assert np.array_equal(compact.values_of(states, careful=True), careful)
+
+
+@pytest.mark.parametrize("edges", [True, False])
+def test_the_table_keeps_a_byte_a_state_and_its_key(monkeypatch, edges):
+    if not edges:  # as where every edge would not fit
+        monkeypatch.setattr(tables, "EDGES_MEMORY", 0)
+    rules = load_rules("gardner")
+    table = build_value_table(Course(make_track(RING), laps=rules.laps), rules)
+    assert table.value.itemsize == 1 and table.careful is table.value
+    assert table.nbytes == table.count * (table.keys.itemsize + 1)
+
+
+def test_values_past_a_byte_take_two():
+    value = np.array([0, 300, NONE16], dtype=np.uint16)
+    table = CompactTable(None, np.arange(3, dtype=np.uint32), value, value)
+    assert table.value.itemsize == 2
+    small = CompactTable(None, np.arange(3, dtype=np.uint32),
+                         np.array([0, 254, NONE16], dtype=np.uint16), value)
+    assert small.value.itemsize == 1 and small.value[2] == 255
+
+
+@pytest.mark.parametrize("variant", ["pope", "gardner"])
+def test_small_batches_build_the_same_table(monkeypatch, variant):
+    """Expanded a few states at a time (cars that may launch first, in batches of their own),
+    the table is the same."""
+    rules = load_rules(variant)
+    course = Course(make_track(RING), laps=rules.laps)
+    whole = regenerated(course, rules)
+    monkeypatch.setattr(racetrack.compact, "CHUNK", 50)
+    setup = table_setup(course, rules)
+    build = CompactBuild(setup.transition, StateSpace(setup.transition, setup.columns,
+                                                      setup.limit),
+                         setup.sources, setup.limit, setup.leave_track)
+    if variant == "pope":
+        assert build.launch_chunk is not None
+        build.launch_chunk = 7
+    small = build.build()
+    assert np.array_equal(small.keys, whole.keys)
+    assert np.array_equal(small.value, whole.value)
+    assert np.array_equal(small.careful, whole.careful)

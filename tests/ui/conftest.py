@@ -50,7 +50,8 @@ def pick(app, control, value, frames=2):
     click(app, control.rect.center, frames)
     listing = control.element.current_state.options_selection_list
     assert listing is not None, "the list did not open"
-    item = next(i for i in listing.item_list if i["text"] == value)
+    shown = control.label_of(value)
+    item = next(i for i in listing.item_list if i["text"] == shown)
     shown = listing.item_list_container.rect
     if item["button_element"] is None or not shown.collidepoint(
             item["button_element"].rect.center):  # scrolled out of the open list: scroll to it
@@ -63,6 +64,15 @@ def pick(app, control, value, frames=2):
 def button(scene, text):
     """A scene's button by its words (the start of them)."""
     return next(w for w in scene.form.widgets if getattr(w, "text", "").startswith(text))
+
+
+def from_menu(app, words):
+    """Open the main menu and click its button ``words``; the scene it opens."""
+    menu = MenuScene(app)
+    app.push(menu)
+    run(app, 1)
+    click(app, button(menu, words).rect.center)
+    return app.scenes[-1]
 
 
 def baker_race(app, seed=5, intro=False):

@@ -8,7 +8,7 @@ import pytest
 
 from racetrack.settings import Settings, load_settings
 from racetrack.ui import theme
-from racetrack.ui.app import MIN_SIZE, App, auto_scale, window_size
+from racetrack.ui.app import MIN_SIZE, App, auto_scale, fitting_scale, window_size
 from racetrack.ui.scenes.menu import MenuScene
 from racetrack.ui.sound import Sounds
 from tests.ui.conftest import press, run
@@ -52,11 +52,13 @@ def test_new_settings_restyle_the_widgets_and_the_pencils(app):
     run(app, 1)
     red = theme.palette().pencil("red")
     generation = app.generation
-    app.apply_settings(Settings(ui_scale="150%", colour_blind=True, volume=20, muted=True))
+    app.apply_settings(Settings(ui_scale="125%", colour_blind=True, volume=20, muted=True))
     run(app, 1)
-    assert app.generation == generation + 1 and theme.LOOKS.scale == 1.5
+    # 125 % does not fit a 1000 x 700 window: it is drawn at the most that does.
+    assert app.generation == generation + 1 and theme.LOOKS.scale == fitting_scale(app.size)
+    assert 0.95 < theme.LOOKS.scale < 1.25
     assert theme.palette().pencil("red") != red
-    assert app.sound.muted and load_settings().ui_scale == "150%"
+    assert app.sound.muted and load_settings().ui_scale == "125%"
     app.apply_settings(Settings())
     assert theme.palette().pencil("red") == red
 
@@ -80,6 +82,50 @@ def test_the_window_size_is_remembered_when_it_was_not_fixed(tmp_path, monkeypat
         made.push(MenuScene(made))
         made.step(1 / 30)
         made.finish()
-        assert load_settings().window == made.size
+        assert load_settings().window_for(made.screen_at_start) == made.size
+        assert load_settings().window_for((made.size[0] + 1000, 2000)) is None
     finally:
         pygame.quit()
+
+
+def test_the_window_sleeps_while_nothing_changes_and_a_finished_job_wakes_it(app):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from racetrack.ui.app import SETTLE_MS
+    from racetrack.ui.waking import WAKE, waking
+
+    app.push(MenuScene(app))
+    run(app, 2)
+    press(app, pygame.K_TAB)
+    assert app.busy  # just after an input: the widgets' hover looks may still change
+    app._last_input -= SETTLE_MS
+    assert not app.busy  # the menu alone changes nothing: no frame is drawn
+    assert not app.sleep(0.05)  # nothing came
+    with ThreadPoolExecutor(1) as pool:
+        waking(pool.submit(lambda: 42))
+        assert app.sleep(5)  # woken by the job, long before the timeout
+    assert any(event.type == WAKE for event in app._held)
+    drawn = app.frames_drawn
+    app.step()
+    assert app.frames_drawn == drawn + 1 and not app._held
+
+
+def test_the_loop_draws_a_few_frames_after_an_input_then_none(app):
+    import threading
+
+    app.push(MenuScene(app))
+    timer = threading.Timer(2.5, lambda: pygame.event.post(pygame.event.Event(pygame.QUIT)))
+    timer.start()
+    app.run()  # draws for a second after opening, then sleeps until the Quit
+    assert 1 <= app.frames_drawn < 90  # at 60 frames a second it would be 150
+
+
+def test_a_race_waiting_for_the_player_stops_animating(app):
+    from tests.ui.conftest import baker_race, settle_outlooks
+
+    scene = baker_race(app)
+    settle_outlooks(app, scene)
+    run(app, 40, 0.1)  # the start's messages fade, the camera settles
+    assert scene.human_turn and not scene.animating
+    press(app, pygame.K_RIGHT)  # a key changes what shows: a frame follows, no animation
+    assert not scene.animating

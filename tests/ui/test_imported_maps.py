@@ -75,7 +75,7 @@ def on_screen(scene, bounds) -> bool:
 
 
 def test_a_small_map_stays_in_view_whole_after_the_announcement(app, tmp_path):
-    from racetrack.ui.scenes.race import FOLLOW_SQUARES
+    from racetrack.ui.scenes.race_camera import FOLLOW_SQUARES
 
     scene = imported_race(app, tmp_path)
     run(app, 120, 1 / 30)  # the announcement ends by itself

@@ -47,14 +47,14 @@ def test_the_windows_own_settings_are_written_in_order_and_keep_a_screens_save(a
     gate = threading.Event()
     writer._pool.submit(gate.wait)  # the writer busy: the changes wait their turn
     writer.change(zoom=30.0)
-    writer.change(window=(900, 700))
+    writer.change(windows=(("1920x1080", (900, 700)),))
     save_settings(load_settings().with_race("spiral", "baker", load_settings().players))
     assert load_settings().zoom is None  # not on the frame's thread
     gate.set()
     writer.close()
     settings = load_settings()
-    assert (settings.zoom, settings.window, settings.track, settings.rules) == \
-        (30.0, (900, 700), "spiral", "baker")
+    assert (settings.zoom, settings.window_for((1920, 1080)), settings.track,
+            settings.rules) == (30.0, (900, 700), "spiral", "baker")
 
 
 def test_remembering_the_zoom_never_writes_on_the_frame(app, monkeypatch):

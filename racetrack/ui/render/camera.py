@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 MIN_SCALE = 6.0
@@ -59,6 +60,39 @@ class Camera:
         """Move towards keeping (x, y) in view; ``ease`` 1 jumps, smaller glides."""
         self.centre_x += (x - self.centre_x) * ease
         self.centre_y += (y - self.centre_y) * ease
+
+    def keep_inside(self, points: Iterable[tuple[float, float]],
+                    box: tuple[float, float, float, float]) -> None:
+        """Move the least that puts every point (on the paper) inside ``box`` (left, top,
+        right, bottom on the screen), zooming out first where they are too far apart to fit
+        (never past the smallest zoom): a car and the points it may go to, clear of the
+        cards drawn over the paper."""
+        found = list(points)
+        if not found:
+            return
+        left, top, right, bottom = box
+        xs, ys = [p[0] for p in found], [p[1] for p in found]
+        spread_x, spread_y = max(xs) - min(xs), max(ys) - min(ys)
+        room_x, room_y = max(1.0, right - left), max(1.0, bottom - top)
+        if spread_x * self.scale > room_x or spread_y * self.scale > room_y:
+            fits = min(room_x / spread_x if spread_x else MAX_SCALE,
+                       room_y / spread_y if spread_y else MAX_SCALE)
+            self.scale = clamp(fits, MIN_SCALE, self.scale)
+        for low, high, lo_edge, hi_edge, axis in ((min(xs), max(xs), left, right, 0),
+                                                  (min(ys), max(ys), top, bottom, 1)):
+            first = self.to_screen(low, low)[axis]
+            last = self.to_screen(high, high)[axis]
+            shift = 0.0
+            if last - first > hi_edge - lo_edge:  # still too wide at the smallest zoom
+                shift = (lo_edge + hi_edge) / 2 - (first + last) / 2
+            elif first < lo_edge:
+                shift = lo_edge - first
+            elif last > hi_edge:
+                shift = hi_edge - last
+            if axis == 0:
+                self.centre_x -= shift / self.scale
+            else:
+                self.centre_y -= shift / self.scale
 
 
 def clamp(value: float, low: float, high: float) -> float:

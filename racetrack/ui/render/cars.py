@@ -164,9 +164,8 @@ def draw_cars(surface: pygame.Surface, state: RaceState, camera: Camera,
         if car.status is CarStatus.OUT:
             marks.cross(surface, theme.MUTED, centre, radius * 0.8, 3)
             continue
-        if index == current:
-            pulse = 0.5 + 0.5 * math.sin(pygame.time.get_ticks() / 250)
-            pygame.draw.circle(surface, theme.HIGHLIGHT, centre, radius * (1.5 + 0.2 * pulse))
+        if index == current:  # a steady glow: the window draws nothing while it waits
+            pygame.draw.circle(surface, theme.HIGHLIGHT, centre, radius * 1.6)
         pygame.draw.circle(surface, colour, centre, radius)
         pygame.draw.circle(surface, colours.ink, centre, radius, 2)
         if car.status is CarStatus.FINISHED:

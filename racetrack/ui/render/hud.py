@@ -234,12 +234,22 @@ STRIPES = {Look.WALL: marks.WALL, Look.COLLIDE: marks.WALL, Look.LEAVE: marks.WA
            Look.FINISH: (30, 30, 30), Look.ILLEGAL: theme.ILLEGAL}
 
 
-def draw_hover_line(surface: pygame.Surface, outlook: Outlook, at: tuple[int, int]) -> None:
-    """What the hovered point does, in words and numbers, on a card beside the mouse (kept
-    inside the window); a warning gets an amber stripe, a crash a red one."""
+def draw_hover_line(surface: pygame.Surface, outlook: Outlook, at: tuple[int, int],
+                    ask: str = "") -> None:
+    """What the hovered (or chosen) point does, in words and numbers, on a card beside ``at``
+    (kept inside the window); a warning gets an amber stripe, a crash a red one, a move that
+    puts the car out a dark one; ``ask`` is a question under the words (bold)."""
     font = theme.ui_font(22, bold=outlook.out)
     text = font.render(outlook.words(), True, theme.TEXT)
-    stripe = marks.WARNING if outlook.warning else STRIPES.get(outlook.look)
+    if ask:
+        question = theme.ui_font(20, bold=True).render(ask, True, theme.ERROR)
+        both = pygame.Surface((max(text.get_width(), question.get_width()),
+                               text.get_height() + question.get_height()), pygame.SRCALPHA)
+        both.blit(text, (0, 0))
+        both.blit(question, (0, text.get_height()))
+        text = both
+    stripe = marks.OUT if outlook.out else marks.WARNING if outlook.warning \
+        else STRIPES.get(outlook.look)
     pad = theme.px(8)
     box = pygame.Rect(0, 0, text.get_width() + 2 * pad + (theme.px(6) if stripe else 0),
                       text.get_height() + pad)

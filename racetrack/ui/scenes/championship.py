@@ -8,14 +8,13 @@ race, results, standings; the series is saved after every race, so the menu can 
 from __future__ import annotations
 
 import contextlib
-from dataclasses import replace
 from pathlib import Path
 
 import pygame
 
 from racetrack.championship import Championship, ChampionshipError, Entrant, set_aside
 from racetrack.lineup import line_up
-from racetrack.settings import save_settings
+from racetrack.settings import update_settings
 from racetrack.track import bundled_track_paths, find_track, load_track
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
@@ -69,12 +68,19 @@ class ChampionshipSetupScene(SetupScene):
     def picker_top(self) -> int:
         return theme.px(140)  # room for the series' order above the list
 
-    def extra_widgets(self, page) -> None:
-        left, room = theme.px(16), self.panel_x - theme.px(24)
-        page.button((left + min(theme.px(200), room // 2 - theme.px(6)) + theme.px(12),
-                     self.app.size[1] - theme.px(66), min(theme.px(160), room // 2 - theme.px(6)),
-                     theme.px(50)), "Remove last track", self.undo, enabled=bool(self.series),
-                    tooltip="Take the last track out of the series")
+    def remember(self) -> None:
+        """Keep the players; New race's track and rules stay New race's."""
+        with contextlib.suppress(OSError, ValueError):
+            update_settings(players=self.chosen_players())
+
+    def layout_take_backs(self, page, x: int, y: int, right: int) -> int:
+        """None: a championship's points count, so its races never take moves back."""
+        return y
+
+    def track_buttons(self) -> list:
+        return [*super().track_buttons(),
+                ("Remove last track", self.undo, "Take the last track out of the series",
+                 bool(self.series))]
 
     def badge(self, index: int) -> str:
         return " ".join(str(n) for n, i in enumerate(self.series, start=1) if i == index)
@@ -90,13 +96,10 @@ class ChampionshipSetupScene(SetupScene):
         if not self.can_start:
             return
         rules = self.chosen_rules()
-        players = tuple(replace(p, name=p.name.strip() or f"Player {i + 1}", reverse=False)
-                        for i, p in enumerate(self.players))
+        players = self.chosen_players()
         cars = line_up(rules, players)
         entrants = [Entrant(car.name, car.colour, car.driver, car.team) for car in cars]
-        with contextlib.suppress(OSError):
-            save_settings(self.settings.with_race(self.settings.track, self.rules.value,
-                                                  players, self.moves_value))
+        self.remember()
         try:
             series = Championship(self.rules.value, self.track_names(), entrants,
                                   overrides=self.overrides())
@@ -117,9 +120,9 @@ class ChampionshipSetupScene(SetupScene):
                                                       enumerate(names, start=1))
         else:
             text = f"Click the tracks in the order to race them ({MIN_RACES} to {MAX_RACES})"
-        font = theme.ui_font(19)
-        y = theme.px(66)
-        for line in wrap_pixels(text, font, self.panel_x - theme.px(30))[:3]:
+        font = theme.ui_font(22)  # the series chosen so far: the screen's news, readable
+        y = theme.px(64)
+        for line in wrap_pixels(text, font, self.panel_x - theme.px(30))[:2]:
             surface.blit(font.render(line, True, theme.TEXT if names else theme.MUTED),
                          (theme.px(16), y))
             y += font.get_linesize()
@@ -140,6 +143,7 @@ class ChampionshipSetupScene(SetupScene):
 class StandingsScene(FormScene):
     """The championship after a race: every entrant's points, places and money carried, the
     teams' totals, and on to the next race (or the final standings)."""
+    idles = True
 
     caption = "Championship standings"
 

@@ -19,6 +19,15 @@ class FormScene:
     anything of their own on the paper in ``draw_paper``."""
 
     overlay = False
+    #: True for a screen that changes only on input, or when a job it waits on wakes the
+    #: window (``ui.waking``): the window sleeps between (``ui.app``). A screen that moves
+    #: by itself leaves it False, or says when it moves in ``animating``.
+    idles = False
+
+    @property
+    def animating(self) -> bool:
+        """Whether the screen changes without input, so the window draws every frame."""
+        return not self.idles
 
     def __init__(self, app):
         self.app = app
@@ -65,7 +74,7 @@ class FormScene:
         if self.page.modal:
             return
         if isinstance(intent, Key) and intent.name == "escape":
-            self.back()
+            self.back()  # (Esc in an open list only closes it: ``Gui.process``)
             return
         if self.page.handle(intent):
             return

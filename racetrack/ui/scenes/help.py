@@ -1,6 +1,7 @@
 """How to play, for the chosen rules: the movement rule drawn on graph paper (the last move, the
 ring where repeating it leads, the points to choose from), every mark a point can carry, and the
-rules in words, read from the rule set's own options table so each variant explains itself.
+rules in words, each line under what it is about, read from the rule set's own options table
+so each variant explains itself (``rules.explain``), and only what applies on the chosen track.
 
 Reachable from the menu, the New race screen and the pause menu.
 """
@@ -8,80 +9,34 @@ Reachable from the menu, the New race screen and the pause menu.
 from __future__ import annotations
 
 import html
-import re
 
 import pygame
 
 from racetrack.geometry import Vec
 from racetrack.outlook import Look
 from racetrack.rules import RuleSet, load_rules
+from racetrack.rules.explain import rule_lines
 from racetrack.rules.moves import CHANGES
-from racetrack.rules.options import OPTIONS
+from racetrack.track import Track
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.render import marks
 from racetrack.ui.scenes.form import FormScene, heading
 
-#: Options whose value only matters when it is not the quiet default, and the words for it.
-QUIET = {"zones.oil": "none", "zones.jump": "none", "zones.slopes": "none", "pit-stop": "none",
-         "equipment.shop": "none", "collectables": "ignored", "teams.scoring": "none",
-         "start.grid": "spread", "start.direction": "forward", "checkpoints": "in-order",
-         "areas.checkpoints": "any-order"}
-#: What each option is about, in the words a player uses.
-TOPICS = {"movement.choices": "Moves", "walls": "Walls", "leaving-track": "Leaving the track",
-          "crash.outcome": "After a crash", "crash.damage": "Damage from a crash",
-          "cars": "Other cars", "turn-order": "Order of play", "finish.end": "The race ends",
-          "finish.tie-break": "Cars finishing in the same round", "zones.oil": "Oil",
-          "zones.jump": "Jumps", "zones.water": "Water", "zones.slopes": "Slopes",
-          "start.grid": "Start", "start.direction": "Way round", "checkpoints": "Checkpoints",
-          "pit-stop": "Pit stop", "equipment.shop": "Shop", "collectables": "Collectables",
-          "teams.scoring": "Teams", "areas.checkpoints": "Checkpoint cells"}
-SKIPPED = {"max-rounds", "equipment.budget", "laps", "crash.miss-turns", "damage-limit",
-           "equipment.brakes", "equipment.turbo", "movement.skid-speed", "crash.set-back"}
-
-
-def rules_words(rules: RuleSet) -> list[str]:
-    """The rules in short sentences, one per option that says something about play."""
-    lines = []
-    for option in OPTIONS:
-        value = rules.option(option.key)
-        if option.key in SKIPPED or QUIET.get(option.key) == value:
-            continue
-        if option.is_bool:
-            if value:
-                lines.append(option.doc.replace("When true ", "").capitalize())
-            continue
-        if option.choices and value in option.choices:
-            meaning = re.sub(r"\s*\(see [^)]*\)", "", option.choices[value])
-            topic = TOPICS.get(option.key)
-            lines.append(f"{topic}: {meaning[0].lower() + meaning[1:]}" if topic
-                         else meaning[0].upper() + meaning[1:])
-    if rules.damage_limit is not None:
-        lines.append(f"More than {rules.damage_limit} damage and the car is out.")
-    if rules.crash_outcome == "set-back":
-        lines.append(f"A car with no move is set back {rules.crash_set_back} of its moves.")
-    if rules.crash_miss_turns:
-        lines.append(f"A crashed car misses {rules.crash_miss_turns} turn(s).")
-    if rules.movement_skid_speed is not None:
-        lines.append(f"At speed {rules.movement_skid_speed} or more a car cannot brake and "
-                     "turn in the same move.")
-    if rules.equipment_brakes or rules.equipment_turbo:
-        lines.append(f"Each car has {rules.equipment_brakes} good-brakes uses and "
-                     f"{rules.equipment_turbo} turbo boosts (hollow diamonds).")
-    if rules.laps:
-        lines.append(f"{rules.laps} laps.")
-    return lines
-
 
 class HelpScene(FormScene):
+    idles = True
     caption = "How to play"
-    def __init__(self, app, rules: str | RuleSet = "gardner", track: str = ""):
+    def __init__(self, app, rules: str | RuleSet = "gardner", track: Track | str | None = None):
+        """The page for ``rules``; with the ``track`` (or its name, for the title only) the
+        rules' lines are those that apply on it."""
         super().__init__(app)
         try:
             self.rules = rules if isinstance(rules, RuleSet) else load_rules(rules)
         except ValueError:
             self.rules = load_rules("gardner")
-        self.track = track
+        self.track = track if isinstance(track, Track) else None
+        self.track_name = track.name if isinstance(track, Track) else (track or "")
         self.diagram = pygame.Rect(0, 0, 0, 0)
 
     def layout(self, page: Page, width: int, height: int) -> None:
@@ -106,28 +61,34 @@ class HelpScene(FormScene):
         out.append("")
         out.append("<b>A turn.</b> Each car repeats its last move, changed a little: the "
                    "ring marks where the same move again leads, and the dots around it are "
-                   "where the car may go. Click one (or use the numeric keypad, laid out "
-                   "like the grid round the ring: 5 is the ring). The line from the car to "
-                   "the point must stay on the track. Speed is easy to gain and hard to lose: "
-                   "brake for the bends in time.")
+                   "where the car may go. Click one; or choose one with the arrow keys (or W, "
+                   "A, S, D) and press Enter or Space; or press a digit, on the keypad or the "
+                   "top row, laid out like the grid round the ring: 5 is the ring. The line "
+                   "from the car to the point must stay on the track. Speed is easy to gain "
+                   "and hard to lose: brake for the bends in time.")
         out.append("")
         out.append("<b>Before you click.</b> Point at any dot to read what it does, in "
                    "numbers: the damage a wall costs and whether the car is out, how far "
                    "past the line a finish ends. A small warning triangle means the car "
-                   "would be too fast to go on safely next turn.")
+                   "would be too fast to go on safely next turn. A move that puts your car "
+                   "out asks first: choose the point again, or press Enter, to make it.")
         out.append("")
-        out.append("<b>These rules.</b>")
-        out += [f"• {html.escape(line)}" for line in rules_words(rules)]
+        where = f" on {html.escape(self.track.name)}" if self.track is not None else ""
+        out.append(f"<b>These rules{where}.</b>")
+        out += [f"• <b>{html.escape(line.topic)}:</b> {html.escape(line.words)}"
+                for line in rule_lines(rules, self.track)]
         out.append("")
-        out.append("<b>Keys.</b> Wheel or +/- zoom, drag or the arrows pan, F follows the "
-                   "cars again, Esc pauses, F11 fullscreen, F12 a screenshot.")
+        out.append("<b>Keys.</b> Wheel or + and - zoom; drag, or Shift and the arrows, pan; "
+                   "F follows your car again; Ctrl+Z or Backspace takes your last move back "
+                   "(where the race allows it); Esc pauses; F11 fullscreen; F12 a "
+                   "screenshot.")
         return "<br>".join(out)
 
     def tutorial(self) -> None:
         self.app.routes.tutorial()
 
     def draw_paper(self, surface: pygame.Surface) -> None:
-        title = f"How to play{': ' + self.track if self.track else ''}"
+        title = f"How to play{': ' + self.track_name if self.track_name else ''}"
         heading(surface, title, (theme.px(24), theme.px(26)), 46)
         self.draw_movement(surface, self.diagram)
 
@@ -138,10 +99,14 @@ class HelpScene(FormScene):
         if box.w <= 0 or box.h <= 0:
             return
         colours = theme.palette()
-        legend_rows = len(marks.WORDS) + 2
-        legend_height = legend_rows * theme.px(24) + theme.px(10)
+        shown = list(marks.LEGEND)
+        # In two columns where one would leave the drawing too little room and two fit.
+        columns = 2 if (marks.legend_size(shown)[1] > box.h * 0.45
+                        and marks.legend_size(shown, 2)[0] <= box.w) else 1
+        key = theme.ui_font(18).render("Every mark a point can carry:", True, theme.MUTED)
+        legend_height = marks.legend_size(shown, columns)[1] + key.get_height()
         paper = pygame.Rect(box.x, box.y, box.w, max(theme.px(160), box.h - legend_height
-                                                     - theme.px(12)))
+                                                     - theme.px(16)))
         pygame.draw.rect(surface, colours.paper, paper)
         # The lattice: 11 squares across, 8 up, points counted from the bottom left.
         cell = max(10, min(paper.w // 11, paper.h // 8))
@@ -192,9 +157,8 @@ class HelpScene(FormScene):
         caption = theme.ui_font(18).render(words[self.rules.movement_choices], True,
                                            theme.MUTED)
         surface.blit(caption, (paper.x + theme.px(6), paper.y + theme.px(4)))
-        legend = marks.draw_legend(surface, set(marks.WORDS), pencil,
-                                   (box.x + box.w, paper.bottom + theme.px(12)), warning=True)
-        key = theme.ui_font(18).render("Every mark a point can carry:", True, theme.MUTED)
-        # Beside the legend it names, not across the column from it.
-        place = key.get_rect(topright=(legend.x - theme.px(10), legend.y + theme.px(6)))
-        surface.blit(key, place if place.x >= box.x else (box.x, legend.y + theme.px(6)))
+        top = paper.bottom + theme.px(6)
+        legend = marks.draw_legend(surface, shown, pencil,
+                                   (box.x + box.w, top + key.get_height() + theme.px(4)),
+                                   columns=columns)
+        surface.blit(key, (legend.x, top))  # over the legend it names

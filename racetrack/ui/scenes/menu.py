@@ -1,5 +1,5 @@
 """The main menu: resume an interrupted race or championship, new race, the tutorial, how to
-play, championship, Graph Trees, track editor, replays, settings, quit.
+play, play online, championship, Graph Trees, track editor, replays, settings, quit.
 
 The buttons stack in one column, or two when the window is too short for one, so the menu
 fits from 800 x 600 up.
@@ -20,6 +20,7 @@ from racetrack.ui.scenes.form import FormScene
 
 
 class MenuScene(FormScene):
+    idles = True
     def __init__(self, app):
         super().__init__(app)
         self.unfinished: list[archive.Unfinished] = []
@@ -63,6 +64,8 @@ class MenuScene(FormScene):
              "primary" if first_time else None),
             ("How to play", self.help, "The rules drawn: how a car moves, what the dots mean",
              None),
+            ("Play online", self.online, "Race friends on other machines: host, join, "
+             "your games, watch", None),
             ("Championship", self.championship,
              "A series of races: points, and prize money for the next race's shop", None),
             ("Graph Trees", self.trees, "Levi's territory game on the same paper", None),
@@ -143,6 +146,9 @@ class MenuScene(FormScene):
 
     def trees(self) -> None:
         self.app.routes.trees_menu()
+
+    def online(self) -> None:
+        self.app.routes.play_online()
 
     def editor(self) -> None:
         self.app.routes.editor()

@@ -20,6 +20,7 @@ WINDOWS = {"fit the screen": None, "1024 x 700": (1024, 700), "1280 x 800": (128
 
 
 class OptionsScene(FormScene):
+    idles = True
     caption = "Settings"
     def __init__(self, app):
         super().__init__(app)
@@ -43,7 +44,8 @@ class OptionsScene(FormScene):
         y = theme.px(130)
         self.rows = []
         speed = min(SPEEDS, key=lambda k: abs(SPEEDS[k] - settings.animation_seconds))
-        window = next((name for name, size in WINDOWS.items() if size == settings.window),
+        kept = settings.window_for(self.app.screen_at_start)
+        window = next((name for name, size in WINDOWS.items() if size == kept),
                       "fit the screen")
         rows = [("Window", "choice", (list(WINDOWS), window,
                                       lambda value: self._window(WINDOWS[value]),
@@ -79,14 +81,23 @@ class OptionsScene(FormScene):
                      theme.px(50)), "Done", self.back, style="primary")
 
     def _window(self, size: tuple[int, int] | None) -> None:
-        self.change(window=size)
+        """A size for the window on this screen (kept for this screen only)."""
         self.app.set_window_size(size)
+        self.settings = self.app.settings
+
+    def note(self) -> str:
+        """The line under the heading: how changes are kept, or that the UI scale chosen is
+        larger than the window fits."""
+        chosen = UI_SCALES.get(self.settings.ui_scale)
+        if chosen is not None and self.app.ui_scale() < chosen - 0.005:
+            return (f"UI scale {self.settings.ui_scale} is drawn at "
+                    f"{round(self.app.ui_scale() * 100)}%, the most this window fits.")
+        return "Changes apply at once and are kept for next time."
 
     def draw_paper(self, surface: pygame.Surface) -> None:
         width = surface.get_width()
         heading(surface, "Settings", (width // 2, theme.px(30)), 52, centred=True)
-        note = theme.ui_font(20).render("Changes apply at once and are kept for next time.",
-                                        True, theme.MUTED)
+        note = theme.ui_font(20).render(self.note(), True, theme.MUTED)
         surface.blit(note, note.get_rect(midtop=(width // 2, theme.px(92))))
         font = theme.ui_font(22)
         for text, rect in self.rows:

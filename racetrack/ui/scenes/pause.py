@@ -12,6 +12,7 @@ from racetrack.ui.scenes.form import FormScene
 
 
 class PauseScene(FormScene):
+    idles = True
     overlay = True
     caption = "Paused"
 
@@ -45,7 +46,7 @@ class PauseScene(FormScene):
 
     def help(self) -> None:
         race = self.race_scene.race
-        self.app.routes.help(race.rules, race.track.name)
+        self.app.routes.help(race.rules, race.track)
 
     def settings(self) -> None:
         self.app.routes.settings()

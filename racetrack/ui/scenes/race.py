@@ -1,9 +1,16 @@
 """The race: graph paper, pencil trails, candidate points to click, computer cars that think off
 the frame and glide to their point.
 
-Clicks (or numpad keys) become a ``Move``; the core decides whether it is legal. Computer
-drivers choose on a worker thread from a copy of the state, and their move is animated before
-the next turn, so the window never freezes and never teleports a car.
+Clicks (or keys: the keypad's digits or the top row's, or the arrows and Enter, see
+``ui.picking``) become a ``Move``; the core decides whether it is legal. A move that puts the
+player's car out asks first: a second click on the point, or Enter. Computer drivers choose on
+a worker thread from a copy of the state, and their move is animated before the next turn, so
+the window never freezes and never teleports a car; once no person is left racing, one button
+(or Enter) has them finish the race at once.
+
+Where the race allows it (a race setting, off where records count), the player takes back their
+last move and the computer moves made since (``racetrack.takeback``): the race goes on from the
+state a replay of the moves that stood gives, and only those moves are saved.
 
 Every candidate says what it does before the click: its mark (safe, into the wall, off the
 track, into a car, over the finish, special, refused) and, under the mouse, a line with the
@@ -12,7 +19,8 @@ of the human's turn (``ui.lookout``); until they arrive the marks come from the 
 alone.
 
 The race opens on the whole track with the draw for the order of play, then follows the cars at
-the zoom the player last chose (kept from race to race).
+the zoom the player last chose (kept from race to race), keeping the car to move and every point
+it may go to in view.
 """
 
 from __future__ import annotations
@@ -28,20 +36,20 @@ from racetrack.ai import Driver
 from racetrack.game import Race, RaceState
 from racetrack.geometry import Vec
 from racetrack.model import Action, Candidate, Event, EventKind, Move
-from racetrack.outlook import Outlook
-from racetrack.ui import theme
+from racetrack.outlook import Outlook, outlook
+from racetrack.playout import play_out
+from racetrack.takeback import take_back_point, taken_back
+from racetrack.ui import picking, theme
 from racetrack.ui.gui import Button
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
 from racetrack.ui.lookout import Lookout
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render import gadgets, hud, marks
-from racetrack.ui.render.camera import MAX_SCALE, Camera
+from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.sheet import SheetCache
+from racetrack.ui.scenes.race_camera import WHOLE_MARGIN, RaceCamera
+from racetrack.ui.waking import waking
 
-#: Numpad keys laid out like the grid around the point the unchanged move leads to (y down).
-NUMPAD = {"numpad7": (-1, -1), "numpad8": (0, -1), "numpad9": (1, -1),
-          "numpad4": (-1, 0), "numpad5": (0, 0), "numpad6": (1, 0),
-          "numpad1": (-1, 1), "numpad2": (0, 1), "numpad3": (1, 1)}
 SHOWN_EVENTS = {EventKind.CRASHED, EventKind.COLLIDED, EventKind.LAP, EventKind.FINISHED,
                 EventKind.OUT, EventKind.MISSED_TURN, EventKind.STUCK, EventKind.BLOCKED,
                 EventKind.LEFT_TRACK,
@@ -55,15 +63,13 @@ ACTION_KEYS = {key: action for action, key in gadgets.ACTION_KEYS.items()}
 ACTION_WORDS = {Action.MISSILE: ("Fire missile", "Missile armed"),
                 Action.OIL: ("Spray oil", "Oil armed")}
 ACTION_BUTTON = (210, 44)
+#: The keys that take back the player's last move.
+TAKE_BACK_KEYS = ("backspace", "ctrl+z")
 PAN_STEP = 60
 log = logging.getLogger(__name__)
 DRAG_THRESHOLD = 5
 #: How long the start's announcement shows over the whole track (a click or a key ends it).
 INTRO_SECONDS = 3.2
-#: Squares of track the default zoom shows from top to bottom of the paper.
-FOLLOW_SQUARES = 28
-#: Squares of paper shown round a track seen whole.
-WHOLE_MARGIN = 1.5
 
 
 @dataclass
@@ -87,11 +93,14 @@ class Glide:
                 self.start.y + (self.end.y - self.start.y) * t)
 
 
-class RaceScene:
+class RaceScene(RaceCamera):
     def __init__(self, app, race: Race, drivers: dict[int, Driver],
                  animation_seconds: float = 0.35, on_over=None, state: RaceState | None = None,
-                 record=None, intro: bool = True):
+                 record=None, intro: bool = True, undo: bool = False):
         self.app = app
+        self.undo = undo  # whether the player may take moves back (a race setting)
+        # The people's cars: every car no computer drives.
+        self.humans = frozenset(range(len(race.cars))) - frozenset(drivers)
         self.record = record  # called with the state after every move (autosave)
         self.progress = None  # the file the race in progress is kept in (set by routes)
         # Where the pause menu's way out leads instead of the menu (a test race: back to the
@@ -118,6 +127,8 @@ class RaceScene:
         self.zoomed = False  # the player chose a zoom in this race (kept for the next)
         self.intro = INTRO_SECONDS if intro else 0.0
         self.hover: Vec | None = None
+        self.chosen: Vec | None = None  # the point the arrow keys have highlighted
+        self.pending: Vec | None = None  # a move that puts the car out, asked about
         self.mouse = (0, 0)
         self.toasts: list[hud.Toast] = []
         self.glide: Glide | None = None
@@ -128,15 +139,19 @@ class RaceScene:
         # The race in progress is written after every move, off the frame, in order.
         self.saver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         self.thinking: Future | None = None
-        self.preparing: Future | None = self.workers.submit(self._prepare,
-                                                            self._drivers_copy())
+        self.finishing: Future | None = None  # the race played out by the computers
+        self.preparing: Future | None = waking(self.workers.submit(self._prepare,
+                                                                   self._drivers_copy()))
         self.press: tuple[int, int] | None = None
         self.dragged = False
+        self.camera_moving = False  # the camera moved on the last frame
         self.over_for = 0.0
         self.armed: Action | None = None  # fired or sprayed with the next move
         self._actions_key: tuple | None = None  # what the action buttons were made for
         self._actions_page = None
         self._buttons: list[tuple[Action, Button]] = []
+        self.take_back_button: Button | None = None
+        self.finish_button: Button | None = None
         self._show(self.state.take_events(), sound=False)
         self._save()
         if not intro:
@@ -189,59 +204,9 @@ class RaceScene:
         else:
             lines.append(f"{names[0]} moves first, then " + ", ".join(names[1:]))
         if any(car.is_human for car in race.cars):
-            lines.append("Click a dot to move · point at a dot to see what it does · "
-                         "Esc: pause and how to play")
+            lines.append("Click a dot to move (or the arrows and Enter) · point at a dot to "
+                         "see what it does · Esc: pause and how to play")
         return lines
-
-    def whole_scale(self) -> float | None:
-        """The zoom that shows the whole track, where that is readable (no smaller than the
-        comfortable zoom the race would follow the cars at): a small map, its checkpoints and
-        finish in view all race long. ``None`` for a track too large for it, or where the
-        player has chosen a closer zoom (in this race, or kept from an earlier one)."""
-        if self.zoomed:
-            return None
-        minx, miny, maxx, maxy = self.race.track.bounds
-        camera, margin = self.camera, WHOLE_MARGIN
-        scale = min(camera.width / (maxx - minx + 2 * margin),
-                    camera.height / (maxy - miny + 2 * margin))
-        scale = min(scale, self.sheet.max_scale, MAX_SCALE)
-        if scale < camera.height / FOLLOW_SQUARES or (self.follow_scale or 0) > scale:
-            return None
-        return scale
-
-    def following_scale(self) -> float:
-        """The zoom the race follows the cars at: the whole track where it fits, readable;
-        else the player's, or a comfortable one."""
-        whole = self.whole_scale()
-        if whole is not None:
-            return whole
-        if self.follow_scale is None:
-            comfortable = self.camera.height / FOLLOW_SQUARES
-            self.follow_scale = max(self.camera.scale, comfortable)
-        return min(self.follow_scale, self.sheet.max_scale, MAX_SCALE)
-
-    def _start_following(self) -> None:
-        """The announcement is over: zoom to the player's zoom and follow the cars."""
-        self.intro = 0.0
-        if self.whole_scale() is not None:  # the whole track stays in view: nothing to follow
-            self.camera.fit(self.race.track.bounds, WHOLE_MARGIN)
-            self.camera.scale = self.following_scale()
-            self.camera.followed = False
-            return
-        self.camera.scale = self.following_scale()
-        self.camera.followed = True
-        self._follow(1.0)
-
-    def _zoom(self, factor: float, around: tuple[int, int] | None = None) -> None:
-        if self.intro:
-            self._start_following()
-        whole = self.whole_scale() is not None
-        self.camera.zoom(factor, around)
-        self.camera.scale = min(self.camera.scale, self.sheet.max_scale)
-        self.follow_scale = self.camera.scale
-        self.zoomed = True
-        if whole:  # zoomed in from the whole track: follow the cars from now on
-            self.camera.followed = True
 
     @property
     def caption(self) -> str:
@@ -251,6 +216,30 @@ class RaceScene:
     def human_turn(self) -> bool:
         index = self.state.current_car
         return index is not None and index not in self.drivers and self.glide is None
+
+    @property
+    def people_done(self) -> bool:
+        """Whether no person's car races on while the race does: the computers' cars may
+        finish it at once (``finish_now``)."""
+        return not self.state.is_over and not any(self.state.cars[i].racing
+                                                  for i in self.humans)
+
+    @property
+    def can_take_back(self) -> bool:
+        """Whether the race allows taking moves back and a person has one to take back."""
+        return (self.undo and not self.state.is_over and self.finishing is None
+                and take_back_point(self.state, self.humans) is not None)
+
+    @property
+    def animating(self) -> bool:
+        """Whether the picture changes without input (the window draws every frame then;
+        otherwise it sleeps until an input or a finished job wakes it): the start's
+        announcement, a car gliding, messages fading, the camera catching up, the turn's
+        outlooks still being worked out, the results about to follow."""
+        return bool(self.intro or self.glide is not None or self.toasts
+                    or self.camera_moving
+                    or (self.human_turn and not self.lookout.complete)
+                    or (self.state.is_over and self.on_over is not None))
 
     def current_outlooks(self) -> list[Outlook]:
         """What each of the human car's candidates does, as far as worked out this turn (the
@@ -278,6 +267,73 @@ class RaceScene:
                 best, best_distance = candidate, distance
         return best
 
+    def choose(self, candidate: Candidate) -> None:
+        """A person's choice of a point (a click, a key): refused with the reason, played, or,
+        where it puts the car out of the race, asked about first: the same point again (or
+        Enter) plays it, Esc or any other point does not."""
+        if not candidate.legal:
+            self.toasts.append(hud.Toast(f"Not there: {candidate.reason}"))
+            return
+        if self.pending != candidate.target and self.puts_out(candidate):
+            self.pending = self.chosen = candidate.target
+            self.toasts.append(hud.Toast("That move puts your car out of the race: choose the "
+                                         "point again (or press Enter) to make it"))
+            self.app.sound.play("click")
+            return
+        self.play(candidate.move)
+
+    def puts_out(self, candidate: Candidate) -> bool:
+        """Whether choosing the candidate puts the current car out of the race (the core
+        plays it on a copy to tell)."""
+        return outlook(self.state, candidate).out
+
+    def take_back(self) -> None:
+        """Take back the last move of a person's car and every computer move made since: the
+        race goes on from the state a replay of the moves that stood gives."""
+        if not self.can_take_back:
+            self.toasts.append(hud.Toast("No move of yours to take back" if self.undo else
+                                         "Moves cannot be taken back in this race"))
+            return
+        self.state = taken_back(self.state, self.humans)
+        self.thinking = None  # a driver's choice for the state given up is never played
+        self.glide = None
+        self.chosen = self.pending = None
+        self.armed = None
+        self.toasts.append(hud.Toast("Move taken back"))
+        self.app.sound.play("click")
+        self._save()
+
+    def finish_now(self) -> None:
+        """No person races on: the computers play the race out at once, off the frame."""
+        if not self.people_done or self.finishing is not None:
+            return
+        self.thinking = None
+        self.glide = None
+        self.finishing = waking(self.workers.submit(play_out, self._drivers_copy(),
+                                                    self.drivers))
+
+    def _take_finished(self) -> None:
+        """The computers' race is in: it becomes the race (their moves are its history)."""
+        job = self.finishing
+        if job is None or not job.done():
+            return
+        self.finishing = None
+        try:
+            final = job.result()
+        except Exception as exc:  # a driver's failure must not close the window
+            log.exception("computer drivers failed to finish the race")
+            self.toasts.append(hud.Toast(f"The computers could not finish the race ({exc})"))
+            return
+        final.race = self.race
+        final.take_events()
+        self.state = final
+        outcome = final.outcome
+        if outcome is not None:
+            winner = self.race.cars[outcome.winner].name if outcome.winner is not None \
+                else "nobody"
+            self.toasts.append(hud.Toast(f"{winner} wins ({outcome.reason})"))
+        self._save()
+
     def play(self, move: Move) -> None:
         """Apply a move (the core checks it) and start its glide."""
         index = self.state.current_car
@@ -290,6 +346,7 @@ class RaceScene:
             self.toasts.append(hud.Toast(str(exc)))
             return
         self.armed = None
+        self.chosen = self.pending = None
         self.glide = Glide(index, start, self.state.trails[index][-1] if
                            self.state.trails[index] else move.target,
                            self.animation_seconds if index in self.drivers else
@@ -315,27 +372,51 @@ class RaceScene:
             self.toasts.append(hud.Toast(f"No {action.value} to use now"))
 
     def action_buttons(self) -> list[tuple[Action, Button]]:
-        """Buttons for what the human car may do this turn besides moving (bottom left, on
-        the scene's pygame_gui page, with the key in a tooltip), in the order of
-        ``state.actions()``; none on a computer car's turn. Made again only when the
-        actions, the armed one or the window change."""
+        """The race's buttons, stacked up from the bottom left of the scene's pygame_gui page
+        (each with its key on it and a tooltip): "Finish the race" once no person races on,
+        "Take back" while a person has a move to take back, and what the human car may do
+        this turn besides moving, in the order of ``state.actions()`` (none on a computer
+        car's turn). Made again only when what they offer or the window changes. Returns
+        the action buttons."""
         actions = [] if not self.human_turn or self.state.placing else self.state.actions()
-        key = (tuple(actions), self.armed, self.app.layout_key)
+        finish = self.people_done and self.finishing is None
+        key = (tuple(actions), self.armed, self.can_take_back, finish, self.app.layout_key)
         page = self.app.page(self)
         if key != self._actions_key or page is not self._actions_page:
             self._actions_key, self._actions_page = key, page
             page.clear()
-            width, height = theme.px(ACTION_BUTTON[0]), theme.px(ACTION_BUTTON[1])
-            y = self.app.size[1] - theme.px(14) - height
+            height = theme.px(ACTION_BUTTON[1])
+            rows = iter(range(1, 9))
+
+            def slot(words: str, style: str | None = None) -> pygame.Rect:
+                """The next place up the stack, as wide as its words need."""
+                width = max(theme.px(ACTION_BUTTON[0]), page.text_width(words, style)
+                            + theme.px(28))
+                return pygame.Rect(theme.px(14), self.app.size[1] - theme.px(6)
+                                   - (height + theme.px(8)) * next(rows), width, height)
+
+            self.finish_button = self.take_back_button = None
+            if finish:
+                words = "Finish the race  [Enter]"
+                self.finish_button = page.button(
+                    slot(words, "primary"), words, self.finish_now, style="primary",
+                    tooltip="No one of yours races on: the computer cars finish the race now",
+                    focusable=False)
+            if self.can_take_back:
+                words = "Take back  [Ctrl+Z]"
+                self.take_back_button = page.button(
+                    slot(words), words, self.take_back,
+                    tooltip="Take back your last move and the computer moves since "
+                            "(Backspace too)", focusable=False)
             self._buttons = []
-            for number, action in enumerate(actions):
+            for action in actions:
                 word = ACTION_WORDS[action][self.armed is action]
                 letter = gadgets.ACTION_KEYS[action].upper()
-                rect = (theme.px(14), y - number * (height + theme.px(8)), width, height)
                 tip = (f"{action.value}: goes with your next move ({letter}); again to "
                        "disarm" if self.armed is not action else f"disarm ({letter})")
+                words = f"{word}  [{letter}]"
                 self._buttons.append((action, page.button(
-                    rect, f"{word}  [{letter}]", lambda action=action: self.arm(action),
+                    slot(words), words, lambda action=action: self.arm(action),
                     tooltip=tip, focusable=False)))
         return list(self._buttons)
 
@@ -369,41 +450,68 @@ class RaceScene:
             if self.press is not None and not self.dragged and intent.button == 1:
                 near = self.candidate_near(intent.pos)
                 if near is not None:
-                    if near.legal:
-                        self.play(near.move)
-                    else:
-                        self.toasts.append(hud.Toast(f"Not there: {near.reason}"))
+                    self.choose(near)
             self.press, self.dragged = None, False
 
     def _key(self, intent: Key) -> None:
         name = intent.name
         if name == "escape":
-            self.app.routes.pause(self)
+            if self.pending is not None:  # "no" to the question about a move
+                self.pending = None
+            else:
+                self.app.routes.pause(self)
+        elif name == "backspace" or (name == "z" and intent.ctrl):
+            self.take_back()
+        elif name in picking.CONFIRM:
+            if self.people_done:
+                self.finish_now()
+            elif self.human_turn:
+                self._confirm()
         elif name in ACTION_KEYS and self.human_turn:
             self.arm(ACTION_KEYS[name])
-        elif name in NUMPAD and self.human_turn:
-            index = self.state.current_car
-            car = self.state.cars[index]
-            missile = self.state.steering
-            base = missile.position + missile.velocity if missile is not None else \
-                car.position if car.off_track and self.race.rules.leaving_track == "crawl" \
-                else car.position + car.velocity
-            target = base + NUMPAD[name]
+        elif name in picking.KEYPAD and self.human_turn:
+            target = picking.keypad_target(self.state, name)
             candidate = self.state.candidate_for(Move(target))
             if candidate is None:
                 self.toasts.append(hud.Toast("No point there this turn"))
-            elif not candidate.legal:
-                self.toasts.append(hud.Toast(f"Not there: {candidate.reason}"))
             else:
-                self.play(candidate.move)
-        elif name in ("left", "right", "up", "down"):
+                self.chosen = candidate.target
+                self.choose(candidate)
+        elif name in ("left", "right", "up", "down") and intent.shift:
             dx = {"left": PAN_STEP, "right": -PAN_STEP}.get(name, 0)
             dy = {"up": PAN_STEP, "down": -PAN_STEP}.get(name, 0)
             self.camera.pan(dx, dy)
+        elif name in picking.ARROWS and self.human_turn:
+            self._step_choice(picking.ARROWS[name])
         elif name in ("plus", "minus"):
             self._zoom(1.2 if name == "plus" else 1 / 1.2)
         elif name in ("f", "home"):
             self.camera.followed = True
+
+    def _step_choice(self, direction: tuple[int, int]) -> None:
+        """An arrow (or W, A, S, D): the highlight moves to the next point that way."""
+        points = [c.target for c in self.state.candidates()]
+        if not points:
+            return
+        if self.chosen not in points:
+            self.chosen = picking.first_choice(points, picking.base_point(self.state),
+                                               direction)
+        else:
+            self.chosen = picking.step_towards(points, self.chosen, direction) or self.chosen
+        if self.pending != self.chosen:
+            self.pending = None
+
+    def _confirm(self) -> None:
+        """Enter or Space: go to the highlighted point (the first press, with none
+        highlighted, highlights the unchanged move's point)."""
+        points = [c.target for c in self.state.candidates()]
+        if self.chosen not in points:
+            if points:
+                self.chosen = picking.first_choice(points, picking.base_point(self.state), None)
+            return
+        candidate = self.state.candidate_for(Move(self.chosen))
+        if candidate is not None:
+            self.choose(candidate)
 
     def update(self, dt: float) -> None:
         self.action_buttons()
@@ -424,6 +532,9 @@ class RaceScene:
         self._follow(dt)
         if self.glide is not None:
             return
+        if self.finishing is not None:
+            self._take_finished()
+            return
         if self.state.is_over:
             self.over_for += dt
             if self.over_for > 1.2 and self.on_over is not None:
@@ -438,7 +549,7 @@ class RaceScene:
         if index in self.drivers:
             if self.thinking is None:
                 driver, copy = self.drivers[index], self._drivers_copy()
-                self.thinking = self.workers.submit(driver.choose, copy)
+                self.thinking = waking(self.workers.submit(driver.choose, copy))
             elif self.thinking.done():
                 future, self.thinking = self.thinking, None
                 try:
@@ -450,23 +561,6 @@ class RaceScene:
                     move = self.state.legal_moves()[0]
                 self.play(move)
 
-    def _follow(self, dt: float) -> None:
-        if not self.camera.followed:
-            return
-        index = self.glide.car if self.glide is not None else self.state.current_car
-        if index is None:
-            return
-        if self.glide is not None:
-            x, y = self.glide.where()
-        else:
-            # Look ahead to where the unchanged move leads, so the candidates are in view
-            # (the missile's, when the player moves its missile).
-            missile = self.state.steering
-            car = missile if missile is not None else self.state.cars[index]
-            x = car.position.x + car.velocity.x * 0.5
-            y = car.position.y + car.velocity.y * 0.5
-        self.camera.follow(x, y, ease=min(1.0, dt * 4))
-
     def draw(self, surface: pygame.Surface) -> None:
         self.sheet.draw(surface, self.camera)  # the sheet and the paper beyond: every pixel
         gadgets.draw_paper_items(surface, self.state, self.camera)
@@ -477,60 +571,30 @@ class RaceScene:
         found = self.current_outlooks() if not self.intro else []
         draw_cars.draw_cars(surface, self.state, self.camera, moving)
         # Over the cars: a point another car stands on shows what driving there does.
-        draw_cars.draw_candidates(surface, self.state, self.camera, found, self.hover)
-        hud.draw_bar(surface, self.state, self.thinking is not None, cards=self.cards)
+        selected = self.hover if self.hover is not None else self.chosen
+        draw_cars.draw_candidates(surface, self.state, self.camera, found, selected)
+        note = "finishing the race…" if self.finishing is not None else ""
+        hud.draw_bar(surface, self.state, self.thinking is not None, note, cards=self.cards)
         gadgets.draw_kit_panel(surface, self.state, hud.bar_height(), self.armed)
         panels = [hud.car_list_card(self.state, self.cards)]
-        if found and not self.state.placing:
+        chosen = self.outlook_at(selected) if found else None
+        if found:
             colour = theme.palette().pencil(self.race.cars[self.state.current_car].colour)
-            panels.append(marks.legend_card({o.look for o in found}, colour,
-                                            warning=any(o.warning for o in found),
+            panels.append(marks.legend_card(marks.entries(found, chosen), colour,
                                             cards=self.cards))
         for card, box in zip(panels, self.panel_boxes([c.get_size() for c in panels], found),
                              strict=True):
             surface.blit(card, box)
         self._draw_actions(surface)
         hud.draw_toasts(surface, self.toasts)
-        hovered = self.outlook_at(self.hover) if found else None
-        if hovered is not None:
-            hud.draw_hover_line(surface, hovered, self.mouse)
+        if chosen is not None:
+            at = self.mouse if selected == self.hover else \
+                tuple(round(v) for v in self.camera.to_screen(*chosen.target))
+            ask = "choose it again or press Enter to make this move" \
+                if chosen.target == self.pending else ""
+            hud.draw_hover_line(surface, chosen, at, ask)
         if self.intro:
             hud.draw_banner(surface, self.intro_lines(), alpha=min(1.0, self.intro / 0.4))
-
-    def panel_boxes(self, sizes: list[tuple[int, int]],
-                    found: list[Outlook]) -> list[pygame.Rect]:
-        """Where the car list and the legend below it go: the top right of the window, or
-        its bottom right where the top would cover the car to move or its candidates (a map
-        seen whole reaches into the corners, and a dot under a card cannot be seen)."""
-        gap = theme.px(8)
-        right = self.camera.offset_x + self.camera.width - gap
-        height = sum(h for _, h in sizes) + gap * (len(sizes) - 1)
-        width = max(w for w, _ in sizes)
-        top = hud.bar_height() + gap
-        bottom = self.camera.offset_y + self.camera.height - gap - height
-        busy = self._busy_rect(found)
-        if busy is not None and busy.colliderect(
-                pygame.Rect(right - width, top, width, height)):
-            below = pygame.Rect(right - width, bottom, width, height)
-            if bottom > top and not busy.colliderect(below):
-                top = bottom
-        boxes = []
-        for w, h in sizes:
-            boxes.append(pygame.Rect(right - w, top, w, h))
-            top += h + gap
-        return boxes
-
-    def _busy_rect(self, found: list[Outlook]) -> pygame.Rect | None:
-        """The part of the window the player's turn needs in sight: the car to move and the
-        points it may go to, with room for their marks."""
-        index = self.state.current_car
-        if not found or index is None:
-            return None
-        points = [self.state.cars[index].position, *(o.target for o in found)]
-        xs, ys = zip(*(self.camera.to_screen(p[0], p[1]) for p in points), strict=True)
-        room = theme.px(16)
-        return pygame.Rect(min(xs) - room, min(ys) - room, max(xs) - min(xs) + 2 * room,
-                           max(ys) - min(ys) + 2 * room)
 
     def _draw_actions(self, surface: pygame.Surface) -> None:
         """The armed action's button outlined in the car's pencil (the buttons themselves

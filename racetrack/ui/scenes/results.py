@@ -24,6 +24,7 @@ from racetrack.ui.scenes.form import FormScene
 
 
 class ResultsScene(FormScene):
+    idles = True
     caption = "Results"
 
     def __init__(self, app, state: RaceState, rematch, saved: Saving | Path | None = None,
@@ -119,6 +120,12 @@ class ResultsScene(FormScene):
         else:
             self.saved_to = self.saving.problem or "The replay could not be saved"
         self.relayout()
+
+    @property
+    def animating(self) -> bool:
+        """While the finished race's picture is being drawn (two frames)."""
+        return self.view.w > 0 and self.view.h > 0 and (self._picture is None
+                                                         or self._drawing is not None)
 
     def update(self, dt: float) -> None:
         self._take_saving()

@@ -31,8 +31,8 @@ from racetrack.settings import (
     TEAMS,
     PlayerChoice,
     load_settings,
-    save_settings,
     tracks_dir,
+    update_settings,
 )
 from racetrack.track import Track, bundled_track_paths, load_track
 from racetrack.ui import theme
@@ -109,6 +109,7 @@ def is_default_name(name: str) -> bool:
 
 
 class SetupScene(FormScene):
+    idles = True
     #: The left heading and the start button's words.
     track_heading = "Track"
     caption = "New race"
@@ -122,7 +123,12 @@ class SetupScene(FormScene):
                               if c.path.stem == self.settings.track), 0)
         self.variants = bundled_variant_names()
         self.descriptions = {name: load_rules(name).description for name in self.variants}
+        # The rules list's words: each variant's name and what it is.
+        self.rule_labels = {name: f"{name} — {about.split(':')[0]}" if about else name
+                            for name, about in self.descriptions.items()}
         self.players = list(self.settings.players)
+        self.take_backs = self.settings.take_backs
+        self.take_backs_toggle = None
         self.rules = Selection(self.variants, self.settings.rules
                                if self.settings.rules in self.variants else "gardner",
                                lambda value: self.relayout())
@@ -159,7 +165,8 @@ class SetupScene(FormScene):
         label_width = theme.px(70)
         page.choice((x + label_width, y, right - x - label_width - theme.px(52), field),
                     self.rules.choices, self.rules.value, self.rules.set,
-                    tooltip="The rule variant", height_limit=height - y - theme.px(60))
+                    tooltip="The rule variant", height_limit=height - y - theme.px(60),
+                    labels=self.rule_labels)
         page.button((right - theme.px(44), y, theme.px(44), field), "?", self.help,
                     tooltip="How to play these rules")
         self.rule_label_y = y
@@ -180,7 +187,7 @@ class SetupScene(FormScene):
         page.button((x + theme.px(160), y + theme.px(4), theme.px(150), theme.px(38)),
                     "Remove last", self.remove, enabled=len(self.players) > 1)
         y += theme.px(52)
-        self.extra_widgets(page)
+        y = self.layout_take_backs(page, x, y, right)
         bottom = height - theme.px(66)
         page.button((x, bottom, theme.px(130), theme.px(50)), "Back", self.back, style="big")
         self.start_button = page.button((right - theme.px(210), bottom, theme.px(210),
@@ -188,9 +195,50 @@ class SetupScene(FormScene):
                                         enabled=self.can_start, style="primary")
         self.notes_rect = pygame.Rect(x, y, right - x, bottom - theme.px(8) - y)
 
+    def layout_take_backs(self, page: Page, x: int, y: int, right: int) -> int:
+        """The race setting for taking moves back (never in a time trial: its record
+        counts); returns the y below it."""
+        box = theme.px(24)
+        trial = self.time_trial
+        self.take_backs_toggle = page.toggle(
+            (x, y, box, box), "Take back moves (Ctrl+Z)" if not trial
+            else "No take-backs in a time trial", self.take_backs and not trial,
+            self._set_take_backs,
+            tooltip="Let a player take back their last move and the computer moves since")
+        self.take_backs_toggle.enabled = not trial
+        return y + box + theme.px(12)
+
+    def _set_take_backs(self, on: bool) -> None:
+        self.take_backs = on
+
+    def track_buttons(self) -> list[tuple[str, Callable[[], None], str, bool]]:
+        """The buttons under the track list: (words, action, tooltip, enabled)."""
+        return [("Open a track file…", self.open_track, "Race on a track file from anywhere",
+                 True)]
+
+    def _layout_track_buttons(self, page: Page, left: int, room: int, bottom: int) -> int:
+        """The buttons under the track list, side by side where their words fit, else one
+        above the other; returns the top of the highest."""
+        buttons = self.track_buttons()
+        gap, tall = theme.px(12), theme.px(50)
+        widths = [page.text_width(words) + theme.px(28) for words, *_ in buttons]
+        if sum(widths) + gap * (len(widths) - 1) <= room:
+            x = left
+            for (words, action, tip, enabled), width in zip(buttons, widths, strict=True):
+                page.button((x, bottom, width, tall), words, action, tooltip=tip,
+                            enabled=enabled)
+                x += width + gap
+            return bottom
+        top = bottom
+        for number, (words, action, tip, enabled) in enumerate(reversed(buttons)):
+            top = bottom - number * (tall + theme.px(8))
+            page.button((left, top, min(room, max(widths)), tall), words, action, tooltip=tip,
+                        enabled=enabled)
+        return top
+
     def _layout_tracks(self, page: Page, width: int, height: int) -> None:
-        """The track list: thumbnails in as many columns as fit, scrolling; a button under it
-        opens any track file."""
+        """The track list: thumbnails in as many columns as fit, scrolling; buttons under it
+        (one opens any track file)."""
         self.grid_top = self.picker_top()
         left = theme.px(16)
         gap = theme.px(12)
@@ -200,7 +248,8 @@ class SetupScene(FormScene):
         cell_width = inside // columns - gap
         cell = (cell_width, round(cell_width * THUMB[1] / THUMB[0]) + theme.px(30))
         rows = (len(self.tracks) + columns - 1) // columns
-        bottom = height - theme.px(66)
+        bottom = self._layout_track_buttons(page, left, room, height - theme.px(66))
+        kept = self.scrolled()  # the list keeps its place when it is laid out again
         self.picker = page.scroller((left, self.grid_top, room, bottom - self.grid_top
                                      - theme.px(8)),
                                     (columns * (cell[0] + gap), rows * (cell[1] + gap)))
@@ -211,10 +260,10 @@ class SetupScene(FormScene):
                                 cell[0], cell[1]), self.cell_picture(index, cell),
                                container=self.picker)
             self.cells.append((index, image))
-        self.scroll_to(self.selected)
-        page.button((left, bottom, min(theme.px(200), room // 2 - theme.px(6)), theme.px(50)),
-                    "Open a track file…", self.open_track,
-                    tooltip="Race on a track file from anywhere")
+        if kept is None:  # first shown: scrolled only as far as shows the chosen track
+            self.scroll_to(self.selected)
+        elif self.picker.vert_scroll_bar is not None:
+            self.picker.vert_scroll_bar.set_scroll_from_start_percentage(kept)
 
     def picker_top(self) -> int:
         """Where the track list begins (below the heading)."""
@@ -310,9 +359,6 @@ class SetupScene(FormScene):
         """Enter starts the race straight away."""
         return page.widgets.index(self.start_button)
 
-    def extra_widgets(self, page: Page) -> None:
-        """More widgets (the championship's), laid out with the rest."""
-
     # -- choices --------------------------------------------------------------------------
 
     @property
@@ -399,7 +445,7 @@ class SetupScene(FormScene):
         return self.records.find(self.trial_key())
 
     def help(self) -> None:
-        self.app.routes.help(self.chosen_rules(), self.tracks[self.selected].track.name)
+        self.app.routes.help(self.chosen_rules(), self.tracks[self.selected].track)
 
     def open_track(self) -> None:
         """Choose any track file: it joins the list, chosen."""
@@ -418,16 +464,31 @@ class SetupScene(FormScene):
         self.rules.set(track.rules)
         self.relayout()
 
+    def chosen_players(self) -> tuple[PlayerChoice, ...]:
+        """The players as they will race: a blank name is the kind's default, and the way
+        round is kept only where the rules and track allow a choice."""
+        reversible = self.reversible
+        return tuple(replace(p, name=p.name.strip() or default_name(p.driver, i + 1),
+                             reverse=p.reverse and reversible)
+                     for i, p in enumerate(self.players))
+
+    def remember(self) -> None:
+        """Keep the choices in the player's settings (on starting, and on going back), with
+        whatever else the file holds."""
+        with contextlib.suppress(OSError, ValueError):
+            update_settings(track=self.tracks[self.selected].path.stem, rules=self.rules.value,
+                            players=self.chosen_players(), moves=self.moves_value,
+                            take_backs=self.take_backs)
+
+    def back(self) -> None:
+        self.remember()
+        self.par.close()
+        super().back()
+
     def start(self) -> None:
         choice = self.tracks[self.selected]
-        reversible = self.reversible
-        players = tuple(replace(p, name=p.name.strip() or default_name(p.driver, i + 1),
-                                reverse=p.reverse and reversible)
-                        for i, p in enumerate(self.players))
-        remembered = self.settings.with_race(choice.path.stem, self.rules.value, players,
-                                             self.moves_value)
-        with contextlib.suppress(OSError):
-            save_settings(remembered)
+        players = self.chosen_players()
+        self.remember()
         try:
             self.app.routes.start_race(choice.path, self.rules.value, players,
                                        animation_seconds=self.settings.animation_seconds,
@@ -458,8 +519,16 @@ class SetupScene(FormScene):
         return [(index, pygame.Rect(image.rect)) for index, image in self.cells
                 if view.colliderect(image.rect)]
 
+    def scrolled(self) -> float | None:
+        """How far down the track list is scrolled (a share of its length), or ``None``
+        before it is first shown."""
+        bar = self.picker.vert_scroll_bar if self.picker is not None else None
+        if self.picker is None:
+            return None
+        return bar.start_percentage if bar is not None else 0.0
+
     def scroll_to(self, index: int) -> None:
-        """Scroll the list so the track's cell shows (a frame later)."""
+        """Scroll the list the least that shows the track's cell whole (a frame later)."""
         image = dict(self.cells).get(index)
         bar = self.picker.vert_scroll_bar if self.picker is not None else None
         if image is None or bar is None:
@@ -467,13 +536,18 @@ class SetupScene(FormScene):
         content = self.picker.get_container().rect
         top = image.rect.y - content.y
         scrolled = self.picker.rect.y - content.y
-        if top < scrolled or top + image.rect.h > scrolled + self.picker.rect.h:
-            bar.set_scroll_from_start_percentage(max(0, top - theme.px(8)) / max(1, content.h))
+        margin = theme.px(8)
+        if top < scrolled:
+            bar.set_scroll_from_start_percentage(max(0, top - margin) / max(1, content.h))
+        elif top + image.rect.h > scrolled + self.picker.rect.h:
+            lowest = top + image.rect.h + margin - self.picker.rect.h
+            bar.set_scroll_from_start_percentage(max(0, lowest) / max(1, content.h))
 
     def on_intent(self, intent: Intent) -> None:
         if isinstance(intent, Key) and intent.name in ("pageup", "pagedown"):
             step = 1 if intent.name == "pagedown" else -1
             self.pick((self.selected + step) % len(self.tracks))
+            self.scroll_to(self.selected)
             return
         if isinstance(intent, Click) and intent.button == 1:
             visible = self.picker.rect if self.picker is not None else pygame.Rect(0, 0, 0, 0)

@@ -20,6 +20,7 @@ ROW = 52
 
 
 class ShopScene(FormScene):
+    idles = True
     caption = "Shop"
 
     def __init__(self, app, rules: RuleSet, cars: list[CarSetup], on_done, heading: str = ""):

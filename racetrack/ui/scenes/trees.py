@@ -24,6 +24,7 @@ from racetrack.ui.render import trees as draw
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.words import tip
 from racetrack.ui.scenes.form import FormScene
+from racetrack.ui.waking import waking
 
 log = logging.getLogger(__name__)
 CONTROLS_HEIGHT = 64
@@ -33,6 +34,7 @@ DRAG_THRESHOLD = 5
 
 class TreesScene(FormScene):
     caption = "Graph Trees"
+    idles = True
 
     def __init__(self, app, game: TreesGame, computers: dict, state: TreesState | None = None,
                  record=None, on_over=None):
@@ -60,6 +62,13 @@ class TreesScene(FormScene):
         self.reported_over = False
         self.saving = None  # the finished game being written (a Saving)
         self.saving_said = False  # the toast about it shown
+
+    @property
+    def animating(self) -> bool:
+        """Messages fading, or the pause before a computer's move (its move itself wakes the
+        window when it is chosen)."""
+        return bool(self.toasts) or (not self.state.is_over and not self.human_turn
+                                     and self.thinking is None)
 
     # -- layout and helpers -------------------------------------------------------------------
 
@@ -225,7 +234,8 @@ class TreesScene(FormScene):
         self.pause -= dt
         index = self.state.current
         if self.thinking is None and self.pause <= 0:
-            self.thinking = self.workers.submit(self.computers[index].choose, self.state.clone())
+            self.thinking = waking(self.workers.submit(self.computers[index].choose,
+                                                       self.state.clone()))
         elif self.thinking is not None and self.thinking.done():
             future, self.thinking = self.thinking, None
             try:

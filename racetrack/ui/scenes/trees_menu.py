@@ -28,6 +28,7 @@ def read_games() -> list[tuple[Interrupted, list[Entry]]]:
 
 
 class TreesMenuScene(FormScene):
+    idles = True
     caption = "Graph Trees"
 
     def __init__(self, app):

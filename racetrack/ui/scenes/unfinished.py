@@ -15,6 +15,7 @@ from racetrack.ui.scenes.form import FormScene, heading
 
 
 class UnfinishedScene(FormScene):
+    idles = True
     caption = "Interrupted races"
     def __init__(self, app, resume: Callable[[archive.Unfinished], None]):
         super().__init__(app)

@@ -200,3 +200,28 @@ def test_next_race_on_a_track_edited_into_a_draft_says_so_and_starts_nothing(app
     click(app, button(standings, "Next race").rect.center)
     assert app.scenes[-1] is standings and "cannot be raced" in standings.problem
     standings.draw(app.screen)
+
+
+def test_picking_tracks_keeps_the_list_still_and_new_races_rules_unchanged(app):
+    from racetrack.settings import load_settings
+    from racetrack.ui.scenes.setup import SetupScene
+
+    before = load_settings()
+    menu = MenuScene(app)
+    app.push(menu)
+    run(app, 1)
+    click(app, button(menu, "Championship").rect.center)
+    setup = app.scenes[-1]
+    assert setup.rules.value == "baker-bond"
+    run(app, 2)
+    setup.picker.vert_scroll_bar.set_scroll_from_start_percentage(1.0)  # the list's end
+    run(app, 2)
+    index, rect = setup._cells()[-1]
+    click(app, rect.center, 3)
+    click(app, rect.center, 3)  # the same spot again: the same track, the list stayed
+    assert setup.series == [index, index]
+    setup.players = [PlayerChoice("Ann", "red", "human"), PlayerChoice("Bot", "blue", "easy")]
+    click(app, button(setup, "Start series").rect.center)
+    kept = load_settings()
+    assert (kept.rules, kept.track, kept.moves) == (before.rules, before.track, before.moves)
+    assert SetupScene(app).rules.value == before.rules

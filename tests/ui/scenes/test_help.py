@@ -36,3 +36,15 @@ def test_how_to_play_is_reached_from_setup_and_pause(app):
     assert isinstance(pause, PauseScene)
     click(app, button(pause, "How to play").rect.center)
     assert isinstance(app.scenes[-1], HelpScene) and app.scenes[-1].rules == scene.race.rules
+
+
+def test_how_to_play_puts_each_rule_under_its_topic_and_only_what_the_track_has(app):
+    from racetrack.track import find_track, load_track
+
+    app.push(MenuScene(app))
+    oval = HelpScene(app, "baker", load_track(find_track("oval")))
+    assert "<b>Moves:</b>" in oval.text() and "Oil" not in oval.text()
+    assert "These rules on Oval" in oval.text()
+    hazards = HelpScene(app, "baker", load_track(find_track("hazards")))
+    assert "<b>Oil:</b>" in hazards.text()
+    assert "arrow keys" in oval.text() and "Ctrl+Z" in oval.text()

@@ -90,7 +90,9 @@ def test_zoom_and_pan_leave_follow_mode(app):
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=2))
     run(app, 1)
     assert scene.camera.scale > scale
-    press(app, pygame.K_LEFT)
+    press(app, pygame.K_LEFT)  # the arrows choose points: they leave the camera be
+    assert scene.camera.followed
+    press(app, pygame.K_LEFT, mod=pygame.KMOD_SHIFT)  # Shift and an arrow pan
     assert not scene.camera.followed
     press(app, pygame.K_f)
     assert scene.camera.followed

@@ -147,3 +147,71 @@ def test_the_team_chosen_on_setup_races_and_scores(app):
     points = dict(team_standings(scene.race.cars, results.state.outcome.ranking))
     assert set(points) == {"Team A", "Team B"} and sum(points.values()) == 6
     run(app, 1)  # the results draw the team line
+
+
+def test_esc_in_an_open_list_closes_the_list_only_and_back_keeps_the_choices(app):
+    app.push(MenuScene(app))
+    setup = SetupScene(app)
+    app.push(setup)
+    run(app, 1)
+    def rules():
+        return next(w for w in setup.form.widgets if getattr(w, "choices", None) ==
+                    setup.rules.choices)
+
+    assert rules().label_of("baker").startswith("baker — Baker's Graph Racers")
+    pick(app, rules(), "nystrom")
+    assert setup.rules.value == "nystrom"
+    run(app, 1)  # laid out again for the new rules
+    rules = rules()
+    click(app, rules.rect.center, 2)
+    assert rules.expanded
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0,
+                                         unicode=""))
+    run(app, 2)
+    assert app.scenes[-1] is setup and not rules.expanded  # the list closed; still here
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0,
+                                         unicode=""))
+    run(app, 1)
+    assert app.scenes[-1] is not setup  # then back, the rules just chosen kept
+    assert load_settings().rules == "nystrom"
+    assert SetupScene(app).rules.value == "nystrom"
+
+
+def test_the_track_list_keeps_its_place_when_a_track_is_clicked(app):
+    app.push(MenuScene(app))
+    setup = SetupScene(app)
+    app.push(setup)
+    run(app, 2)
+    bar = setup.picker.vert_scroll_bar
+    assert bar is not None
+    bar.set_scroll_from_start_percentage(0.5)
+    run(app, 2)
+    cells = setup._cells()
+    before = {index: rect.topleft for index, rect in cells}
+    index, rect = cells[len(cells) // 2]
+    click(app, rect.center, 3)
+    setup.add()  # the screen is laid out again (as for rules a track names, a new size)
+    run(app, 3)
+    assert setup.selected == index
+    assert {i: r.topleft for i, r in setup._cells()} == before  # nothing moved under it
+
+
+def test_the_list_first_shows_the_chosen_track_scrolled_no_further_than_needed(app):
+    app.push(MenuScene(app))
+    first = SetupScene(app)
+    app.push(first)
+    run(app, 3)
+    chosen = dict(first._cells())[first.selected]
+    assert first.picker.rect.contains(chosen)
+    assert first.scrolled() == 0.0 or chosen.bottom > first.picker.rect.centery
+    last = len(first.tracks) - 1
+    first.pick(last)
+    first.start()
+    app.scenes[-1].close()
+    again = SetupScene(app)
+    app.push(again)
+    run(app, 3)
+    shown = dict(again._cells())
+    assert last in shown and again.picker.rect.contains(shown[last])
+    # At the bottom of the list's view, not its top: the tracks above it still show.
+    assert shown[last].bottom > again.picker.rect.centery

@@ -23,6 +23,13 @@ def test_the_tutorial_walks_through_the_first_turns(app):
     for _ in range(400):
         if scene.step >= len(STEPS) - 1 or scene.state.is_over:
             break
+        if scene.coaching.next:  # look round: zoom, then F brings the camera back
+            pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1))
+            run(app, 1)
+            assert scene.coaching.next  # zoomed, not yet followed again
+            press(app, pygame.K_f)
+            run(app, 20, 0.1)  # the step moves on once no car glides
+            assert not scene.coaching.next
         if scene.human_turn:
             outlooks = settle_outlooks(app, scene)
             move = coach.choose(scene.state.clone())
