@@ -21,6 +21,7 @@ from racetrack.bound import bound_for, turns_at_least
 from racetrack.course import Course
 from racetrack.solver import UNSOLVED, BestFirst, StateSpace, lone_car, standing_starts
 from racetrack.track import find_track, load_track
+from tests.reference_bfs import fewest_moves_with
 from tests.test_kernel import courses, edge_table
 from tests.test_kernel_rules import VARIANTS, _rules, course_for
 
@@ -107,3 +108,58 @@ def test_the_best_first_route_races_in_its_turns():
     state = race_plays(track, rules, solution)
     assert state.cars[0].finish is not None and state.last_round == solution.moves
     assert solution.states == found.expanded > 0
+
+
+#: Rule sets the plain reference (``fewest_moves_with``) searches as the game does: the car
+#: stays on the track, or has no legal move and that is the end of it.
+ON_THE_TRACK = ("gardner", "gardner-addenda", "karopapier", "simulation", "skidding",
+                "westinghouse")
+
+
+@pytest.mark.parametrize("track_name", ["riddler-opolis", "narrows", "oval"])
+@pytest.mark.parametrize("name", ON_THE_TRACK)
+def test_the_bounded_search_finds_the_plain_searchs_optimum(track_name, name):
+    """On bundled tracks (a lap round corners, a narrow S, an oval) under every rule set that
+    keeps the car on the track: the optimum the best-first search proves is a plain
+    breadth-first search's, judging every move with its own shapely call."""
+    rules = _rules(name)
+    track = load_track(find_track(track_name))
+    course = Course.for_rules(track, rules)
+    transition, columns, limit = lone_car(course, rules)
+    found = BestFirst(transition, standing_starts(transition, course.start_positions), columns,
+                      limit)
+    assert found.bound is not None, name
+    assert found.goal_turns == fewest_moves_with(track, rules)
+
+
+#: Every bundled rule set the compiled search covers (the best-first search takes them all;
+#: the bound those where a car stays on the track or is put back on it).
+COMPILED = ("gardner", "gardner-addenda", "classroom", "classroom-24", "simulation",
+            "skidding", "westinghouse", "karopapier", "baker", "baker-advanced", "baker-bond",
+            "baker-teams", "nystrom", "levi")
+
+
+@pytest.mark.parametrize("track_name", ["oval", "riddler-opolis", "hairpins"])
+@pytest.mark.parametrize("name", COMPILED)
+def test_the_bounded_search_proves_the_breadth_first_optimum_under_every_rule_set(track_name,
+                                                                                   name):
+    """Crashes put back or set back, restarts, missed turns, detours and crawls included:
+    the same optimum as the search by turns alone, never more states, and a route that
+    races in the game in as many turns."""
+    from tests.test_solver import race_plays
+
+    rules = _rules(name)
+    track = load_track(find_track(track_name))
+    course = Course.for_rules(track, rules)
+    transition, columns, limit = lone_car(course, rules)
+    sources = standing_starts(transition, course.start_positions)
+    bounded = BestFirst(transition, sources, columns, limit)
+    if bounded.bound is not None:  # (none: it is the search by turns alone)
+        plain = BestFirst(transition, sources, columns, limit, bounded=False)
+        assert bounded.goal_turns == plain.goal_turns
+        assert bounded.expanded < plain.expanded
+    if rules.equipment_shop == "design":
+        return  # a lone car with no kit in the race has no damage points: it races otherwise
+    solution = bounded.route()
+    state = race_plays(track, rules, solution)
+    assert state.cars[0].finish is not None and state.last_round == solution.moves
