@@ -594,9 +594,33 @@ def run_solve(args: argparse.Namespace) -> int:
         return EXIT_OK
     say(f"{track.name} ({rules.name} rules): {solution.moves} "
           f"move{'s' if solution.moves != 1 else ''} from "
-          f"{tuple(solution.start)}")
-    say("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
+          f"{tuple(solution.start)}{crash_count(solution)}")
+    say("route: " + route_words(solution))
     return EXIT_OK
+
+
+def crash_count(solution) -> str:
+    """``, 1 crash`` (or more) for a route that crashes; nothing for one that does not."""
+    crashes = sum(step.event == "crash" for step in solution.steps)
+    return f", {crashes} crash{'es' if crashes != 1 else ''}" if crashes else ""
+
+
+def route_words(solution) -> str:
+    """The route's points, the start and then where the car stands after each turn, with a
+    crash marked where it happens: ``30,12(crash at 33,9)`` is a crash into the wall at
+    (33, 9) that puts the car on (30, 12), ``30,12(missed)`` a turn missed after it; a crash
+    with no point given is the one the rules make when the car has no legal move. Without
+    the marks a put-back point reads as a move there, which is a different race."""
+    words = [f"{solution.start.x},{solution.start.y}"]
+    for step in solution.steps:
+        point = f"{step.position.x},{step.position.y}"
+        if step.event == "crash":
+            aimed = "" if step.target is None else f" at {step.target.x},{step.target.y}"
+            point += f"(crash{aimed})"
+        elif step.event == "miss":
+            point += "(missed)"
+        words.append(point)
+    return " ".join(words)
 
 
 def run_window(args: argparse.Namespace | None) -> int:
