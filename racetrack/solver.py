@@ -60,6 +60,7 @@ from racetrack.rules.transition import (
     Transition,
     transition_for,
 )
+from racetrack.track import Track
 
 #: Bytes a search may use for its states, its seen-set and its edges before it gives up.
 MEMORY_BUDGET = 1 << 30
@@ -1147,6 +1148,35 @@ def solve(course: Course, rules: RuleSet, start: Vec | None = None, can_swim: bo
         raise SolverError("the track has no start position")
     return _search(transition, standing_starts(transition, starts, kit), columns, limit, kit,
                    memory)
+
+
+#: The ways round a circuit: the start line's arrow's, and the other.
+WAYS = ("forward", "reverse")
+
+
+def races_either_way(track: Track, rules: RuleSet) -> bool:
+    """Whether a car may race this track either way round (``start.direction: either``, on a
+    circuit: a course from a start to a finish goes one way)."""
+    return rules.start_direction == "either" and track.is_circuit
+
+
+def solve_each_way(track: Track, rules: RuleSet, start: Vec | None = None,
+                   memory: int = MEMORY_BUDGET) -> dict[str, Solution | None]:
+    """The fewest turns round the circuit each way (``WAYS``: with the arrow, and the same
+    circuit reversed, its checkpoints in reverse order), from the best start point or
+    ``start``, for a lone car with no kit."""
+    tracks = {"forward": track, "reverse": track.reversed()}
+    return {way: solve(Course.for_rules(tracks[way], rules), rules, start, memory=memory)
+            for way in WAYS}
+
+
+def faster_way(found: dict[str, Solution | None]) -> str | None:
+    """The way round (``WAYS``) that finishes in fewer turns; ``None`` where they tie (or
+    neither finishes)."""
+    turns = {way: (s.moves if s is not None else math.inf) for way, s in found.items()}
+    if turns["forward"] == turns["reverse"]:
+        return None
+    return min(WAYS, key=turns.__getitem__)
 
 
 def _search(transition: Transition, sources: Cars, columns: Sequence[str],

@@ -338,6 +338,42 @@ def test_cli_text_marks_a_crash(capsys):
     assert "-6,1(crash) -6,1(missed) -5,0" in capsys.readouterr().out
 
 
+def test_either_way_round_both_ways_are_solved_and_the_faster_named(capsys):
+    """Levi's "players can go either way around the course": on the wide speedway the way
+    against the arrow is a turn faster. The JSON answers with it, says so and holds both; the
+    text gives both ways and their routes; the reverse route races in as many turns by a car
+    set to race in reverse."""
+    assert main(["solve", "wide-speedway", "--rules", "levi", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    ways = found["directions"]
+    assert (ways["forward"]["moves"], ways["reverse"]["moves"]) == (31, 30)
+    assert found["faster"] == found["direction"] == "reverse"
+    assert {key: found[key] for key in ways["reverse"]} == ways["reverse"]
+    assert main(["solve", "wide-speedway", "--rules", "levi"]) == 0
+    out = capsys.readouterr().out
+    assert "forward (with the arrow): 31 moves" in out and "reverse (against it): 30 moves" in out
+    assert "faster: reverse, by 1 move" in out and out.count("route:") == 2
+    track = load_track(find_track("wide-speedway"))
+    rules = load_rules("levi")
+    race = Race(track, rules.replace(start_grid="spread"), [CarSetup("Solo", reverse=True)])
+    state = race.start()
+    state.set_car(0, replace(state.cars[0], position=Vec(*found["start"])))
+    for step in found["steps"]:
+        if step["target"] is not None:
+            state.apply(Move(Vec(*step["target"])))
+    assert state.cars[0].finish is not None and state.last_round == 30
+
+
+def test_a_tie_either_way_round_and_one_way_rules(capsys):
+    assert main(["solve", "oval", "--rules", "levi", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["faster"] is None and found["direction"] == "forward" and found["moves"] == 28
+    assert main(["solve", "oval", "--rules", "levi"]) == 0
+    assert "both ways take 28 moves" in capsys.readouterr().out
+    assert main(["solve", "oval", "--json"]) == 0  # Gardner's: one way round, as before
+    assert "directions" not in json.loads(capsys.readouterr().out)
+
+
 def test_cli_refuses_a_point_that_is_not_a_standing_start(capsys):
     assert main(["solve", "oval", "--from=-3,4"]) == 1  # off the track
     assert "not a start point" in capsys.readouterr().err
