@@ -139,8 +139,9 @@ COMPILED = ("gardner", "gardner-addenda", "classroom", "classroom-24", "simulati
             "baker-teams", "nystrom", "levi")
 
 
-@pytest.mark.parametrize("track_name", ["oval", "riddler-opolis", "hairpins"])
-@pytest.mark.parametrize("name", COMPILED)
+@pytest.mark.parametrize("track_name, name", [
+    (track_name, name) for name in COMPILED for track_name in ("oval", "riddler-opolis", "hairpins")
+    if (track_name, name) != ("hairpins", "nystrom")])  # (nine seconds, and no bound to check)
 def test_the_bounded_search_proves_the_breadth_first_optimum_under_every_rule_set(track_name,
                                                                                    name):
     """Crashes put back or set back, restarts, missed turns, detours and crawls included:
