@@ -20,3 +20,16 @@ def test_the_command_line_parser_loads_no_numpy_or_shapely():
 def test_the_scripting_names_load_on_first_use():
     assert racetrack.Race.__name__ == "Race" and racetrack.load_rules("gardner").name == "gardner"
     assert set(racetrack.__all__) <= set(dir(racetrack)) | set(racetrack._LAZY)
+
+
+def test_solving_a_track_loads_only_the_solver():
+    """``racetrack solve`` of a track file pays for the track, the rules and the solver: not
+    the game, the drivers' tables, the editor's drawings, the window or the server."""
+    code = ("import contextlib, io, sys; from racetrack.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()): main(['solve', 'oval'])\n"
+            "print(sorted(m for m in ('racetrack.games.race', 'racetrack.search.drivers.tables',"
+            " 'racetrack.board.track.draft', 'racetrack.ui', 'racetrack.net.server', 'pygame')"
+            " if m in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.strip() == "[]"

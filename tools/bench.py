@@ -8,11 +8,13 @@ search that tests every move with its own shapely call, and against the small co
 reference in tools/ref_solver.c (built here with gcc; the same answer is required of all).
 big: a 400 x 240 ring (time and memory, beside the C reference), an 862 x 792 staircase with
 few reachable states, and the refusal of an absurd open square at the default memory budget.
+rules: the solver on every bundled track under Gardner's, Baker's, the classroom sheet's,
+Nystrom's and Levi's rules, each in a fresh process (CPU time, times Gardner's, peak memory).
 tables: the drivers' moves-to-go table for every bundled track (Gardner), the grand prix's
 under Levi's rules (the whole sheet, for cars crawling off the track), and a 7,000-point open
 sheet (CPU time).
 moves: a turn's candidates, and a computer driver's choice, on bundled tracks (CPU time).
-help: ``racetrack --help`` as a fresh process.
+help: ``racetrack --help`` and ``racetrack solve`` of a 10 x 10 ring as fresh processes.
 frames: the race screen's frame time through whole six-car races.
 editor: the editor's live checks and road tool on big drawings, and its frame time, still and
 while a corner is dragged.
@@ -27,26 +29,36 @@ latency (p50, p99), the server's CPU per move and its peak memory.
 idle: the window's CPU use while nothing happens, on the menu and in a race waiting for the
 player (``tools/idle.py``, on a virtual X screen).
 
-Memory is the peak of what Python and numpy allocate during the call (``tracemalloc``), and for
-the C reference every byte it allocates.
+Memory is a fresh process's peak resident set (``wait4``, or ``VmHWM``), the whole process
+measured from outside: it counts what numpy and the compiled kernel allocate in C, which
+``tracemalloc`` misses. Times are CPU time unless a line says wall clock.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from racetrack.board.course import Course  # noqa: E402
-from racetrack.board.track import Track, bundled_track_paths, find_track, load_track, parse_track  # noqa: E402
+from racetrack.board.track import (  # noqa: E402  # noqa: E402
+    Track,
+    bundled_track_paths,
+    find_track,
+    load_track,
+    parse_track,
+    save_track,
+)
 from racetrack.engine.model import CarSetup  # noqa: E402
 from racetrack.engine.moves import candidates as generate_candidates  # noqa: E402
 from racetrack.games.race import Race  # noqa: E402
@@ -106,28 +118,113 @@ def cpu_timed(function, *args, **kwargs):
     return result, time.thread_time() - start
 
 
-def measured(function, *args, cpu: bool = False, **kwargs):
-    """The result, the seconds (of CPU with ``cpu``) and the peak bytes allocated by Python
-    and numpy."""
-    tracemalloc.start()
+#: GNU time, which reports its child's peak resident set as the child's own: a process's
+#: maximum from ``wait4`` counts the memory of the process that started it, up to its exec
+#: (the bench's, with numpy loaded), while GNU time starts the child from its own small one.
+GNU_TIME = shutil.which("time") or "/usr/bin/time"
+
+
+def fresh_process(argv: list[str], stdin: str | None = None,
+                  timeout: float = 900) -> tuple[str, float, int]:
+    """Run a command as a fresh process: its output, the CPU seconds it took in all (user and
+    system, start-up included, from ``wait4``) and its peak resident set in bytes (GNU
+    time's ``%M``; it counts memory allocated in C, which ``tracemalloc`` misses)."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as report:
+        child = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", report.name, *argv],
+                                 stdin=subprocess.PIPE if stdin is not None else None,
+                                 stdout=out, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+        if stdin is not None:
+            child.stdin.write(stdin)
+            child.stdin.close()
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                subprocess.run(["pkill", "-KILL", "-P", str(child.pid)], check=False)
+                pid, status, usage = os.wait4(child.pid, 0)
+                break
+            time.sleep(0.01)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        words = report.read().split()
+        peak = int(words[-1]) * 1024 if words and words[-1].isdigit() else 0
+        return out.read(), usage.ru_utime + usage.ru_stime, peak
+
+
+#: A fresh process that sets up, times one call on the CPU clock, and prints its answer.
+CHILD = """
+import json, sys, time
+{setup}
+start = time.process_time()
+answer = {call}
+took = time.process_time() - start
+print(json.dumps({{"answer": answer, "seconds": took}}))
+"""
+
+
+def in_child(setup: str, call: str, timeout: float = 900) -> tuple[object, float, float, int]:
+    """Run ``call`` (an expression, its value JSON) after ``setup`` in a fresh Python process:
+    its answer, the CPU seconds of the call, of the whole process, and the process's peak
+    resident set in bytes. The answer is ``None`` where the process failed or ran out of
+    time."""
+    text, cpu, peak = fresh_process([sys.executable, "-c", CHILD.format(setup=setup,
+                                                                        call=call)],
+                                    timeout=timeout)
+    lines = text.strip().splitlines()
+    if not lines:
+        return None, math.nan, cpu, peak
+    found = json.loads(lines[-1])
+    return found["answer"], found["seconds"], cpu, peak
+
+
+SOLVE_SETUP = """
+from racetrack.board.course import Course
+from racetrack.rules import load_rules
+from racetrack.search.solver import SolverError, solve
+from racetrack.board.track import find_track, load_track
+track = load_track(find_track({track!r}))
+rules = load_rules({rules!r})
+def answer():
     try:
-        result, took = (cpu_timed if cpu else timed)(function, *args, **kwargs)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return result, took, peak
+        found = solve(Course.for_rules(track, rules), rules{start})
+    except SolverError as error:
+        return str(error)
+    return None if found is None else [found.moves, found.states]
+"""
 
 
-def c_reference(track: Track, start) -> dict[str, float] | None:
-    """Run tools/ref_solver.c (compiled here with gcc -O2) on a track with whole-number corners."""
+def solved_in_child(track: str | Path, rules: str, start=None, timeout: float = 900):
+    """``in_child`` of the solver on a track (a name or a file): ([moves, states] or the
+    solver's refusal, the call's CPU seconds, the process's, its peak bytes)."""
+    where = "" if start is None else f", start=({start[0]}, {start[1]})"
+    return in_child(SOLVE_SETUP.format(track=str(track), rules=rules, start=where),
+                    "answer()", timeout)
+
+
+def mb(count: int) -> str:
+    return f"{count / 2**20:.0f} MB"
+
+
+def c_reference_binary() -> Path | None:
+    """tools/ref_solver.c compiled with gcc -O2 (once a run); ``None`` without gcc."""
     gcc = shutil.which("gcc")
     if gcc is None:
         return None
-    course = Course(track)
-    folder = Path(tempfile.mkdtemp(prefix="racetrack-ref-"))
-    binary = folder / "ref_solver"
+    binary = Path(tempfile.mkdtemp(prefix="racetrack-ref-")) / "ref_solver"
     subprocess.run([gcc, "-O2", "-o", str(binary), str(ROOT / "tools" / "ref_solver.c"), "-lm"],
                    check=True)
+    return binary
+
+
+def c_reference(track: Track, start, binary: Path | None) -> dict[str, float] | None:
+    """Run the compiled reference on a track with whole-number corners: its own answer (moves,
+    states, the search's CPU seconds, the bytes it allocates) and, measured from outside, the
+    whole process's CPU seconds (``process``) and peak resident set (``peak``)."""
+    if binary is None:
+        return None
+    course = Course(track)
     rings = [track.outer, *track.holes]
     text = [f"rings {len(rings)}"]
     for r in rings:
@@ -137,77 +234,122 @@ def c_reference(track: Track, start) -> dict[str, float] | None:
         text.append(f"{line.a[0]} {line.a[1]} {line.b[0]} {line.b[1]} {line.forward[0]} "
                     f"{line.forward[1]} {int(course.line_ids[k])}")
     text.append(f"start {start[0]} {start[1]}")
-    out = subprocess.run([str(binary)], input="\n".join(text), capture_output=True, text=True)
-    shutil.rmtree(folder, ignore_errors=True)
-    if out.returncode != 0:
-        print(f"  (the C reference declined: {out.stderr.strip()})")
+    out, cpu, peak = fresh_process([str(binary)], stdin="\n".join(text))
+    words = out.split()
+    if not words:
+        print("  (the C reference declined)")
         return None
-    words = out.stdout.split()
-    return {words[i]: float(words[i + 1]) for i in range(0, len(words), 2)}
+    return {**{words[i]: float(words[i + 1]) for i in range(0, len(words), 2)},
+            "process": cpu, "peak": peak}
+
+
+def solve_process(path: Path, start) -> tuple[dict, float, int]:
+    """``racetrack solve FILE --from X,Y --json`` as a fresh process: its answer, CPU seconds
+    (start-up included) and peak resident set."""
+    out, cpu, peak = fresh_process([sys.executable, "-m", "racetrack", "solve", str(path),
+                                    f"--from={start[0]},{start[1]}", "--json"])
+    return json.loads(out), cpu, peak
+
+
+def side_by_side(name: str, track: Track, start, runs: int = 5) -> None:
+    """The whole ``racetrack solve`` process beside the whole C reference process on one
+    track, each the median of ``runs`` fresh processes (CPU time), with their peak resident
+    sets and the states the solver expanded."""
+    binary = c_reference_binary()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{name}.yaml"
+        save_track(track, path)
+        ours = [solve_process(path, start) for _ in range(runs)]
+    answer, _, peak = ours[0]
+    cpu = statistics.median(took for _, took, _ in ours)
+    print(f"{name}: racetrack solve, the whole process: {answer['moves']} moves, "
+          f"{answer['states']:,} states expanded, {cpu:.3f} s of CPU (median of {runs}), "
+          f"peak RSS {mb(peak)}")
+    refs = [c_reference(track, start, binary) for _ in range(runs)]
+    if refs[0] is None:
+        return
+    ref = refs[0]
+    ref_cpu = statistics.median(r["process"] for r in refs)
+    assert int(ref["moves"]) == answer["moves"], (ref, answer)
+    print(f"  C reference, the whole process: {ref_cpu:.3f} s of CPU (median of {runs}; its "
+          f"search {statistics.median(r['seconds'] for r in refs):.3f} s), peak RSS "
+          f"{mb(ref['peak'])}, {int(ref['states']):,} states reached: the solver takes "
+          f"{cpu / ref_cpu:.2f} times its time and {peak / ref['peak']:.2f} times its memory, "
+          f"and expands {answer['states'] / ref['states']:.3f} of the states it reaches")
 
 
 def bench_solver() -> None:
-    """CPU time on both sides (the C reference times its own search on the CPU clock), so a
-    shared machine's load does not count; the plain BFS by the wall clock (minutes of it)."""
+    """CPU time on both sides, so a shared machine's load does not count; the plain BFS by
+    the wall clock (minutes of it). Memory is a fresh process's peak resident set."""
     track = ring(100, 60, 8)
     rules = load_rules("gardner")
     course = Course(track)
     start = course.start_positions[len(course.start_positions) // 2]
     # The solver's time is the median of five runs, each on a fresh course (nothing cached:
-    # its cells, lines and transition are built in the time); its memory is measured in a run
-    # of its own (tracing every allocation slows Python down).
+    # its cells, lines and transition are built in the time).
     runs = [cpu_timed(solve, Course(track), rules, start) for _ in range(5)]
     fast = runs[0][0]
     fast_time = statistics.median(took for _, took in runs)
-    _, _, memory = measured(solve, Course(track), rules, start, cpu=True)
-    refs = [c_reference(track, start) for _ in range(5)]
-    ref = None if refs[0] is None else {
-        **refs[0], "seconds": statistics.median(r["seconds"] for r in refs)}
     slow, slow_time = timed(fewest_moves, track, start)
     assert fast is not None and fast.moves == slow, (fast, slow)
     print(f"ring 100 x 60 (Gardner): {fast.moves} moves; solver {fast_time:.3f} s of CPU "
-          f"(median of 5), {memory / 2**20:.1f} MB; plain BFS {slow_time:.1f} s: "
+          f"(median of 5), {fast.states:,} states expanded; plain BFS {slow_time:.1f} s: "
           f"{slow_time / fast_time:.0f} times faster")
-    if ref is not None:
-        assert int(ref["moves"]) == fast.moves, ref
-        print(f"  C reference: {ref['seconds']:.3f} s of CPU (median of 5), "
-              f"{ref['bytes'] / 2**20:.1f} MB, {int(ref['states']):,} states: the solver takes "
-              f"{fast_time / ref['seconds']:.2f} times its time and "
-              f"{memory / ref['bytes']:.2f} times its memory")
+    side_by_side("ring 100 x 60", track, start)
 
 
 def bench_big() -> None:
-    """CPU time (each search timed in a run of its own, its memory in another) beside the C
-    reference's CPU time."""
-    rules = load_rules("gardner")
+    """Whole processes beside the C reference's (CPU time, peak resident set)."""
     track = ring(400, 240, 8)
-    start = Course(track).start_positions[4]
-    found, took = cpu_timed(solve, Course(track), rules, start)
-    _, _, peak = measured(solve, Course(track), rules, start, cpu=True)
-    print(f"ring 400 x 240: {found.moves if found else None} moves in {took:.2f} s of CPU, "
-          f"{peak / 2**20:.0f} MB")
-    ref = c_reference(track, start)
-    if ref is not None:
-        print(f"  C reference: {ref['seconds']:.2f} s of CPU, {ref['bytes'] / 2**20:.0f} MB, "
-              f"{int(ref['moves'])} moves")
-    stairs = staircase()
-    found, took = cpu_timed(solve, Course(stairs), rules)
-    _, _, peak = measured(solve, Course(stairs), rules, cpu=True)
-    course = Course(stairs)
-    print(f"staircase 862 x 792 ({len(course.surface.lattice_points())} points): "
-          f"{found.moves if found else None} moves in {took:.2f} s of CPU, "
-          f"{peak / 2**20:.0f} MB")
+    side_by_side("ring 400 x 240", track, Course(track).start_positions[4], runs=3)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "staircase.yaml"
+        stairs = staircase()
+        save_track(stairs, path)
+        found, took, _, peak = solved_in_child(path, "gardner")
+    print(f"staircase 862 x 792 ({len(Course(stairs).surface.lattice_points())} points): "
+          f"{found[0]} moves, {found[1]:,} states expanded, in {took:.2f} s of CPU, peak RSS "
+          f"{mb(peak)}")
     absurd = parse_track("racetrack-track: 1\nname: Absurd\n"
                          "outer: [[0, 0], [990, 0], [990, 990], [0, 990]]\n"
                          "start: {a: [2, 0], b: [2, 990], forward: [1, 0]}\n"
                          "finish: {a: [900, 0], b: [900, 990], forward: [1, 0]}\n")
     start = time.thread_time()
     try:
-        solve(Course(absurd), rules)
+        solve(Course(absurd), load_rules("gardner"))
         print("absurd square: solved?")
     except SolverError as error:
         print(f"absurd 990 x 990 open square refused in {time.thread_time() - start:.1f} s of "
               f"CPU: {error}")
+
+
+#: The rule sets the game is named for, beside Gardner's, on every bundled track.
+RULE_SETS = ("gardner", "baker", "classroom", "nystrom", "levi")
+
+
+def bench_rules() -> None:
+    """The solver on every bundled track under each of ``RULE_SETS``, each in a fresh process:
+    the solve call's CPU time (one way round, as a race's car goes), the times Gardner's on
+    the same track, the states expanded and the process's peak resident set. A search the
+    default memory budget refuses says so; one past ``RULES_TIMEOUT`` is stopped."""
+    for path in bundled_track_paths():
+        line, gardner = [], None
+        for rules in RULE_SETS:
+            found, took, _, peak = solved_in_child(path, rules, timeout=RULES_TIMEOUT)
+            if found is None:
+                line.append(f"{rules} stopped after {RULES_TIMEOUT} s")
+                continue
+            if isinstance(found, str):
+                line.append(f"{rules} refused ({found[:60]}...) after {took:.1f} s, {mb(peak)}")
+                continue
+            gardner = took if rules == "gardner" else gardner
+            ratio = f" ({took / gardner:.1f}x)" if gardner and rules != "gardner" else ""
+            line.append(f"{rules} {found[0]} moves {took:.2f} s{ratio} {found[1]:,} states "
+                        f"{mb(peak)}")
+        print(f"{path.stem}: " + "; ".join(line), flush=True)
+
+
+RULES_TIMEOUT = 600
 
 
 def bench_tables() -> None:
@@ -219,23 +361,35 @@ def bench_tables() -> None:
         course = Course(track, laps=rules.laps)
         table, took = cpu_timed(build_value_table, course, rules)
         worst = max(worst, took)
-        print(f"table {path.stem}: {table.count:,} states ({table.nbytes / 2**20:.1f} MB), "
-              f"{took:.2f} s of CPU")
+        print(f"table {path.stem}: {table.count:,} states, {took:.2f} s of CPU")
     print(f"worst bundled table: {worst:.2f} s of CPU")
-    levi = load_rules("levi")  # off the track a car crawls: its states cover the whole sheet
-    course = Course(load_track(find_track("grand-prix")), laps=levi.laps)
-    table, took, peak = measured(build_value_table, course, levi, cpu=True)
-    print(f"table grand-prix (Levi): {table.count:,} states ({table.nbytes / 2**20:.1f} MB), "
-          f"{took:.2f} s of CPU, {peak / 2**20:.0f} MB")
-    sheet = parse_track("racetrack-track: 1\nname: Open sheet\n"
-                        "outer: [[0, 0], [100, 0], [100, 69], [0, 69]]\n"
-                        "start: {a: [2, 0], b: [2, 69], forward: [1, 0]}\n"
-                        "finish: {a: [97, 0], b: [97, 69], forward: [1, 0]}\n", "sheet")
-    course = Course(sheet)
-    table, took, peak = measured(build_value_table, course, rules, cpu=True)
-    print(f"table on an open sheet of {len(course.surface.lattice_points()):,} points: "
-          f"{table.count:,} states ({table.nbytes / 2**20:.1f} MB), {took:.2f} s of CPU, "
-          f"{peak / 2**20:.0f} MB")
+    # Off the track a car crawls under Levi's rules: its states cover the whole sheet.
+    found, took, _, peak = in_child(TABLE_SETUP.format(track="'grand-prix'", rules="levi"),
+                                    "table()")
+    print(f"table grand-prix (Levi): {found:,} states, {took:.2f} s of CPU, peak RSS "
+          f"{mb(peak)}")
+    sheet = ("racetrack-track: 1\nname: Open sheet\n"
+             "outer: [[0, 0], [100, 0], [100, 69], [0, 69]]\n"
+             "start: {a: [2, 0], b: [2, 69], forward: [1, 0]}\n"
+             "finish: {a: [97, 0], b: [97, 69], forward: [1, 0]}\n")
+    found, took, _, peak = in_child(TABLE_SETUP.format(track=repr(sheet), rules="gardner"),
+                                    "table()")
+    print(f"table on an open sheet of 100 x 69: {found:,} states, {took:.2f} s of CPU, "
+          f"peak RSS {mb(peak)}")
+
+
+TABLE_SETUP = """
+from racetrack.search.drivers.tables import build_value_table
+from racetrack.board.course import Course
+from racetrack.rules import load_rules
+from racetrack.board.track import find_track, load_track, parse_track
+source = {track}
+track = parse_track(source) if source.startswith("racetrack-track") \\
+    else load_track(find_track(source))
+rules = load_rules({rules!r})
+def table():
+    return build_value_table(Course.for_rules(track, rules), rules).count
+"""
 
 
 def bench_moves() -> None:
@@ -260,12 +414,20 @@ def bench_moves() -> None:
 
 
 def bench_help() -> None:
-    runs = []
-    for _ in range(7):
-        _, took = timed(subprocess.run, [sys.executable, "-m", "racetrack", "--help"],
-                        capture_output=True, check=True, cwd=ROOT)
-        runs.append(took)
-    print(f"racetrack --help: {statistics.median(runs):.3f} s (median of 7 fresh processes)")
+    """Start-up, measured from outside (CPU time of fresh processes, start-up and all):
+    ``racetrack --help``, and ``racetrack solve`` of a 10 x 10 track."""
+    runs = [fresh_process([sys.executable, "-m", "racetrack", "--help"]) for _ in range(7)]
+    print(f"racetrack --help: {statistics.median(cpu for _, cpu, _ in runs):.3f} s of CPU "
+          f"(median of 7 fresh processes), peak RSS {mb(runs[0][2])}")
+    ten = ring(10, 10, 3)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "ten.yaml"
+        save_track(ten, path)
+        runs = [fresh_process([sys.executable, "-m", "racetrack", "solve", str(path)])
+                for _ in range(7)]
+    print(f"racetrack solve of a 10 x 10 ring: {runs[0][0].splitlines()[0]}; "
+          f"{statistics.median(cpu for _, cpu, _ in runs):.3f} s of CPU (median of 7 fresh "
+          f"processes), peak RSS {mb(runs[0][2])}")
 
 
 def bench_frames() -> None:
@@ -821,7 +983,8 @@ def bench_idle() -> None:
     idle.main()
 
 
-BENCHES = {"solver": bench_solver, "big": bench_big, "tables": bench_tables,
+BENCHES = {"solver": bench_solver, "big": bench_big, "rules": bench_rules,
+           "tables": bench_tables,
            "moves": bench_moves, "help": bench_help, "frames": bench_frames,
            "editor": bench_editor, "files": bench_files, "playback": bench_playback,
            "imports": bench_imports, "hostile": bench_hostile, "limits": bench_limits,

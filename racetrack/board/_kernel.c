@@ -29,7 +29,7 @@
 
 /* -- buffers ---------------------------------------------------------------------------------- */
 
-#define MAX_BUFFERS 48
+#define MAX_BUFFERS 64
 
 typedef struct {
     Py_buffer views[MAX_BUFFERS];
@@ -568,12 +568,13 @@ static inline int box_meets(const double *box, double x0, double y0, double x1, 
 /* ``Course.advance_one``: progress after the move p-q from ``progress``. The lines passed
    are a bit each (``racetrack.board.kernel`` compiles only courses of at most 64 drawn lines). */
 static int64_t advance(const Lines *l, int64_t progress, double px, double py, double qx,
-                       double qy, int reach_points) {
+                       double qy, int reach_points, int round_ends, int64_t cap) {
     int64_t goal = l->goal, last = goal - 1;
     double x0 = least(px, qx), x1 = most(px, qx), y0 = least(py, qy), y1 = most(py, qy);
     int64_t ahead = progress < last ? progress : last;
     int64_t behind = progress - 1 > 0 ? progress - 1 : 0;
-    if (!box_meets(l->box_ahead + 4 * ahead, x0, y0, x1, y1)
+    const double *ahead_boxes = round_ends ? l->box_behind : l->box_ahead;
+    if (!box_meets(ahead_boxes + 4 * ahead, x0, y0, x1, y1)
         && !box_meets(l->box_behind + 4 * behind, x0, y0, x1, y1))
         return progress;
     uint64_t used = 0;
@@ -582,11 +583,19 @@ static int64_t advance(const Lines *l, int64_t progress, double px, double py, d
         int forwards;
         if (l->is_point[k])
             forwards = reach_points && qx == l->point[2 * k] && qy == l->point[2 * k + 1];
-        else
+        else {
             forwards = l->tie[k] * line_crossing(l->a + 2 * k, l->b + 2 * k, l->side + 2 * k,
                                                  px, py, qx, qy) > 0;
+            /* round either end forwards too, for a car off the track (its caller caps it) */
+            for (int e = 0; e < 2 && round_ends && !forwards; e++) {
+                if (!l->reach_ok[2 * k + e]) continue;
+                const double *ends = l->reach + 8 * k + 4 * e;
+                forwards = l->tie[k] * line_crossing(ends, ends + 2, l->side + 2 * k, px, py,
+                                                     qx, qy) > 0;
+            }
+        }
         uint64_t ahead_bit = (uint64_t)1 << l->ids[k];
-        int go = progress < goal && forwards && !(used & ahead_bit);
+        int go = progress < goal && progress < cap && forwards && !(used & ahead_bit);
         int64_t j = progress - 1 > 0 ? progress - 1 : 0;
         uint64_t behind_bit = (uint64_t)1 << l->ids[j];
         int back = 0;
@@ -613,13 +622,14 @@ static int64_t advance(const Lines *l, int64_t progress, double px, double py, d
     return progress;
 }
 
-/* progress_after(lines, progress, px, py, qx, qy, reach_points, out): int32 progress in and
-   out, float64 coordinates. */
+/* progress_after(lines, progress, px, py, qx, qy, reach_points, round_ends, cap or None, out):
+   int32 progress (and cap: the most progress each move may reach) in and out, float64
+   coordinates. */
 static PyObject *progress_after(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *packed, *prog_o, *pxo, *pyo, *qxo, *qyo, *outo;
-    int reach_points;
-    if (!PyArg_ParseTuple(args, "OOOOOOpO", &packed, &prog_o, &pxo, &pyo, &qxo, &qyo,
-                          &reach_points, &outo))
+    PyObject *packed, *prog_o, *pxo, *pyo, *qxo, *qyo, *cap_o, *outo;
+    int reach_points, round_ends;
+    if (!PyArg_ParseTuple(args, "OOOOOOppOO", &packed, &prog_o, &pxo, &pyo, &qxo, &qyo,
+                          &reach_points, &round_ends, &cap_o, &outo))
         return NULL;
     Buffers b = {.count = 0};
     Lines l;
@@ -627,16 +637,19 @@ static PyObject *progress_after(PyObject *Py_UNUSED(self), PyObject *args) {
     const int32_t *progress;
     const double *px, *py, *qx, *qy;
     int32_t *out;
+    const int32_t *cap = NULL;
     if (unpack_lines(&b, packed, &l) < 0 || !(progress = grab(&b, prog_o, 4, 0, &n))
         || !(px = grab_at_least(&b, pxo, 8, 0, n)) || !(py = grab_at_least(&b, pyo, 8, 0, n))
         || !(qx = grab_at_least(&b, qxo, 8, 0, n)) || !(qy = grab_at_least(&b, qyo, 8, 0, n))
+        || (cap_o != Py_None && !(cap = grab_at_least(&b, cap_o, 4, 0, n)))
         || !(out = grab_at_least(&b, outo, 4, 1, n))) {
         release(&b);
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++)
-        out[i] = (int32_t)advance(&l, progress[i], px[i], py[i], qx[i], qy[i], reach_points);
+        out[i] = (int32_t)advance(&l, progress[i], px[i], py[i], qx[i], qy[i], reach_points,
+                                  round_ends, cap ? cap[i] : l.goal);
     Py_END_ALLOW_THREADS
     release(&b);
     Py_RETURN_NONE;
@@ -846,7 +859,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
                 double y0 = (double)(py < ty ? py : ty), y1 = (double)(py < ty ? ty : py);
                 if (box_meets(box_a, x0, y0, x1, y1) || box_meets(box_b, x0, y0, x1, y1))
                     after = advance(&lines, progress, (double)px, (double)py, (double)tx,
-                                    (double)ty, 1);
+                                    (double)ty, 1, 0, lines.goal);
                 next_key = ((target * s.span_x + (wx + s.vmax_x)) * s.span_y
                             + (wy + s.vmax_y)) * (s.goal + 1) + after;
                 if (bitmap && (bitmap[next_key >> 3] >> (next_key & 7) & 1)) {
@@ -922,6 +935,15 @@ static inline uint64_t slot_of(uint64_t key, int bits) {
     return (key * HASH_MIX) >> (64 - bits);
 }
 
+/* The slot of ``key`` in a table of 2**bits slots: where it is, or the first empty one of its
+   probe; -1 when the table is full without it. */
+static inline int64_t slot_for(const uint64_t *table_keys, int bits, uint64_t key) {
+    uint64_t mask = ((uint64_t)1 << bits) - 1, at = slot_of(key, bits);
+    for (uint64_t probes = 0; probes <= mask; probes++, at = (at + 1) & mask)
+        if (table_keys[at] == HASH_EMPTY || table_keys[at] == key) return (int64_t)at;
+    return -1;
+}
+
 /* hash_find(keys, table_keys, table_values, bits, out): the value of each key, -1 for none. */
 static PyObject *hash_find(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *keys_o, *tk_o, *tv_o, *out_o;
@@ -978,17 +1000,11 @@ static PyObject *hash_place(PyObject *Py_UNUSED(self), PyObject *args) {
         return finish(&b, "the table's size is not 2**bits");
     int full = 0;
     Py_BEGIN_ALLOW_THREADS
-    uint64_t mask = ((uint64_t)1 << bits) - 1;
     for (Py_ssize_t i = 0; i < n && !full; i++) {
-        uint64_t at = slot_of(keys[i], bits), probes = 0;
-        while (table_keys[at] != HASH_EMPTY && table_keys[at] != keys[i]) {
-            at = (at + 1) & mask;
-            if (++probes > mask) { full = 1; break; }
-        }
-        if (!full) {
-            table_keys[at] = keys[i];
-            table_values[at] = values[i];
-        }
+        int64_t at = slot_for(table_keys, bits, keys[i]);
+        if (at < 0) { full = 1; break; }
+        table_keys[at] = keys[i];
+        table_values[at] = values[i];
     }
     Py_END_ALLOW_THREADS
     return finish(&b, full ? "the hash table is full" : NULL);
@@ -1155,6 +1171,1782 @@ static PyObject *backward(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* -- every rule of a lone car's move ------------------------------------------------------- */
+
+/* ``expand`` above judges the ordinary moves of a car on the track. What follows judges every
+   move the rules the kernel covers allow a lone car (``racetrack.engine.transition``'s
+   ``COMPILED_OPTIONS``): leaving the track (a crash, Nystrom's detour, Levi's crawl), a
+   crash's damage, restart point, missed turns and damage limit, set-backs, zones that force a
+   move (oil, jumps, slopes) and checkpoint areas passed in any order, over states that carry
+   what those rules need (off the track, where it left, damage, the areas passed).
+
+   What a move does that only shapely or numpy work out (the zones it touches, the areas it
+   passes over, where a crash along it puts the car back, and its geometry where the cells
+   leave it unsure) comes from ``racetrack.board.kernel.MoveFacts``: a table the numpy transition
+   fills. A state whose moves need a fact not in it yet is not expanded: the facts are asked
+   for (``Needs``), and the caller expands it again once the transition has worked them out.
+   So the numpy transition stays the one definition of those rules; the kernel follows it step
+   by step (each function names the numpy code it follows). */
+
+enum { LEAVE_ILLEGAL = 0, LEAVE_CRASH = 1, LEAVE_DETOUR = 2, LEAVE_CRAWL = 3 };
+enum { CRASH_OUT = 0, CRASH_RESTART = 1, CRASH_SET_BACK = 2 };
+enum { OIL_NONE = 0, OIL_SKID = 1, OIL_STEADY = 2 };
+enum { COL_OFF = 1, COL_EXIT = 2, COL_DAMAGE = 3, COL_AREAS = 4 };
+enum { K_DRIVE = 0, K_CRASH = 1, K_LEAVE = 2, K_OFF = 3, K_RETURN = 4 };
+
+/* A move's facts (``racetrack.board.kernel.MoveFacts``): the flags of ``MoveMemo`` (known, on the
+   track, oil, jump, upgrade, downgrade), whether the restart point and the areas are known,
+   the areas' code (checkpoint bits, then the finish's) and the restart point (its index
+   among the land's points, plus one). */
+#define F_KNOWN 1ULL
+#define F_ON 2ULL
+#define F_OIL 4ULL
+#define F_JUMP 8ULL
+#define F_UP 16ULL
+#define F_DOWN 32ULL
+#define F_SPOT 64ULL
+#define F_AREAS 128ULL
+#define AREAS_SHIFT 8
+#define SPOT_SHIFT 40
+/* What a request asks for. */
+#define NEED_FLAGS 1
+#define NEED_SPOT 2
+#define NEED_AREAS 4
+
+#define MOST_EXTRA 8
+
+typedef struct {
+    Space s;                    /* the numbering's speed bound and goal, the ordinary rules */
+    Region land, drive;
+    Lines lines;
+    int same;                   /* the drive region is the land's */
+    int off_track;              /* states are numbered over the sheet, not the land */
+    int64_t nx0, ny0, nwidth, nheight;  /* the sheet, where they are */
+    int n_extra;                /* columns after progress, in the key's order */
+    int extra_kind[MOST_EXTRA];
+    int64_t extra_radix[MOST_EXTRA];
+    const int32_t *crawl;       /* a crawling car's steps, x y each */
+    int64_t n_crawl;
+    int leaving, keeps_exit, return_level, no_leave;
+    int crash_outcome, damage_speed;
+    int64_t set_back, miss_turns, damage_limit;  /* damage_limit -1: none */
+    int oil, jump, up, down;    /* the zones there are, under these rules */
+    int marks;                  /* checkpoint or finish areas */
+    int64_t everything, finish_bit, per_lap;
+    int finish_area;
+    const int32_t *units;       /* the exit's distance to go, per (progress, areas, land point) */
+    int64_t sets, n_land;
+} Rules;
+
+typedef struct {
+    const uint64_t *keys;
+    const uint64_t *values;
+    int bits;
+} Facts;
+
+typedef struct {
+    int64_t *px, *py, *tx, *ty;
+    uint8_t *mask;
+    Py_ssize_t count, room;
+} Needs;
+
+typedef struct {
+    int64_t x, y, vx, vy, progress, off, exit, damage, areas;
+} State;
+
+typedef struct {
+    uint64_t key;
+    int32_t cost;
+    int32_t crashed;
+    State state;
+} Succ;
+
+enum { EXPANDED = 0, WANTS = 1, TOO_FAST = 2 };
+
+/* The rules from ``racetrack.board.kernel.CompiledRules.packed``: (space, land, drive, lines,
+   numbering, extra columns, crawl, leaving, crash, zones, marks, exit units). */
+static int unpack_rules(Buffers *b, PyObject *packed, Rules *r) {
+    PyObject *space, *land, *drive, *lines, *extra, *crawl, *units;
+    long long nx0, ny0, nwidth, nheight, set_back, miss, limit, everything, finish_bit, per_lap,
+        sets;
+    int off_track, leaving, keeps_exit, return_level, no_leave, outcome, damage_speed, oil, jump,
+        up, down, marks, finish_area;
+    memset(r, 0, sizeof(*r));
+    if (!PyArg_ParseTuple(packed, "OOOO(iLLLL)OO(iiii)(iLiLL)(iiii)(iLLiL)(OL)", &space,
+                          &land, &drive, &lines, &off_track, &nx0, &ny0, &nwidth, &nheight,
+                          &extra, &crawl, &leaving, &keeps_exit, &return_level, &no_leave,
+                          &outcome, &set_back, &damage_speed, &miss, &limit, &oil, &jump, &up,
+                          &down, &marks, &everything, &finish_bit, &finish_area, &per_lap,
+                          &units, &sets))
+        return -1;
+    if (unpack_space(b, space, &r->s) < 0 || unpack_region(b, land, &r->land) < 0
+        || unpack_region(b, drive, &r->drive) < 0 || unpack_lines(b, lines, &r->lines) < 0)
+        return -1;
+    r->same = land == drive;
+    r->off_track = off_track;
+    r->nx0 = nx0; r->ny0 = ny0; r->nwidth = nwidth; r->nheight = nheight;
+    Py_ssize_t n;
+    const int64_t *cols = grab(b, extra, 8, 0, &n);
+    if (!cols) return -1;
+    if (n % 2 || n / 2 > MOST_EXTRA) {
+        PyErr_SetString(PyExc_ValueError, "the extra columns do not fit");
+        return -1;
+    }
+    r->n_extra = (int)(n / 2);
+    for (int i = 0; i < r->n_extra; i++) {
+        r->extra_kind[i] = (int)cols[2 * i];
+        r->extra_radix[i] = cols[2 * i + 1];
+        if (r->extra_radix[i] < 1) {
+            PyErr_SetString(PyExc_ValueError, "a column's radix must be positive");
+            return -1;
+        }
+    }
+    if (!(r->crawl = grab(b, crawl, 4, 0, &n))) return -1;
+    r->n_crawl = n / 2;
+    r->leaving = leaving; r->keeps_exit = keeps_exit; r->return_level = return_level;
+    r->no_leave = no_leave;
+    r->crash_outcome = outcome; r->set_back = set_back; r->damage_speed = damage_speed;
+    r->miss_turns = miss; r->damage_limit = limit;
+    r->oil = oil; r->jump = jump; r->up = up; r->down = down;
+    r->marks = marks; r->everything = everything; r->finish_bit = finish_bit;
+    r->finish_area = finish_area; r->per_lap = per_lap > 0 ? per_lap : 1;
+    r->sets = sets > 0 ? sets : 1;
+    r->n_land = r->s.n_points;
+    if (units != Py_None) {
+        if (!(r->units = grab(b, units, 4, 0, &n))) return -1;
+        if (n < (r->s.goal + 1) * r->sets * r->n_land) {
+            PyErr_SetString(PyExc_ValueError, "the exit units do not fit the land");
+            return -1;
+        }
+    } else if (keeps_exit) {
+        PyErr_SetString(PyExc_ValueError, "a detour needs the exit units");
+        return -1;
+    }
+    if (r->s.n_changes > 64 || r->n_crawl > 64) {
+        PyErr_SetString(PyExc_ValueError, "more than 64 choices a move");
+        return -1;
+    }
+    if (r->leaving > LEAVE_CRAWL || r->crash_outcome > CRASH_SET_BACK || r->oil > OIL_STEADY) {
+        PyErr_SetString(PyExc_ValueError, "rules the kernel does not know");
+        return -1;
+    }
+    return 0;
+}
+
+static int unpack_facts(Buffers *b, PyObject *packed, Facts *f) {
+    PyObject *keys, *values;
+    int bits;
+    if (!PyArg_ParseTuple(packed, "OOi", &keys, &values, &bits)) return -1;
+    Py_ssize_t n, m;
+    if (!(f->keys = grab(b, keys, 8, 0, &n)) || !(f->values = grab(b, values, 8, 0, &m)))
+        return -1;
+    if (bits < 1 || bits > 62 || n != ((Py_ssize_t)1 << bits) || m != n) {
+        PyErr_SetString(PyExc_ValueError, "the facts' table is not 2**bits");
+        return -1;
+    }
+    f->bits = bits;
+    return 0;
+}
+
+/* ``racetrack.board.kernel.move_keys``: a move p→q as one 64-bit key. */
+static inline uint64_t move_key(int64_t px, int64_t py, int64_t qx, int64_t qy) {
+    return ((uint64_t)(px + 32768) << 48) | ((uint64_t)(py + 32768) << 32)
+           | ((uint64_t)(qx + 32768) << 16) | (uint64_t)(qy + 32768);
+}
+
+static uint64_t fact_of(const Facts *f, int64_t px, int64_t py, int64_t qx, int64_t qy) {
+    uint64_t key = move_key(px, py, qx, qy);
+    int64_t at = slot_for(f->keys, f->bits, key);
+    return at >= 0 && f->keys[at] == key ? f->values[at] : 0;
+}
+
+static void ask(Needs *n, int64_t px, int64_t py, int64_t qx, int64_t qy, int mask) {
+    if (n->count >= n->room) return;  /* the caller sees the list full, and stops */
+    n->px[n->count] = px; n->py[n->count] = py; n->tx[n->count] = qx; n->ty[n->count] = qy;
+    n->mask[n->count] = (uint8_t)mask;
+    n->count++;
+}
+
+/* A state from its key (``StateSpace.decode``). */
+static void decode_state(const Rules *r, uint64_t key, State *st) {
+    int64_t column[MOST_EXTRA];
+    for (int i = r->n_extra - 1; i >= 0; i--) {
+        column[i] = (int64_t)(key % (uint64_t)r->extra_radix[i]);
+        key /= (uint64_t)r->extra_radix[i];
+    }
+    st->progress = (int64_t)(key % (uint64_t)(r->s.goal + 1));
+    key /= (uint64_t)(r->s.goal + 1);
+    st->vy = (int64_t)(key % (uint64_t)r->s.span_y) - r->s.vmax_y;
+    key /= (uint64_t)r->s.span_y;
+    st->vx = (int64_t)(key % (uint64_t)r->s.span_x) - r->s.vmax_x;
+    int64_t point = (int64_t)(key / (uint64_t)r->s.span_x);
+    if (r->off_track) {
+        st->x = r->nx0 + point % r->nwidth;
+        st->y = r->ny0 + point / r->nwidth;
+    } else {
+        st->x = r->s.points[2 * point];
+        st->y = r->s.points[2 * point + 1];
+    }
+    st->off = st->exit = st->damage = st->areas = 0;
+    for (int i = 0; i < r->n_extra; i++) {
+        switch (r->extra_kind[i]) {
+        case COL_OFF: st->off = column[i]; break;
+        case COL_EXIT: st->exit = column[i]; break;
+        case COL_DAMAGE: st->damage = column[i]; break;
+        case COL_AREAS: st->areas = column[i]; break;
+        }
+    }
+}
+
+/* A state's key (``StateSpace.encode``); 0 where the numbering has no key for it (``fits``). A
+   finished car's extra columns are zero: it races no more. */
+static int encode_state(const Rules *r, const State *st, uint64_t *key) {
+    int64_t point;
+    if (r->off_track) {
+        int64_t col = st->x - r->nx0, row = st->y - r->ny0;
+        if (col < 0 || row < 0 || col >= r->nwidth || row >= r->nheight) return 0;
+        point = row * r->nwidth + col;
+    } else {
+        point = point_of(&r->land, st->x, st->y);
+        if (point < 0 || point >= r->s.n_points) return 0;
+    }
+    if (iabs(st->vx) > r->s.vmax_x || iabs(st->vy) > r->s.vmax_y) return 0;
+    if (st->progress < 0 || st->progress > r->s.goal) return 0;
+    uint64_t k = (((uint64_t)point * (uint64_t)r->s.span_x + (uint64_t)(st->vx + r->s.vmax_x))
+                  * (uint64_t)r->s.span_y + (uint64_t)(st->vy + r->s.vmax_y))
+                 * (uint64_t)(r->s.goal + 1) + (uint64_t)st->progress;
+    int racing = st->progress < r->s.goal;
+    for (int i = 0; i < r->n_extra; i++) {
+        int64_t value = 0;
+        if (racing) {
+            switch (r->extra_kind[i]) {
+            case COL_OFF: value = st->off; break;
+            case COL_EXIT: value = st->exit; break;
+            case COL_DAMAGE: value = st->damage; break;
+            case COL_AREAS: value = st->areas; break;
+            }
+        }
+        if (value < 0 || value >= r->extra_radix[i]) return 0;
+        k = k * (uint64_t)r->extra_radix[i] + (uint64_t)value;
+    }
+    *key = k;
+    return 1;
+}
+
+/* ``Transition.exit_units`` for a point of the land. */
+static int64_t exit_units(const Rules *r, int64_t x, int64_t y, int64_t progress, int64_t areas) {
+    int64_t i = point_of(&r->land, x, y);
+    if (i < 0 || i >= r->n_land) return 0;  /* never: callers ask about the land's points */
+    int64_t k = progress < 0 ? 0 : progress > r->s.goal ? r->s.goal : progress;
+    return r->units[(k * r->sets + (areas & (r->sets - 1))) * r->n_land + i];
+}
+
+/* ``AreaMarks.advance`` for one move: progress and areas after it, from the progress before
+   it (``before``), the progress the lines alone give (``*progress``), the areas before it and
+   what it passed over. */
+static void marks_advance(const Rules *r, int64_t before, int64_t *progress, int64_t *areas,
+                          int64_t bits, int finish) {
+    int64_t passed_areas = (*areas | bits) & r->everything;
+    int full = passed_areas == r->everything;
+    int64_t laps_in = before > 0 ? (before + r->per_lap - 1) / r->per_lap : 0;
+    int64_t lap_end = r->per_lap * (laps_in > 1 ? laps_in : 1);
+    int passed;
+    if (r->finish_area) {
+        passed = *progress == lap_end && finish && full;
+        *progress += passed;
+    } else {
+        passed = *progress > lap_end;
+        if (passed && !full) *progress = lap_end;
+        passed = passed && full;
+    }
+    if (passed && *progress < r->s.goal) passed_areas = 0;
+    *areas = passed_areas;
+}
+
+/* ``Transition.crash`` for one car on its move to (tx, ty): the state it is put back in, or
+   none (it is out: 0 returned, or -1 while the restart point is not known yet). */
+static int crash_to(const Rules *r, const Facts *f, Needs *needs, const State *st, int64_t tx,
+                    int64_t ty, State *after, int32_t *cost) {
+    int64_t damage = st->damage + (r->damage_speed ? imax(iabs(tx - st->x), iabs(ty - st->y)) : 0);
+    if (r->crash_outcome == CRASH_OUT) return 0;
+    if (r->keeps_exit && st->off > 0) return 0;  /* stranded off the track: out */
+    int64_t sx = st->x, sy = st->y;
+    if (r->crash_outcome == CRASH_SET_BACK) {
+        /* a lone car knows no history: set back no moves it stays, set back more it is out */
+        if (r->set_back > 0) return 0;
+    } else {
+        uint64_t fact = fact_of(f, st->x, st->y, tx, ty);
+        if (!(fact & F_SPOT)) {
+            ask(needs, st->x, st->y, tx, ty, NEED_SPOT);
+            return -1;
+        }
+        int64_t spot = (int64_t)(fact >> SPOT_SHIFT) - 1;
+        if (spot < 0 || spot >= r->n_land) return 0;  /* no point to put it on: out */
+        sx = r->s.points[2 * spot];
+        sy = r->s.points[2 * spot + 1];
+    }
+    int64_t progress = advance(&r->lines, st->progress, (double)st->x, (double)st->y,
+                               (double)sx, (double)sy, 0, 0, r->s.goal);
+    int64_t areas = st->areas;
+    if (r->marks) marks_advance(r, st->progress, &progress, &areas, 0, 0);
+    if (r->damage_limit >= 0 && damage > r->damage_limit && progress < r->s.goal) return 0;
+    after->x = sx; after->y = sy; after->vx = after->vy = 0;
+    after->progress = progress;
+    after->off = after->exit = 0;
+    after->damage = damage;
+    after->areas = areas;
+    *cost = (int32_t)(progress >= r->s.goal ? 1 : 1 + r->miss_turns);
+    return 1;
+}
+
+/* Whether the move p→t stays on the track (and lands on the land): 1, 0, or -1 where only
+   the facts say and they are not known yet (asked for). */
+static int stays_on(const Rules *r, const Facts *f, Needs *needs, int64_t px, int64_t py,
+                    int64_t tx, int64_t ty, int lands) {
+    if (!lands || !(r->same || (point_of(&r->drive, px, py) >= 0
+                                && point_of(&r->drive, tx, ty) >= 0)))
+        return 0;
+    int on = move_inside(&r->drive, px, py, tx, ty);
+    if (on >= 0) return on;
+    uint64_t fact = fact_of(f, px, py, tx, ty);  /* unsure in the cells: the numpy transition */
+    if (!(fact & F_KNOWN)) {
+        ask(needs, px, py, tx, ty, NEED_FLAGS);
+        return -1;
+    }
+    return (fact & F_ON) != 0;
+}
+
+/* A search's seen-set as ``successors`` asks it: whether a state was reached in ``turns`` turns
+   or fewer (so a move to it needs no geometry). */
+typedef int (*SeenFn)(const void *ctx, uint64_t key, int32_t turns);
+
+/* Every state one turn leads to from the state ``key`` (``Transition.successors``: its legal
+   moves, or the crash of its unchanged move where it has none), into ``out`` (room for 65).
+   Returns EXPANDED, WANTS (facts asked for in ``needs``; nothing written) or TOO_FAST (a legal
+   move beyond the numbering's speed bound). With ``seen`` (the state reached in ``turns``),
+   a move that can only drive on or be refused, to a state ``seen`` says was reached as soon,
+   is dropped before its geometry is worked out (and worked out only if the car turns out to
+   have no other legal move, where the crash rules need to know). */
+static int successors(const Rules *r, const Facts *f, Needs *needs, uint64_t key, Succ *out,
+                      int *n_out, SeenFn seen, const void *seen_ctx, int32_t turns) {
+    State st;
+    decode_state(r, key, &st);
+    *n_out = 0;
+    if (st.progress >= r->s.goal) return EXPANDED;  /* finished: it races no more */
+    int off = st.off > 0;
+    int crawling = off && r->leaving == LEAVE_CRAWL;
+    int moving = st.vx != 0 || st.vy != 0;
+    int state_moving = moving && !crawling;
+    int missing = 0, legal_any = 0, n = 0, n_dropped = 0;
+    int64_t dropped[64][2];
+    /* What the unchanged move touches: oil under it, a jump (``judge``'s ``state``). */
+    uint64_t own = 0;
+    if ((r->oil || r->jump) && state_moving) {
+        own = fact_of(f, st.x, st.y, st.x + st.vx, st.y + st.vy);
+        if (!(own & F_KNOWN)) {
+            ask(needs, st.x, st.y, st.x + st.vx, st.y + st.vy, NEED_FLAGS);
+            missing = 1;
+        }
+    }
+    int on_oil = r->oil && (own & F_OIL);
+    int repeat_demanded = state_moving && (on_oil || (r->jump && (own & F_JUMP)));
+    int first = 0;
+    if (r->s.n_start_cells && !moving && !off && st.progress == r->s.start_progress) {
+        int64_t col = st.x - r->land.x0, row = st.y - r->land.y0;
+        first = col >= 0 && row >= 0 && col < r->land.width && row < r->land.height
+                && is_start_cell(&r->s, row * r->land.width + col);
+    }
+    /* a move to a state seen can be dropped unseen where it can only drive on or be refused */
+    int drop_seen = seen && !off && r->leaving == LEAVE_ILLEGAL && !r->marks;
+    int64_t count = crawling ? r->n_crawl : r->s.n_changes;
+    int64_t speed_v = imax(iabs(st.vx), iabs(st.vy));
+    for (int64_t c = 0; c < count; c++) {
+        int64_t wx, wy;
+        if (crawling) {
+            wx = r->crawl[2 * c];
+            wy = r->crawl[2 * c + 1];
+        } else {
+            wx = st.vx + r->s.changes[2 * c];
+            wy = st.vy + r->s.changes[2 * c + 1];
+        }
+        int64_t tx = st.x + wx, ty = st.y + wy;
+        int lands = point_of(&r->land, tx, ty) >= 0;
+        int64_t col = tx - r->land.x0, row = ty - r->land.y0;
+        int on_sheet = col >= 0 && row >= 0 && col < r->land.width && row < r->land.height;
+        uint64_t fact = 0;
+        int fact_read = 0;
+#define FACT() (fact_read ? fact : (fact_read = 1, fact = fact_of(f, st.x, st.y, tx, ty)))
+        /* ``judge``'s rules that need no geometry: zones, skids, repeats, the first move */
+        int unchanged = !crawling && wx == st.vx && wy == st.vy;
+        if (state_moving) {  /* forced: zones and skids (a car at rest never is) */
+            int64_t speed_w = imax(iabs(wx), iabs(wy));
+            if (r->oil == OIL_SKID && on_oil && !unchanged) continue;
+            if (r->s.skid > 0 && speed_v >= r->s.skid && st.vx * wy - st.vy * wx != 0
+                && speed_w < speed_v)
+                continue;
+            if (r->up || r->down || r->oil == OIL_STEADY || r->jump) {
+                if (!(FACT() & F_KNOWN)) {
+                    ask(needs, st.x, st.y, tx, ty, NEED_FLAGS);
+                    missing = 1;
+                    continue;
+                }
+                if (r->up && (fact & F_UP) && !(speed_w < speed_v)) continue;
+                if (r->down && (fact & F_DOWN) && !(speed_w > speed_v)) continue;
+                if (r->oil == OIL_STEADY && (fact & F_OIL) && !unchanged) continue;
+                if (r->jump && (fact & F_JUMP) && !unchanged) continue;
+            }
+        }
+        if (r->s.must_change && unchanged && !repeat_demanded) continue;
+        if (first) {
+            if (wx == 0 && wy == 0) continue;
+            if ((r->s.ahead_x != 0 || r->s.ahead_y != 0)
+                && (double)wx * r->s.ahead_x + (double)wy * r->s.ahead_y <= 0)
+                continue;
+        }
+        if (drop_seen && lands) {
+            State after = {tx, ty, wx, wy, 0, 0, 0, st.damage, st.areas};
+            after.progress = advance(&r->lines, st.progress, (double)st.x, (double)st.y,
+                                     (double)tx, (double)ty, 1, 0, r->s.goal);
+            uint64_t next;
+            if (encode_state(r, &after, &next) && seen(seen_ctx, next, turns + 1)) {
+                dropped[n_dropped][0] = wx;
+                dropped[n_dropped][1] = wy;
+                n_dropped++;
+                continue;
+            }
+        }
+        int kind;
+        if (off) {  /* ``judge``: off the track, back on it or not */
+            kind = lands ? K_RETURN : K_OFF;
+            if (!lands && !on_sheet) continue;
+        } else {
+            int on = stays_on(r, f, needs, st.x, st.y, tx, ty, lands);
+            if (on < 0) { missing = 1; continue; }
+            if (on) kind = K_DRIVE;
+            else if (r->leaving == LEAVE_CRASH) kind = K_CRASH;
+            else if (r->leaving == LEAVE_DETOUR || r->leaving == LEAVE_CRAWL) {
+                kind = K_LEAVE;
+                if (lands || !on_sheet) continue;  /* no cutting back on; not off the paper */
+            } else continue;
+        }
+        int64_t cap = st.progress + (st.off > 1 ? st.off - 1 : 0);
+        int64_t progress = r->keeps_exit && off
+            ? advance(&r->lines, st.progress, (double)st.x, (double)st.y, (double)tx,
+                      (double)ty, 1, 1, cap)
+            : advance(&r->lines, st.progress, (double)st.x, (double)st.y, (double)tx,
+                      (double)ty, 1, 0, r->s.goal);
+        if (kind == K_RETURN && r->keeps_exit) {  /* back on behind where it left */
+            int64_t there = exit_units(r, tx, ty, progress, st.areas);
+            if (r->return_level ? there < st.exit : there <= st.exit) continue;
+        }
+        legal_any = 1;
+        if (r->no_leave && kind == K_LEAVE) continue;  /* legal, but not followed here */
+        State after;
+        int32_t cost = 1, crashed = 0;
+        if (kind == K_CRASH) {
+            int found = crash_to(r, f, needs, &st, tx, ty, &after, &cost);
+            if (found < 0) { missing = 1; continue; }
+            if (!found) continue;
+            crashed = 1;
+        } else {  /* ``_drive`` */
+            int64_t areas = st.areas;
+            if (r->marks) {
+                int64_t bits = 0;
+                int finish = 0;
+                if (kind != K_OFF) {  /* a car off the track passes nothing until it is back */
+                    if (!(FACT() & F_AREAS)) {
+                        ask(needs, st.x, st.y, tx, ty, NEED_AREAS);
+                        missing = 1;
+                        continue;
+                    }
+                    uint64_t code = (fact >> AREAS_SHIFT) & 0xFFFFFFFFULL;
+                    bits = (int64_t)code & r->everything;
+                    finish = (code & (uint64_t)r->finish_bit) != 0;
+                }
+                marks_advance(r, st.progress, &progress, &areas, bits, finish);
+            }
+            after.x = tx; after.y = ty; after.vx = wx; after.vy = wy;
+            after.progress = progress;
+            after.areas = areas;
+            after.damage = st.damage;
+            after.off = kind == K_LEAVE || kind == K_OFF;
+            after.exit = kind == K_OFF ? st.exit : 0;
+            if (kind == K_LEAVE && r->keeps_exit)
+                after.exit = exit_units(r, st.x, st.y, st.progress, st.areas);
+            if (r->keeps_exit && after.off) {  /* 1 + the lines lost since it left */
+                int64_t had = kind == K_OFF ? cap : imax(st.progress, progress);
+                after.off = 1 + had - progress;
+            }
+        }
+        if (missing) continue;  /* nothing is written for a state that waits for facts */
+        uint64_t next;
+        if (!encode_state(r, &after, &next)) return TOO_FAST;
+        out[n].key = next;
+        out[n].cost = cost;
+        out[n].crashed = crashed;
+        out[n].state = after;
+        n++;
+#undef FACT
+    }
+    for (int k = 0; k < n_dropped && !missing && !legal_any && r->crash_outcome != CRASH_OUT;
+         k++) {
+        /* the moves dropped unseen: whether one of them keeps the car from being stuck */
+        int64_t tx = st.x + dropped[k][0], ty = st.y + dropped[k][1];
+        int on = stays_on(r, f, needs, st.x, st.y, tx, ty, 1);
+        if (on < 0) missing = 1;
+        else if (on) legal_any = 1;
+    }
+    if (!missing && !legal_any) {  /* stuck: the crash of its unchanged move */
+        State after;
+        int32_t cost = 1;
+        int found = crash_to(r, f, needs, &st, st.x + st.vx, st.y + st.vy, &after, &cost);
+        if (found < 0) missing = 1;
+        else if (found) {
+            uint64_t next;
+            if (!encode_state(r, &after, &next)) return TOO_FAST;
+            out[n].key = next;
+            out[n].cost = cost;
+            out[n].crashed = 1;
+            out[n].state = after;
+            n++;
+        }
+    }
+    if (missing) return WANTS;  /* (its facts asked for, where there was room) */
+    *n_out = n;
+    return EXPANDED;
+}
+
+static int unpack_needs(Buffers *b, PyObject *packed, Needs *needs) {
+    PyObject *px, *py, *tx, *ty, *mask;
+    if (!PyArg_ParseTuple(packed, "OOOOO", &px, &py, &tx, &ty, &mask)) return -1;
+    Py_ssize_t room;
+    if (!(needs->px = grab(b, px, 8, 1, &room)) || !(needs->py = grab_at_least(b, py, 8, 1, room))
+        || !(needs->tx = grab_at_least(b, tx, 8, 1, room))
+        || !(needs->ty = grab_at_least(b, ty, 8, 1, room))
+        || !(needs->mask = grab_at_least(b, mask, 1, 1, room)))
+        return -1;
+    needs->count = 0;
+    needs->room = room;
+    return 0;
+}
+
+/* expand_all(rules, facts, keys, ids, out_keys, out_src, out_code, needs, waiting)
+
+   ``successors`` of each state (by its 64-bit key; ``ids`` are int32): every state they lead
+   to is written out (its key, the id it is from, and its code: the cost in turns plus 16 for
+   a crash); a state that waits for facts has its row written to ``waiting`` (int64) and
+   nothing else, and the facts it needs to ``needs`` (arrays px, py, tx, ty, mask; a state
+   whose facts do not fit is left waiting all the same). The output arrays hold 65 items a
+   state. Returns (written, waiting, asked, too fast). */
+static PyObject *expand_all(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *rules_o, *facts_o, *keys_o, *ids_o, *ok_o, *os_o, *oc_o, *needs_o, *wait_o;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOO", &rules_o, &facts_o, &keys_o, &ids_o, &ok_o, &os_o,
+                          &oc_o, &needs_o, &wait_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Rules r;
+    Facts f;
+    Needs needs;
+    Py_ssize_t n;
+    const uint64_t *keys;
+    const int32_t *ids;
+    uint64_t *out_keys;
+    int32_t *out_src;
+    int8_t *out_code;
+    int64_t *waiting;
+    if (unpack_rules(&b, rules_o, &r) < 0 || unpack_facts(&b, facts_o, &f) < 0
+        || unpack_needs(&b, needs_o, &needs) < 0 || !(keys = grab(&b, keys_o, 8, 0, &n))
+        || !(ids = grab_at_least(&b, ids_o, 4, 0, n))
+        || !(out_keys = grab_at_least(&b, ok_o, 8, 1, 65 * n))
+        || !(out_src = grab_at_least(&b, os_o, 4, 1, 65 * n))
+        || !(out_code = grab_at_least(&b, oc_o, 1, 1, 65 * n))
+        || !(waiting = grab_at_least(&b, wait_o, 8, 1, n))) {
+        release(&b);
+        return NULL;
+    }
+    uint64_t space = (uint64_t)r.s.n_points;
+    if (r.off_track) space = (uint64_t)(r.nwidth * r.nheight);
+    space *= (uint64_t)(r.s.span_x * r.s.span_y * (r.s.goal + 1));
+    for (int i = 0; i < r.n_extra; i++) space *= (uint64_t)r.extra_radix[i];
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (keys[i] >= space) return finish(&b, "a key beyond the states' numbering");
+    Py_ssize_t written = 0, waited = 0;
+    int too_fast = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Succ found[65];
+    for (Py_ssize_t i = 0; i < n && !too_fast; i++) {
+        int count = 0;
+        if (needs.count + 80 > needs.room) {  /* no room for its facts: it waits */
+            waiting[waited++] = i;
+            continue;
+        }
+        int verdict = successors(&r, &f, &needs, keys[i], found, &count, NULL, NULL, 0);
+        if (verdict == TOO_FAST) { too_fast = 1; break; }
+        if (verdict == WANTS) { waiting[waited++] = i; continue; }
+        for (int k = 0; k < count; k++) {
+            out_keys[written] = found[k].key;
+            out_src[written] = ids[i];
+            out_code[written] = (int8_t)(found[k].cost + 16 * found[k].crashed);
+            written++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    Py_ssize_t asked = needs.count;
+    release(&b);
+    return Py_BuildValue("nnni", written, waited, asked, too_fast);
+}
+
+/* facts_merge(keys, values, table_keys, table_values, bits): each move's facts into the
+   table, added to what it knows of the move already (the table never full). */
+static PyObject *facts_merge(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *keys_o, *values_o, *tk_o, *tv_o;
+    int bits;
+    if (!PyArg_ParseTuple(args, "OOOOi", &keys_o, &values_o, &tk_o, &tv_o, &bits)) return NULL;
+    Buffers b = {.count = 0};
+    Py_ssize_t n, slots;
+    const uint64_t *keys, *values;
+    uint64_t *table_keys, *table_values;
+    if (!(keys = grab(&b, keys_o, 8, 0, &n)) || !(values = grab_at_least(&b, values_o, 8, 0, n))
+        || !(table_keys = grab(&b, tk_o, 8, 1, &slots))
+        || !(table_values = grab_at_least(&b, tv_o, 8, 1, slots))) {
+        release(&b);
+        return NULL;
+    }
+    if (bits < 1 || bits > 62 || slots != ((Py_ssize_t)1 << bits))
+        return finish(&b, "the table's size is not 2**bits");
+    Py_ssize_t added = 0;
+    int full = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n && !full; i++) {
+        int64_t at = slot_for(table_keys, bits, keys[i]);
+        if (at < 0) { full = 1; break; }
+        if (table_keys[at] == HASH_EMPTY) {
+            table_keys[at] = keys[i];
+            table_values[at] = 0;
+            added++;
+        }
+        table_values[at] |= values[i];
+    }
+    Py_END_ALLOW_THREADS
+    if (full) return finish(&b, "the hash table is full");
+    release(&b);
+    return PyLong_FromSsize_t(added);
+}
+
+/* -- the bound's tables ---------------------------------------------------------------------- */
+
+/* ``racetrack.search.bound`` builds, once per search, the tables ``bound_of`` reads: the squares still
+   to go from every point of the sheet near the track at every progress (``bound_field``), and
+   per axis the turns a lone coordinate needs to pass the levels of those squares in order
+   (``axis_turns``). Why they bound the turns from below is said there. */
+
+/* A bucket of ids for Dial's searches: taken last in, first out; an id may stand in several
+   (the searches skip an id whose distance is no longer the bucket's). */
+typedef struct {
+    int32_t *items;
+    int64_t count, room;
+} IdBucket;
+
+static int bucket_push(IdBucket *b, int32_t id) {
+    if (b->count == b->room) {
+        int64_t room = b->room ? 2 * b->room : 64;
+        int32_t *items = realloc(b->items, 4 * (size_t)room);
+        if (!items) return -1;
+        b->items = items;
+        b->room = room;
+    }
+    b->items[b->count++] = id;
+    return 0;
+}
+
+static void buckets_free(IdBucket *b, int64_t n) {
+    for (int64_t i = 0; b && i < n; i++) free(b[i].items);
+    free(b);
+}
+
+typedef struct {
+    int32_t *src, *dst, *end;   /* ``end``: a long move's last point (-1 for a step) */
+    uint8_t *cost;
+    int64_t count, room;
+} EdgeList32;
+
+static int add_edge(EdgeList32 *e, int32_t src, int32_t dst, int cost, int32_t end) {
+    if (e->count == e->room) {
+        int64_t room = e->room ? 2 * e->room : 1 << 16;
+        int32_t *s = realloc(e->src, 4 * (size_t)room);
+        if (!s) return -1;
+        e->src = s;
+        int32_t *d = realloc(e->dst, 4 * (size_t)room);
+        if (!d) return -1;
+        e->dst = d;
+        int32_t *n = realloc(e->end, 4 * (size_t)room);
+        if (!n) return -1;
+        e->end = n;
+        uint8_t *c = realloc(e->cost, (size_t)room);
+        if (!c) return -1;
+        e->cost = c;
+        e->room = room;
+    }
+    e->src[e->count] = src;
+    e->dst[e->count] = dst;
+    e->end[e->count] = end;
+    e->cost[e->count] = (uint8_t)cost;
+    e->count++;
+    return 0;
+}
+
+/* Whether the move p-q, its box widened by ``widen``, comes near the lines a car with
+   ``progress`` may pass or un-pass (``advance``'s own first test, widened). */
+static int near_lines(const Lines *l, int64_t progress, double px, double py, double qx,
+                      double qy, double widen) {
+    int64_t last = l->goal - 1;
+    int64_t ahead = progress < last ? progress : last;
+    int64_t behind = progress - 1 > 0 ? progress - 1 : 0;
+    double x0 = least(px, qx) - widen, x1 = most(px, qx) + widen;
+    double y0 = least(py, qy) - widen, y1 = most(py, qy) + widen;
+    return box_meets(l->box_ahead + 4 * ahead, x0, y0, x1, y1)
+           || box_meets(l->box_behind + 4 * behind, x0, y0, x1, y1);
+}
+
+/* Whether the unit cell with low corner (col, row) of the sheet meets the region (its state is
+   not CELL_OUT: ``classify``). */
+static inline int cell_meets(const int8_t *cells, int64_t width, int64_t height, int64_t col,
+                             int64_t row) {
+    if (col < 0 || row < 0 || col >= width - 1 || row >= height - 1) return 0;
+    return cells[row * (width - 1) + col] != CELL_OUT;
+}
+
+/* Whether a car's move can pass from point (c, r) to its neighbour (c + dc, r + dr) as the
+   points a move passes within a square of (along its longer axis, the other coordinate
+   rounded down: ``racetrack.search.bound``): the unit cells the move crosses between them meet the
+   region. Along x, the cells of the column between them, in both their rows; along y, the
+   cells of the row between them, in both their columns. */
+static int step_on(const int8_t *cells, int64_t width, int64_t height, int64_t c, int64_t r,
+                   int dc, int dr) {
+    if (dc) {
+        int64_t col = dc > 0 ? c : c - 1;
+        if (cell_meets(cells, width, height, col, r) && cell_meets(cells, width, height, col, r + dr))
+            return 1;
+    }
+    if (dr) {
+        int64_t row = dr > 0 ? r : r - 1;
+        if (cell_meets(cells, width, height, c, row) && cell_meets(cells, width, height, c + dc, row))
+            return 1;
+    }
+    return 0;
+}
+
+/* bound_field(lines, (x0, y0, width, height), near, cells, land, drive, area_mark, finish_near,
+               (reach_x, reach_y, widen, teleports), out)
+
+   Squares still to go from every point of the sheet that is ``near`` the track (uint8 per
+   point), at every progress (``out``: int32, (progress × height + row) × width + col; -1 where
+   the finish cannot be reached): the shortest distance to a finished state over
+   - a step to a neighbouring point near the track, across cells that meet the region
+     (``cells``: the drive region's states, ``step_on``; one square; progress by
+     ``advance``),
+   - where ``teleports``, from a point near the track to every point of the land within
+     ``widen`` squares (their distance; progress as a crash's put-back counts it),
+   - every move between points of the ``land`` (int32 per point: its index, -1 off it) of at
+     most ``reach`` squares along each axis whose box, widened by ``widen``, comes near the
+     lines, and that stays on the region ``drive`` (or is unsure there) (its length in
+     squares, the larger of its two; progress by ``advance``), and where ``teleports``, every
+     such pair of points whether the move stays on or not, as a crash's put-back counts it,
+   - at a progress whose next mark is a finish area (``area_mark``, uint8 per progress), from
+     a point ``finish_near`` it (uint8 per point, or None) to the next progress (nothing),
+   Returns (the number of moves between points of the land taken, the levels): per distance
+   d (0 up to the farthest), int32 lo x, hi x, lo y, hi y as bytes: the box of the points at
+   distance d, widened by a square, and of the moves between points of the land that pass
+   from farther than d to d or nearer (``racetrack.search.bound`` says what they are for). */
+static PyObject *bound_field(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *lines_o, *near_o, *cells_o, *land_o, *drive_o, *mark_o, *fin_o, *out_o;
+    long long x0, y0, width, height, reach_x, reach_y, teleports;
+    double widen;
+    if (!PyArg_ParseTuple(args, "O(LLLL)OOOOOO(LLdL)O", &lines_o, &x0, &y0, &width, &height,
+                          &near_o, &cells_o, &land_o, &drive_o, &mark_o, &fin_o, &reach_x,
+                          &reach_y, &widen, &teleports, &out_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Lines l;
+    Region drive;
+    const uint8_t *near, *mark, *fin = NULL;
+    const int8_t *cells;
+    const int32_t *land;
+    int32_t *out;
+    Py_ssize_t points = (Py_ssize_t)(width * height);
+    if (unpack_lines(&b, lines_o, &l) < 0 || !(near = grab_at_least(&b, near_o, 1, 0, points))
+        || !(cells = grab_at_least(&b, cells_o, 1, 0, (width - 1) * (height - 1)))
+        || unpack_region(&b, drive_o, &drive) < 0
+        || !(land = grab_at_least(&b, land_o, 4, 0, points))
+        || !(mark = grab_at_least(&b, mark_o, 1, 0, l.goal))
+        || (fin_o != Py_None && !(fin = grab_at_least(&b, fin_o, 1, 0, points)))
+        || !(out = grab_at_least(&b, out_o, 4, 1, l.goal * points))) {
+        release(&b);
+        return NULL;
+    }
+    int64_t goal = l.goal, finished = goal * points, nodes = finished + 1;
+    if (nodes >= INT32_MAX) return finish(&b, "too many points to bound");
+    EdgeList32 e = {0};
+    int failed = 0;
+    int64_t explicit_moves = 0;
+    int max_cost = 1;
+    int32_t farthest = 0, *box = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    static const int steps[8][2] = {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1},
+                                    {0, 1}, {1, 1}};
+    for (int64_t row = 0; row < height && !failed; row++)
+        for (int64_t col = 0; col < width && !failed; col++) {
+            int64_t c = row * width + col;
+            if (!near[c]) continue;
+            double px = (double)(x0 + col), py = (double)(y0 + row);
+            for (int k = 0; k < goal && !failed; k++) {
+                int64_t from = k * points + c;
+                if (fin && mark[k]) {  /* over the finish area: the next progress */
+                    if (fin[c]) failed |= add_edge(&e, (int32_t)from,
+                                                   (int32_t)(k + 1 >= goal ? finished
+                                                             : (k + 1) * points + c), 0, -1) < 0;
+                }
+                for (int s = 0; s < 8 && !failed; s++) {
+                    int64_t qc = col + steps[s][0], qr = row + steps[s][1];
+                    if (qc < 0 || qr < 0 || qc >= width || qr >= height) continue;
+                    int64_t q = qr * width + qc;
+                    if (!near[q] || !step_on(cells, width, height, col, row, steps[s][0],
+                                             steps[s][1]))
+                        continue;
+                    int64_t after = advance(&l, k, px, py, px + steps[s][0], py + steps[s][1], 1,
+                                            0, goal);
+                    int64_t to = after >= goal ? finished : after * points + q;
+                    failed |= add_edge(&e, (int32_t)from, (int32_t)to, 1, -1) < 0;
+                }
+            }
+            for (int64_t wy = -(int64_t)widen; teleports && wy <= (int64_t)widen && !failed; wy++)
+                for (int64_t wx = -(int64_t)widen; wx <= (int64_t)widen && !failed; wx++) {
+                    /* a crash's put-back: from where it left the track to the land near it */
+                    int64_t qc = col + wx, qr = row + wy;
+                    if ((wx == 0 && wy == 0) || qc < 0 || qr < 0 || qc >= width || qr >= height)
+                        continue;
+                    int64_t q = qr * width + qc;
+                    if (land[q] < 0) continue;
+                    for (int k = 0; k < goal && !failed; k++) {
+                        int64_t after = advance(&l, k, px, py, px + wx, py + wy, 0, 0, goal);
+                        int64_t to = after >= goal ? finished : after * points + q;
+                        failed |= add_edge(&e, (int32_t)(k * points + c), (int32_t)to,
+                                           (int)imax(iabs(wx), iabs(wy)), (int32_t)q) < 0;
+                    }
+                }
+            if (land[c] < 0) continue;
+            for (int64_t wy = -reach_y; wy <= reach_y && !failed; wy++)
+                for (int64_t wx = -reach_x; wx <= reach_x && !failed; wx++) {
+                    int64_t qc = col + wx, qr = row + wy;
+                    if ((wx == 0 && wy == 0) || qc < 0 || qr < 0 || qc >= width || qr >= height)
+                        continue;
+                    int64_t q = qr * width + qc;
+                    if (land[q] < 0) continue;
+                    double qx = px + (double)wx, qy = py + (double)wy;
+                    int cost = (int)imax(iabs(wx), iabs(wy));
+                    int on = -2;  /* whether the move stays on the region: worked out once */
+                    for (int k = 0; k < goal && !failed; k++) {
+                        if (!near_lines(&l, k, px, py, qx, qy, widen)) continue;
+                        if (on == -2)
+                            on = point_of(&drive, x0 + col, y0 + row) >= 0
+                                 && point_of(&drive, x0 + qc, y0 + qr) >= 0
+                                 && move_inside(&drive, x0 + col, y0 + row, x0 + qc, y0 + qr) != 0;
+                        for (int reach = 1; reach >= (teleports ? 0 : 1) && !failed; reach--) {
+                            if (reach && !on) continue;  /* a car's move stays on */
+                            int64_t after = advance(&l, k, px, py, qx, qy, reach, 0, goal);
+                            int64_t to = after >= goal ? finished : after * points + q;
+                            failed |= add_edge(&e, (int32_t)(k * points + c), (int32_t)to,
+                                               cost, (int32_t)q) < 0;
+                            explicit_moves++;
+                        }
+                        if (cost > max_cost) max_cost = cost;
+                    }
+                }
+        }
+    /* Backwards from the finish (Dial's buckets; a bucket for each cost up to the longest). */
+    int64_t *start = NULL;
+    int32_t *rsrc = NULL, *dist = NULL;
+    uint8_t *rcost = NULL;
+    if (!failed) {
+        start = calloc((size_t)nodes + 1, 8);
+        rsrc = malloc(4 * (size_t)(e.count ? e.count : 1));
+        rcost = malloc((size_t)(e.count ? e.count : 1));
+        dist = malloc(4 * (size_t)nodes);
+        failed = !start || !rsrc || !rcost || !dist;
+    }
+    if (!failed) {
+        for (int64_t i = 0; i < e.count; i++) start[e.dst[i] + 1]++;
+        for (int64_t v = 0; v < nodes; v++) start[v + 1] += start[v];
+        int64_t *cursor = malloc(8 * (size_t)nodes);
+        failed = !cursor;
+        if (cursor) {
+            memcpy(cursor, start, 8 * (size_t)nodes);
+            for (int64_t i = 0; i < e.count; i++) {
+                int64_t at = cursor[e.dst[i]]++;
+                rsrc[at] = e.src[i];
+                rcost[at] = e.cost[i];
+            }
+            free(cursor);
+        }
+    }
+    if (!failed) {
+        int span = max_cost + 1;
+        IdBucket *ring = calloc((size_t)span, sizeof(IdBucket));
+        failed = !ring;
+        if (ring) {
+            for (int64_t v = 0; v < nodes; v++) dist[v] = INT32_MAX;
+            dist[finished] = 0;
+            failed |= bucket_push(&ring[0], (int32_t)finished) < 0;
+            int64_t queued = 1;
+            for (int64_t d = 0; queued > 0 && !failed; d++) {
+                IdBucket *bucket = &ring[d % span];
+                while (bucket->count && !failed) {
+                    int32_t v = bucket->items[--bucket->count];
+                    queued--;
+                    if (dist[v] != d) continue;  /* queued again since, nearer */
+                    for (int64_t k = start[v]; k < start[v + 1]; k++) {
+                        int32_t u = rsrc[k];
+                        int64_t nd = d + rcost[k];
+                        if (nd >= dist[u]) continue;
+                        dist[u] = (int32_t)nd;
+                        failed |= bucket_push(&ring[nd % span], u) < 0;
+                        queued++;
+                    }
+                }
+            }
+            buckets_free(ring, span);
+        }
+    }
+    /* The levels' boxes. */
+    if (!failed) {
+        for (int64_t v = 0; v < finished; v++) {
+            out[v] = dist[v] == INT32_MAX ? -1 : dist[v];
+            if (out[v] > farthest) farthest = out[v];
+        }
+        box = malloc(16 * ((size_t)farthest + 1));
+        failed = !box;
+    }
+    if (!failed) {
+        for (int32_t d = 0; d <= farthest; d++) {
+            box[4 * d] = box[4 * d + 2] = INT32_MAX;
+            box[4 * d + 1] = box[4 * d + 3] = INT32_MIN;
+        }
+#define WIDEN(d, lx, hx, ly, hy) do { int32_t *b_ = box + 4 * (d); \
+        b_[0] = (lx) < b_[0] ? (lx) : b_[0]; b_[1] = (hx) > b_[1] ? (hx) : b_[1]; \
+        b_[2] = (ly) < b_[2] ? (ly) : b_[2]; b_[3] = (hy) > b_[3] ? (hy) : b_[3]; } while (0)
+        for (int64_t v = 0; v < finished; v++) {
+            if (out[v] < 0) continue;
+            int64_t c = v % points;
+            int32_t x = (int32_t)(x0 + c % width), y = (int32_t)(y0 + c / width);
+            WIDEN(out[v], x - 1, x + 1, y - 1, y + 1);
+        }
+        for (int64_t i = 0; i < e.count; i++) {
+            if (e.end[i] < 0) continue;
+            int32_t ds = dist[e.src[i]], dd = dist[e.dst[i]];
+            if (ds == INT32_MAX || dd == INT32_MAX || ds <= dd) continue;
+            int64_t a = e.src[i] % points, q = e.end[i];
+            int32_t ax = (int32_t)(x0 + a % width), ay = (int32_t)(y0 + a / width);
+            int32_t qx = (int32_t)(x0 + q % width), qy = (int32_t)(y0 + q / width);
+            for (int32_t d = dd; d < ds && d <= farthest; d++)
+                WIDEN(d, ax < qx ? ax : qx, ax < qx ? qx : ax, ay < qy ? ay : qy,
+                      ay < qy ? qy : ay);
+        }
+#undef WIDEN
+    }
+    free(e.src); free(e.dst); free(e.end); free(e.cost);
+    free(start); free(rsrc); free(rcost); free(dist);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        free(box);
+        release(&b);
+        return PyErr_NoMemory();
+    }
+    release(&b);
+    PyObject *levels = PyBytes_FromStringAndSize((const char *)box,
+                                                 16 * ((Py_ssize_t)farthest + 1));
+    free(box);
+    if (!levels) return NULL;
+    return Py_BuildValue("LN", (long long)explicit_moves, levels);
+}
+
+/* The least of ``values[from..to]`` (inclusive, within 0..n-1) by a sparse table: ``table``
+   holds ``levels`` rows of n, row k the least over 2**k from each place. */
+static uint16_t range_least(const uint16_t *table, int64_t n, int64_t from, int64_t to) {
+    if (from < 0) from = 0;
+    if (to > n - 1) to = n - 1;
+    if (from > to) return 0xFFFF;
+    int64_t span = to - from + 1, k = 0;
+    while (((int64_t)1 << (k + 1)) <= span) k++;
+    uint16_t a = table[k * n + from], b = table[k * n + to - ((int64_t)1 << k) + 1];
+    return a < b ? a : b;
+}
+
+static void build_least(uint16_t *table, const uint16_t *values, int64_t stride, int64_t n,
+                        int rows) {
+    for (int64_t i = 0; i < n; i++) table[i] = values[i * stride];
+    for (int k = 1; k < rows; k++)
+        for (int64_t i = 0; i < n; i++) {
+            int64_t j = i + ((int64_t)1 << (k - 1));
+            uint16_t a = table[(k - 1) * n + i], b = j < n ? table[(k - 1) * n + j] : 0xFFFF;
+            table[k * n + i] = a < b ? a : b;
+        }
+}
+
+/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost), out)
+
+   For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
+   velocity changing by at most ``accel`` a turn, never beyond ``vmax``, never off the
+   coordinates ``first`` to ``first + width - 1``), to pass in order the levels ``j - 1``, ...,
+   ``0`` (int32 ``lo``/``hi``: the coordinates each level spans; a move passes a level when
+   the stretch it covers meets that span): ``out`` (uint16, (level × width + coordinate) ×
+   (2 vmax + 1) + velocity + vmax; 0xFFFF where it cannot), for every level j from 0 (nothing
+   to pass) to the number of levels.
+
+   ``teleport`` 1: a crash may also put it, at rest, anywhere from its place to as far as its
+   next move would take it and ``slack`` more either way, in ``cost`` turns (passing what that
+   stretch, a square wider, meets); 2: a crash leaves it where it is, at rest, in ``cost`` turns.
+   Crashes that pass no level land in the layer being worked out: they are counted with
+   values of that layer known to be no greater (first the layer below, then a first round of
+   this one), so every value stays a lower bound. */
+static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *lo_o, *hi_o, *out_o;
+    long long first, width, vmax, accel, teleport, slack, cost;
+    if (!PyArg_ParseTuple(args, "OOLLLL(LLL)O", &lo_o, &hi_o, &first, &width, &vmax, &accel,
+                          &teleport, &slack, &cost, &out_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Py_ssize_t levels;
+    const int32_t *lo, *hi;
+    uint16_t *out;
+    int64_t span = 2 * vmax + 1;
+    if (!(lo = grab(&b, lo_o, 4, 0, &levels)) || !(hi = grab_at_least(&b, hi_o, 4, 0, levels))) {
+        release(&b);
+        return NULL;
+    }
+    int64_t layer = width * span;
+    if (!(out = grab_at_least(&b, out_o, 2, 1, (levels + 1) * layer))) {
+        release(&b);
+        return NULL;
+    }
+    int rows = 1;
+    while (((int64_t)1 << rows) <= width) rows++;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    memset(out, 0, 2 * (size_t)layer);
+    IdBucket *queue = calloc(0x10000, sizeof(IdBucket));
+    uint16_t *start = malloc(2 * (size_t)layer);
+    /* per layer, the least of its values at rest over any stretch (for crashes) */
+    uint16_t *least = teleport ? malloc(2 * (size_t)(levels + 1) * (size_t)(rows * width))
+                               : NULL;
+    uint16_t *here = teleport ? malloc(2 * (size_t)(rows * width)) : NULL;
+    failed = !queue || !start || (teleport && (!least || !here));
+    if (!failed && teleport) build_least(least, out + vmax, span, width, rows);
+    for (int64_t j = 1; j <= levels && !failed; j++) {
+        uint16_t *val = out + j * layer;
+        /* moves that pass the next level: turns from the layers below */
+        for (int64_t x = 0; x < width; x++)
+            for (int64_t v = -vmax; v <= vmax; v++) {
+                uint16_t best = 0xFFFF;
+                for (int64_t d = -accel; d <= accel; d++) {
+                    int64_t w = v + d, to = x + w;
+                    if (w < -vmax || w > vmax || to < 0 || to >= width) continue;
+                    int64_t a = first + (x < to ? x : to), z = first + (x < to ? to : x);
+                    int64_t jj = j;
+                    while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                    if (jj == j) continue;
+                    uint16_t t = out[jj * layer + to * span + w + vmax];
+                    if (t != 0xFFFF && t + 1 < best) best = (uint16_t)(t + 1);
+                }
+                start[x * span + v + vmax] = best;
+            }
+        for (int round = 0; round < (teleport ? 2 : 1) && !failed; round++) {
+            memcpy(val, start, 2 * (size_t)layer);
+            if (teleport) {  /* crashes: a layer below, or this one (a lower bound of it) */
+                const uint16_t *same = round == 0 ? least + (j - 1) * rows * width : here;
+                for (int64_t x = 0; x < width; x++)
+                    for (int64_t v = -vmax; v <= vmax; v++) {
+                        int64_t near = teleport == 1 ? (v - accel < 0 ? v - accel : 0) - slack : 0;
+                        int64_t far = teleport == 1 ? (v + accel > 0 ? v + accel : 0) + slack : 0;
+                        int64_t a = first + x + near - 1, z = first + x + far + 1;
+                        int64_t jj = j;
+                        while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                        const uint16_t *table = jj < j ? least + jj * rows * width : same;
+                        uint16_t t = range_least(table, width, x + near, x + far);
+                        if (t != 0xFFFF && t + cost < val[x * span + v + vmax])
+                            val[x * span + v + vmax] = (uint16_t)(t + cost);
+                    }
+            }
+            /* then within the layer, by Dial's buckets (every move one turn) */
+            int64_t lowest = 0xFFFF, queued = 0;
+            for (int64_t s = 0; s < layer && !failed; s++) {
+                if (val[s] == 0xFFFF) continue;
+                failed |= bucket_push(&queue[val[s]], (int32_t)s) < 0;
+                queued++;
+                if (val[s] < lowest) lowest = val[s];
+            }
+            int64_t t = lowest;
+            for (; t < 0xFFFE && queued > 0 && !failed; t++) {
+                IdBucket *bucket = &queue[t];
+                while (bucket->count && !failed) {
+                    int32_t s = bucket->items[--bucket->count];
+                    queued--;
+                    if (val[s] != t) continue;
+                    int64_t to = s / span, w = s % span - vmax, x = to - w;
+                    if (x < 0 || x >= width) continue;
+                    int64_t a = first + (x < to ? x : to), z = first + (x < to ? to : x);
+                    if (lo[j - 1] <= z && hi[j - 1] >= a) continue;  /* it would pass the level */
+                    for (int64_t d = -accel; d <= accel; d++) {
+                        int64_t v = w - d;
+                        if (v < -vmax || v > vmax) continue;
+                        int64_t from = x * span + v + vmax;
+                        if (val[from] <= t + 1) continue;
+                        val[from] = (uint16_t)(t + 1);
+                        failed |= bucket_push(&queue[t + 1], (int32_t)from) < 0;
+                        queued++;
+                    }
+                }
+            }
+            for (int64_t u = lowest; u <= t && u < 0x10000; u++) queue[u].count = 0;
+            if (teleport) build_least(round == 0 ? here : least + j * rows * width, val + vmax,
+                                      span, width, rows);
+        }
+        if (teleport) build_least(least + j * rows * width, val + vmax, span, width, rows);
+    }
+    buckets_free(queue, 0x10000);
+    free(start);
+    free(least);
+    free(here);
+    Py_END_ALLOW_THREADS
+    release(&b);
+    if (failed) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* -- the best-first search ------------------------------------------------------------------ */
+
+/* The exact solver's search (``racetrack.search.solver.BestFirst``), whole in compiled code: states
+   taken from a bucket queue in order of turns so far plus a lower bound on the turns still to
+   go (a bound of 0: breadth first, by turns), each expanded by ``successors``. With a bound
+   that never overestimates and never falls by more than a move's cost from a state to the
+   next, the first finished state taken is optimal, as in breadth-first search; the bound
+   (``racetrack.search.bound``) says why it is one.
+
+   Per state key the least turns it was reached in (dense over the keys where they are few
+   enough, else hashed) tells which queued entries are stale, so a state is expanded once.
+   Where the rules carry the exit of a detour, a state is instead dropped when a state alike
+   but for its exit was taken in no later with an exit no farther back (``Search``'s
+   ``least_exit``), and the search goes by turns alone. A state that waits for facts
+   (``Needs``) is kept aside and the search returns to its caller, who has the facts worked
+   out and calls again. */
+
+typedef struct {
+    uint64_t key;
+    int32_t parent;
+    int32_t g;
+} Entry;
+
+typedef struct {
+    Entry *items;
+    int64_t count, room;
+} Bucket;
+
+#define NONE_G INT32_MAX
+#define FAR_TURNS (1 << 28)
+
+typedef struct {
+    uint64_t *keys;
+    int32_t *vals, *turns;      /* a number per key, and (where kept) the turns it came in */
+    int bits;
+    int64_t count;
+    int with_turns;
+} IntTable;
+
+typedef struct {
+    Buffers views;              /* the rules' arrays (and the bound's), held while it lives */
+    Rules r;
+    uint64_t space;             /* every key lies below */
+    /* the bound: per (progress, point of the sheet) the squares still to go, and per axis and
+       level the turns a lone coordinate needs (see racetrack.search.bound) */
+    int has_bound;
+    const int32_t *dist;
+    int64_t bx0, by0, bwidth, bheight;
+    int64_t accel, slack;       /* a speed grows by at most accel a turn; a crash's put-back
+                                   may add slack squares to a turn */
+    const int32_t *level_of;    /* per square still to go: the index of its level */
+    int64_t n_dist;             /* squares still to go that have a level (0 to n_dist - 1) */
+    int64_t n_levels;
+    const uint16_t *axis[2];    /* per (level, coordinate, velocity): turns at least */
+    int64_t axis_span[2], axis_v[2], axis_lo[2], axis_width[2];
+    /* numbered states (those taken in) */
+    uint64_t *keys;
+    int32_t *parent;
+    int64_t count, room;
+    /* the least turns a key was reached in: dense (uint16, 0xFFFF none) or hashed */
+    uint16_t *dense_g;
+    IntTable turns;
+    /* detours: per key without the exit, the least exit taken in */
+    int least_mode;
+    uint64_t exit_radix;
+    IntTable least;
+    /* damage: where the states carry it, a state reached no sooner than one alike but for
+       less damage is dominated (damage only ever puts a car out) */
+    uint64_t damage_stride, damage_radix;
+    /* the open list */
+    Bucket *buckets;
+    int64_t n_buckets, now;
+    int64_t *retry, n_retry, retry_room;  /* (id << 32) | turns of the states that wait */
+    int64_t expanded;
+    /* breadth first: the states taken in the last turns, and the least turns to the finish */
+    int64_t least_turns, layers[3], layer;
+    int64_t inconsistent;       /* states queued below the current bucket (never, if the
+                                   bound is one) */
+    int64_t goal_id;
+    int32_t goal_g;
+    size_t bytes, budget;
+} Core;
+
+enum { RUN_DONE = 0, RUN_WANTS = 1, RUN_TOO_FAST = 2, RUN_MEMORY = 3, RUN_GROWING = 4 };
+
+/* ``Search._check_growth``: breadth first, a search whose last three turns each took in more
+   states than the one before, with the finish still turns away, is refused where that many
+   states a turn until the finish would pass the budget (an absurd open sheet is refused
+   after seconds, not after filling the memory). */
+static int growing_too_fast(Core *c) {
+    int64_t taken = c->layer;
+    c->layer = 0;
+    if (!taken) return 0;
+    c->layers[0] = c->layers[1];
+    c->layers[1] = c->layers[2];
+    c->layers[2] = taken;
+    int64_t ahead = c->least_turns - c->now;
+    if (c->has_bound || ahead <= 0 || !c->layers[0]) return 0;
+    if (!(c->layers[0] < c->layers[1] && c->layers[1] < c->layers[2])) return 0;
+    double per_state = c->count ? (double)c->bytes / (double)c->count : 64.0;
+    return (double)c->bytes + (double)ahead * (double)taken * per_state > (double)c->budget;
+}
+
+static void *core_grow(Core *c, void *old, size_t old_bytes, size_t new_bytes) {
+    void *p = realloc(old, new_bytes);
+    if (!p) return NULL;
+    c->bytes += new_bytes - old_bytes;
+    return p;
+}
+
+static void core_free(PyObject *capsule) {
+    Core *c = PyCapsule_GetPointer(capsule, "racetrack.search");
+    if (!c) return;
+    release(&c->views);
+    free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.keys); free(c->turns.vals);
+    free(c->turns.turns);
+    free(c->least.keys); free(c->least.vals); free(c->least.turns); free(c->retry);
+    for (int64_t i = 0; i < c->n_buckets; i++) free(c->buckets[i].items);
+    free(c->buckets);
+    free(c);
+}
+
+/* -- tables of a number per key --------------------------------------------------------- */
+
+/* Open addressing, probed linearly from ``slot_of`` (keys all ones: empty), growing to keep
+   at most half the slots full. */
+static int table_grow(Core *c, IntTable *t) {
+    int bits = t->bits ? t->bits + 1 : 16;
+    size_t slots = (size_t)1 << bits, per = t->with_turns ? 16 : 12;
+    uint64_t *keys = malloc(slots * 8);
+    int32_t *vals = malloc(slots * 4), *turns = t->with_turns ? malloc(slots * 4) : NULL;
+    if (!keys || !vals || (t->with_turns && !turns)) {
+        free(keys); free(vals); free(turns);
+        return -1;
+    }
+    memset(keys, 0xFF, slots * 8);
+    uint64_t mask = slots - 1;
+    if (t->keys) {
+        size_t old = (size_t)1 << t->bits;
+        for (size_t i = 0; i < old; i++) {
+            if (t->keys[i] == HASH_EMPTY) continue;
+            uint64_t at = slot_of(t->keys[i], bits);
+            while (keys[at] != HASH_EMPTY) at = (at + 1) & mask;
+            keys[at] = t->keys[i];
+            vals[at] = t->vals[i];
+            if (turns) turns[at] = t->turns[i];
+        }
+        c->bytes -= old * per;
+        free(t->keys); free(t->vals); free(t->turns);
+    }
+    t->keys = keys; t->vals = vals; t->turns = turns; t->bits = bits;
+    c->bytes += slots * per;
+    return 0;
+}
+
+/* The slot of ``key`` (where it is, or where it would go). */
+static uint64_t table_slot(const IntTable *t, uint64_t key) {
+    uint64_t mask = ((uint64_t)1 << t->bits) - 1, at = slot_of(key, t->bits);
+    while (t->keys[at] != HASH_EMPTY && t->keys[at] != key) at = (at + 1) & mask;
+    return at;
+}
+
+static int32_t table_get(const IntTable *t, uint64_t key, int32_t none) {
+    uint64_t at = table_slot(t, key);
+    return t->keys[at] == key ? t->vals[at] : none;
+}
+
+static int table_set(Core *c, IntTable *t, uint64_t key, int32_t value, int32_t turns) {
+    if (2 * (t->count + 1) > ((int64_t)1 << t->bits) && table_grow(c, t) < 0) return -1;
+    uint64_t at = table_slot(t, key);
+    if (t->keys[at] == HASH_EMPTY) { t->keys[at] = key; t->count++; }
+    t->vals[at] = value;
+    if (t->turns) t->turns[at] = turns;
+    return 0;
+}
+
+/* Detours: whether a state alike but for its exit (and damage: no more) was taken in no later
+   with an exit no farther back (it can do all this one can, as soon). */
+static int dominated(const Core *c, uint64_t key, int32_t g) {
+    uint64_t damage = c->damage_radix ? key / c->damage_stride % c->damage_radix : 0;
+    for (uint64_t less = 0; less <= damage; less++) {
+        uint64_t alike = key - less * c->damage_stride;
+        uint64_t at = table_slot(&c->least, alike / c->exit_radix);
+        if (c->least.keys[at] != HASH_EMPTY && c->least.turns[at] <= g
+            && c->least.vals[at] <= (int32_t)(alike % c->exit_radix))
+            return 1;
+    }
+    return 0;
+}
+
+
+/* The least turns ``key`` was reached in so far (NONE_G for none). The dense array holds
+   turns + 1 (0: none), so its pages untouched cost no memory. */
+static int32_t best_g(const Core *c, uint64_t key) {
+    if (c->dense_g) {
+        uint16_t v = c->dense_g[key];
+        return v == 0 ? NONE_G : v - 1;
+    }
+    return table_get(&c->turns, key, NONE_G);
+}
+
+/* Whether a state alike but for less damage was reached in ``g`` turns or fewer. */
+static int less_damaged(const Core *c, uint64_t key, int32_t g) {
+    if (!c->damage_radix) return 0;
+    uint64_t damage = key / c->damage_stride % c->damage_radix;
+    for (uint64_t less = 1; less <= damage; less++)
+        if (best_g(c, key - less * c->damage_stride) <= g) return 1;
+    return 0;
+}
+
+static int set_g(Core *c, uint64_t key, int32_t g) {
+    if (c->dense_g) {
+        c->dense_g[key] = (uint16_t)(g < 0xFFFD ? g + 1 : 0xFFFE);
+        return 0;
+    }
+    return table_set(c, &c->turns, key, g, 0);
+}
+
+/* -- the bound -------------------------------------------------------------------------- */
+
+/* The fewest turns k in which a car at speed s covers d squares when its speed grows by at
+   most a a turn: k s + a k (k + 1) / 2 >= d. */
+static int64_t turns_to_cover(int64_t d, int64_t s, int64_t a) {
+    if (d <= 0) return 0;
+    double b = 2.0 * (double)s + (double)a;
+    int64_t k = (int64_t)((-b + sqrt(b * b + 8.0 * (double)a * (double)d)) / (2.0 * (double)a));
+    if (k < 0) k = 0;
+    while (k > 0 && (k - 1) * s + a * (k - 1) * k / 2 >= d) k--;
+    while (k * s + a * k * (k + 1) / 2 < d) k++;
+    return k;
+}
+
+/* A lower bound on the turns still to go from the state ``st`` (FAR_TURNS where it cannot
+   finish at all); 0 without a bound. */
+static int64_t bound_of(const Core *c, const State *state) {
+    if (!c->has_bound) return 0;
+    State st = *state;
+    if (st.progress >= c->r.s.goal) return 0;
+    int64_t speed = imax(iabs(st.vx), iabs(st.vy));
+    int64_t col = st.x - c->bx0, row = st.y - c->by0;
+    if (col < 0 || row < 0 || col >= c->bwidth || row >= c->bheight) return 0;
+    int32_t d = c->dist[(st.progress * c->bheight + row) * c->bwidth + col];
+    if (d < 0) return FAR_TURNS;
+    int64_t turns = turns_to_cover(d, speed + c->slack, c->accel);
+    if (c->level_of && d < c->n_dist) {
+        int64_t level = c->level_of[d];
+        int64_t coordinate[2] = {st.x, st.y}, velocity[2] = {st.vx, st.vy};
+        for (int a = 0; a < 2; a++) {
+            if (!c->axis[a]) continue;
+            int64_t at = coordinate[a] - c->axis_lo[a], v = velocity[a] + c->axis_v[a];
+            if (at < 0 || at >= c->axis_width[a] || v < 0 || v >= c->axis_span[a]) continue;
+            int64_t t = c->axis[a][(level * c->axis_width[a] + at) * c->axis_span[a] + v];
+            if (t == 0xFFFF) return FAR_TURNS;
+            if (t > turns) turns = t;
+        }
+    }
+    return turns;
+}
+
+/* -- the queue ------------------------------------------------------------------------------ */
+
+static int push(Core *c, uint64_t key, const State *st, int32_t parent, int32_t g) {
+    int64_t h = bound_of(c, st);
+    if (h >= FAR_TURNS) return 0;  /* it cannot finish: never searched */
+    int64_t f = (int64_t)g + h;
+    if (f < c->now) {  /* the bound fell faster than the turns passed: search from there */
+        c->inconsistent++;
+        c->now = f;
+    }
+    if (f >= c->n_buckets) {
+        int64_t n = c->n_buckets ? c->n_buckets : 64;
+        while (n <= f) n *= 2;
+        Bucket *grown = core_grow(c, c->buckets, sizeof(Bucket) * (size_t)c->n_buckets,
+                                  sizeof(Bucket) * (size_t)n);
+        if (!grown) return -1;
+        memset(grown + c->n_buckets, 0, sizeof(Bucket) * (size_t)(n - c->n_buckets));
+        c->buckets = grown;
+        c->n_buckets = n;
+    }
+    Bucket *b = &c->buckets[f];
+    if (b->count == b->room) {
+        int64_t room = b->room ? 2 * b->room : 256;
+        Entry *items = core_grow(c, b->items, sizeof(Entry) * (size_t)b->room,
+                                 sizeof(Entry) * (size_t)room);
+        if (!items) return -1;
+        b->items = items;
+        b->room = room;
+    }
+    b->items[b->count].key = key;
+    b->items[b->count].parent = parent;
+    b->items[b->count].g = g;
+    b->count++;
+    return 0;
+}
+
+/* Queue a state reached in ``g`` turns from ``parent``, unless it was reached as soon before
+   (or, with detours, a state alike but for a farther-on exit was taken in). */
+static int reach(Core *c, uint64_t key, const State *st, int32_t parent, int32_t g) {
+    if (c->least_mode) return dominated(c, key, g) ? 0 : push(c, key, st, parent, g);
+    if (best_g(c, key) <= g || less_damaged(c, key, g)) return 0;
+    if (set_g(c, key, g) < 0) return -1;
+    return push(c, key, st, parent, g);
+}
+
+/* ``SeenFn`` for ``successors``: reached in ``turns`` or fewer (or, with detours, dominated). */
+static int core_seen(const void *ctx, uint64_t key, int32_t turns) {
+    const Core *c = ctx;
+    return c->least_mode ? dominated(c, key, turns)
+                         : best_g(c, key) <= turns || less_damaged(c, key, turns);
+}
+
+/* Number a state taken from the queue; -1 where it is stale (reached sooner, or dominated). */
+static int64_t take_in(Core *c, const Entry *e) {
+    if (c->least_mode) {
+        uint64_t rest = e->key / c->exit_radix;
+        int32_t exit_ = (int32_t)(e->key % c->exit_radix);
+        if (dominated(c, e->key, e->g)) return -1;
+        /* kept: the least exit taken in (with its turns), to dominate those behind it */
+        if (exit_ < table_get(&c->least, rest, INT32_MAX)
+            && table_set(c, &c->least, rest, exit_, e->g) < 0)
+            return -2;
+    } else if (best_g(c, e->key) < e->g || less_damaged(c, e->key, e->g)) {
+        return -1;  /* queued again since, for fewer turns (or dominated) */
+    }
+    if (c->count == c->room) {
+        int64_t room = c->room ? 2 * c->room : 1 << 16;
+        uint64_t *keys = core_grow(c, c->keys, 8 * (size_t)c->room, 8 * (size_t)room);
+        if (!keys) return -2;
+        c->keys = keys;
+        int32_t *parent = core_grow(c, c->parent, 4 * (size_t)c->room, 4 * (size_t)room);
+        if (!parent) return -2;
+        c->parent = parent;
+        c->room = room;
+    }
+    c->keys[c->count] = e->key;
+    c->parent[c->count] = e->parent;
+    return c->count++;
+}
+
+/* -- running it --------------------------------------------------------------------------- */
+
+/* Expand the state numbered ``id`` (reached in ``g`` turns): RUN_DONE, or RUN_WANTS (it waits
+   for facts), RUN_TOO_FAST, RUN_MEMORY. */
+static int expand_taken(Core *c, const Facts *f, Needs *needs, int64_t id, int32_t g) {
+    Succ found[65];
+    int n = 0;
+    int verdict = successors(&c->r, f, needs, c->keys[id], found, &n, core_seen, c, g);
+    if (verdict == TOO_FAST) return RUN_TOO_FAST;
+    if (verdict == WANTS) return RUN_WANTS;
+    c->expanded++;
+    for (int k = 0; k < n; k++)
+        if (reach(c, found[k].key, &found[k].state, (int32_t)id, g + found[k].cost) < 0)
+            return RUN_MEMORY;
+    return RUN_DONE;
+}
+
+static int keep_for_retry(Core *c, int64_t id, int32_t g) {
+    if (c->n_retry == c->retry_room) {
+        int64_t room = c->retry_room ? 2 * c->retry_room : 1024;
+        int64_t *grown = core_grow(c, c->retry, 8 * (size_t)c->retry_room, 8 * (size_t)room);
+        if (!grown) return -1;
+        c->retry = grown;
+        c->retry_room = room;
+    }
+    c->retry[c->n_retry++] = (id << 32) | (int64_t)(uint32_t)g;
+    return 0;
+}
+
+/* Before the search returns to its caller for facts: ask too for the facts the states queued
+   in the next buckets will want (as their expansion would, nothing else done), so the caller
+   works them out in one batch with these, not a batch a bucket. */
+static void ask_ahead(Core *c, const Facts *f, Needs *needs) {
+    Succ found[65];
+    for (int64_t at = c->now; at < c->n_buckets && at <= c->now + 2; at++) {
+        const Bucket *b = &c->buckets[at];
+        for (int64_t i = b->count - 1; i >= 0; i--) {
+            if (needs->count + 256 > needs->room) return;
+            const Entry *e = &b->items[i];
+            if (!c->least_mode && best_g(c, e->key) < e->g) continue;  /* stale */
+            int n = 0;
+            successors(&c->r, f, needs, e->key, found, &n, core_seen, c, e->g);
+        }
+    }
+}
+
+static int run_core(Core *c, const Facts *f, Needs *needs) {
+    /* first the states that waited for facts (they were taken from the current bucket) */
+    int64_t waiting = c->n_retry;
+    c->n_retry = 0;
+    int64_t *again = waiting ? malloc(8 * (size_t)waiting) : NULL;
+    if (waiting && !again) return RUN_MEMORY;
+    if (waiting) memcpy(again, c->retry, 8 * (size_t)waiting);
+    for (int64_t i = 0; i < waiting; i++) {
+        int64_t id = again[i] >> 32;
+        int32_t g = (int32_t)(uint32_t)(again[i] & 0xFFFFFFFF);
+        int verdict = expand_taken(c, f, needs, id, g);
+        if (verdict == RUN_WANTS) {
+            if (keep_for_retry(c, id, g) < 0) { free(again); return RUN_MEMORY; }
+            continue;
+        }
+        if (verdict != RUN_DONE) { free(again); return verdict; }
+    }
+    free(again);
+    if (c->n_retry) return RUN_WANTS;
+    for (;;) {
+        if (c->bytes > c->budget) return RUN_MEMORY;
+        while (c->now < c->n_buckets && c->buckets[c->now].count == 0) {
+            if (c->n_retry) {  /* the bucket's states wait for facts */
+                ask_ahead(c, f, needs);
+                return RUN_WANTS;
+            }
+            Bucket *done = &c->buckets[c->now];
+            c->bytes -= sizeof(Entry) * (size_t)done->room;
+            free(done->items);
+            done->items = NULL;
+            done->room = 0;
+            if (growing_too_fast(c)) return RUN_GROWING;
+            c->now++;
+        }
+        if (c->now >= c->n_buckets) return c->n_retry ? RUN_WANTS : RUN_DONE;  /* all searched */
+        if (needs->count + 256 > needs->room) return RUN_WANTS;
+        Bucket *b = &c->buckets[c->now];
+        Entry e = b->items[--b->count];
+        int64_t id = take_in(c, &e);
+        if (id == -2) return RUN_MEMORY;
+        if (id < 0) continue;
+        c->layer++;
+        State st;
+        decode_state(&c->r, e.key, &st);
+        if (st.progress >= c->r.s.goal) {  /* the first finished state taken: optimal */
+            c->goal_id = id;
+            c->goal_g = e.g;
+            return RUN_DONE;
+        }
+        int verdict = expand_taken(c, f, needs, id, e.g);
+        if (verdict == RUN_WANTS) {
+            if (keep_for_retry(c, id, e.g) < 0) return RUN_MEMORY;
+            continue;
+        }
+        if (verdict != RUN_DONE) return verdict;
+    }
+}
+
+/* search_new(rules, sources, budget, least_mode, exit_radix, least_turns, bound or None): a
+   search from the source keys (uint64, at 0 turns), as a capsule; ``least_turns`` bounds the
+   turns to the finish from below (for ``growing_too_fast``). ``bound`` is (dist, x0, y0, width, height,
+   accel, slack, level_of or None, n_levels, x axis, y axis), each axis (table or None, lo,
+   width, vmax) (see ``bound_of``). */
+static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *rules_o, *sources_o, *bound_o;
+    long long budget, exit_radix, least_turns;
+    int least_mode;
+    if (!PyArg_ParseTuple(args, "OOLpLLO", &rules_o, &sources_o, &budget, &least_mode,
+                          &exit_radix, &least_turns, &bound_o))
+        return NULL;
+    Core *c = calloc(1, sizeof(Core));
+    if (!c) return PyErr_NoMemory();
+    c->least_turns = least_turns;
+    c->goal_id = -1;
+    c->budget = (size_t)budget;
+    c->least_mode = least_mode;
+    c->exit_radix = exit_radix > 0 ? (uint64_t)exit_radix : 1;
+    PyObject *capsule = PyCapsule_New(c, "racetrack.search", core_free);
+    if (!capsule) { free(c); return NULL; }
+    if (unpack_rules(&c->views, rules_o, &c->r) < 0) { Py_DECREF(capsule); return NULL; }
+    Rules *r = &c->r;
+    c->space = (uint64_t)(r->off_track ? r->nwidth * r->nheight : r->s.n_points)
+               * (uint64_t)(r->s.span_x * r->s.span_y * (r->s.goal + 1));
+    for (int i = 0; i < r->n_extra; i++) c->space *= (uint64_t)r->extra_radix[i];
+    for (int i = 0; i < r->n_extra; i++)
+        if (r->extra_kind[i] == COL_DAMAGE) {
+            c->damage_radix = (uint64_t)r->extra_radix[i];
+            c->damage_stride = 1;
+            for (int j = i + 1; j < r->n_extra; j++) c->damage_stride *= (uint64_t)r->extra_radix[j];
+        }
+    if (bound_o != Py_None) {
+        PyObject *dist_o, *level_o, *ax_o, *ay_o;
+        long long bx0, by0, bw, bh, accel, slack, n_levels;
+        if (!PyArg_ParseTuple(bound_o, "OLLLLLLOLOO", &dist_o, &bx0, &by0, &bw, &bh, &accel,
+                              &slack, &level_o, &n_levels, &ax_o, &ay_o)) {
+            Py_DECREF(capsule);
+            return NULL;
+        }
+        c->bx0 = bx0; c->by0 = by0; c->bwidth = bw; c->bheight = bh;
+        c->accel = accel > 0 ? accel : 1;
+        c->slack = slack > 0 ? slack : 0;
+        if (!(c->dist = grab_at_least(&c->views, dist_o, 4, 0, bw * bh * r->s.goal))) {
+            Py_DECREF(capsule);
+            return NULL;
+        }
+        if (level_o != Py_None) {
+            Py_ssize_t n;
+            if (!(c->level_of = grab(&c->views, level_o, 4, 0, &n))) {
+                Py_DECREF(capsule);
+                return NULL;
+            }
+            c->n_dist = n;
+            c->n_levels = n_levels;
+            for (Py_ssize_t i = 0; i < n; i++)
+                if (c->level_of[i] < 0 || c->level_of[i] > n_levels) {
+                    PyErr_SetString(PyExc_ValueError, "a level beyond the axis tables");
+                    Py_DECREF(capsule);
+                    return NULL;
+                }
+        }
+        PyObject *axes[2] = {ax_o, ay_o};
+        for (int a = 0; a < 2; a++) {
+            PyObject *table;
+            long long lo, width, vmax;
+            if (!PyArg_ParseTuple(axes[a], "OLLL", &table, &lo, &width, &vmax)) {
+                Py_DECREF(capsule);
+                return NULL;
+            }
+            if (table == Py_None) continue;
+            Py_ssize_t n;
+            if (!(c->axis[a] = grab(&c->views, table, 2, 0, &n))) {
+                Py_DECREF(capsule);
+                return NULL;
+            }
+            c->axis_lo[a] = lo; c->axis_width[a] = width; c->axis_v[a] = vmax;
+            c->axis_span[a] = 2 * vmax + 1;
+            if (!c->level_of || n < (Py_ssize_t)((c->n_levels + 1) * width * (2 * vmax + 1))) {
+                PyErr_SetString(PyExc_ValueError, "an axis table that does not fit");
+                Py_DECREF(capsule);
+                return NULL;
+            }
+        }
+        c->has_bound = 1;
+    }
+    if (!least_mode && c->space * 2 <= c->budget / 2) {
+        c->dense_g = calloc((size_t)c->space, 2);
+        if (!c->dense_g) { Py_DECREF(capsule); return PyErr_NoMemory(); }
+        c->bytes += (size_t)c->space * 2;
+    } else if (!least_mode) {
+        if (table_grow(c, &c->turns) < 0) { Py_DECREF(capsule); return PyErr_NoMemory(); }
+    } else if ((c->least.with_turns = 1, table_grow(c, &c->least)) < 0) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    Buffers b = {.count = 0};
+    Py_ssize_t n;
+    const uint64_t *sources = grab(&b, sources_o, 8, 0, &n);
+    if (!sources) { release(&b); Py_DECREF(capsule); return NULL; }
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < n && !failed; i++) {
+        if (sources[i] >= c->space) {
+            PyErr_SetString(PyExc_ValueError, "a source beyond the states' numbering");
+            failed = 1;
+        } else {
+            State st;
+            decode_state(&c->r, sources[i], &st);
+            if (reach(c, sources[i], &st, -1, 0) < 0) {
+                PyErr_NoMemory();
+                failed = 1;
+            }
+        }
+    }
+    release(&b);
+    if (failed) { Py_DECREF(capsule); return NULL; }
+    return capsule;
+}
+
+/* search_run(search, facts, needs): search on. Returns (status, asked): RUN_DONE with or
+   without a finished state (``search_result``), RUN_WANTS with ``asked`` facts in ``needs``
+   for the caller to work out, RUN_TOO_FAST or RUN_MEMORY. */
+static PyObject *search_run(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *capsule, *facts_o, *needs_o;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &facts_o, &needs_o)) return NULL;
+    Core *c = PyCapsule_GetPointer(capsule, "racetrack.search");
+    if (!c) return NULL;
+    Buffers b = {.count = 0};
+    Facts f;
+    Needs needs;
+    if (unpack_facts(&b, facts_o, &f) < 0 || unpack_needs(&b, needs_o, &needs) < 0) {
+        release(&b);
+        return NULL;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_core(c, &f, &needs);
+    Py_END_ALLOW_THREADS
+    Py_ssize_t asked = needs.count;
+    release(&b);
+    return Py_BuildValue("in", status, asked);
+}
+
+/* search_result(search): (the finished state's id or -1, its turns, states expanded, states
+   numbered, bytes in use, states queued below the current bucket, the bucket, the states
+   taken in the last turn). */
+static PyObject *search_result(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Core *c = PyCapsule_GetPointer(capsule, "racetrack.search");
+    if (!c) return NULL;
+    return Py_BuildValue("LiLLnLLL", (long long)c->goal_id, (int)c->goal_g,
+                         (long long)c->expanded, (long long)c->count, (Py_ssize_t)c->bytes,
+                         (long long)c->inconsistent, (long long)c->now,
+                         (long long)c->layers[2]);
+}
+
+/* search_route(search, id, out): the keys from a source to the numbered state ``id``, into
+   ``out`` (uint64); returns how many. */
+static PyObject *search_route(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *capsule, *out_o;
+    long long id;
+    if (!PyArg_ParseTuple(args, "OLO", &capsule, &id, &out_o)) return NULL;
+    Core *c = PyCapsule_GetPointer(capsule, "racetrack.search");
+    if (!c) return NULL;
+    if (id < 0 || id >= c->count) {
+        PyErr_SetString(PyExc_ValueError, "no such state");
+        return NULL;
+    }
+    Buffers b = {.count = 0};
+    Py_ssize_t room;
+    uint64_t *out = grab(&b, out_o, 8, 1, &room);
+    if (!out) { release(&b); return NULL; }
+    Py_ssize_t n = 0;
+    for (int64_t at = id; at >= 0; at = c->parent[at]) n++;
+    if (n > room) return finish(&b, "the route does not fit");
+    Py_ssize_t k = n;
+    for (int64_t at = id; at >= 0; at = c->parent[at]) out[--k] = c->keys[at];
+    release(&b);
+    return PyLong_FromSsize_t(n);
+}
+
 static PyMethodDef methods[] = {
     {"classify", classify, METH_VARARGS, "Classify a region's unit cells (see the file)."},
     {"segments_inside", segments_inside, METH_VARARGS, "Moves on a region: 1, 0 or -1."},
@@ -1165,6 +2957,14 @@ static PyMethodDef methods[] = {
     {"count_edges", count_edges, METH_VARARGS, "Edges counted by destination."},
     {"place_edges", place_edges, METH_VARARGS, "Edges placed by destination."},
     {"backward", backward, METH_VARARGS, "Turns to go from every state (Dial's search)."},
+    {"expand_all", expand_all, METH_VARARGS, "Every successor of a batch of states."},
+    {"facts_merge", facts_merge, METH_VARARGS, "Moves' facts into their table."},
+    {"search_new", search_new, METH_VARARGS, "A best-first search (see the file)."},
+    {"search_run", search_run, METH_VARARGS, "Search on, until done or facts are wanted."},
+    {"search_result", search_result, METH_VARARGS, "What a search found."},
+    {"search_route", search_route, METH_VARARGS, "The keys of the route to a state."},
+    {"bound_field", bound_field, METH_VARARGS, "Squares still to go, for the bound."},
+    {"axis_turns", axis_turns, METH_VARARGS, "Turns a lone coordinate needs, for the bound."},
     {NULL, NULL, 0, NULL},
 };
 

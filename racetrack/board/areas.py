@@ -32,16 +32,11 @@ from shapely.geometry.base import BaseGeometry
 
 from racetrack.board.geometry import prepared
 from racetrack.board.graphs import HashIndex
+from racetrack.board.kernel import move_keys
 from racetrack.board.track import Track
 
 #: The most checkpoint areas a car's bitmask holds (a track file allows no more than this).
 MOST_AREAS = 30
-
-
-def move_keys(px, py, qx, qy) -> np.ndarray:
-    """One 64-bit key per move p→q between lattice points within ±32,767."""
-    parts = [np.asarray(v, dtype=np.int64) + (1 << 15) for v in (px, py, qx, qy)]
-    return ((parts[0] << 48) | (parts[1] << 32) | (parts[2] << 16) | parts[3]).astype(np.uint64)
 
 
 class AreaMarks:

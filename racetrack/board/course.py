@@ -221,14 +221,22 @@ class Course:
         return self.lines[progress] if progress < self.goal else None
 
     def advance(self, progress: np.ndarray | int, starts: np.ndarray,
-                ends: np.ndarray, reach_points: bool = True) -> np.ndarray:
+                ends: np.ndarray, reach_points: bool = True,
+                round_ends: bool = False, cap: np.ndarray | int | None = None) -> np.ndarray:
         """New progress after each move p→q, from the progress before it (batched).
 
         ``reach_points=False`` is for a car put back after a crash: it may pass lines on the
-        way, but it reaches no waypoint, which only the end of a move of its own does."""
+        way, but it reaches no waypoint, which only the end of a move of its own does.
+
+        ``round_ends=True`` is for a car off the track that must come back behind where it
+        left (Nystrom's detour): going round a line's end forwards passes it, as going round
+        it backwards un-passes it; ``cap`` is then the most progress it may reach (the lines
+        it had when it left)."""
         p, q = as_array(starts), as_array(ends)
         n = len(p)
         prog = np.broadcast_to(np.asarray(progress, dtype=np.int64), (n,)).copy()
+        top = np.broadcast_to(np.asarray(self.goal if cap is None else cap, dtype=np.int64),
+                              (n,))
         used = np.zeros((n, self._n_drawn), dtype=bool)
         last = self.goal - 1
         active = np.arange(n)
@@ -240,10 +248,18 @@ class Course:
             ahead = np.minimum(now, last)
             forwards = self._tie[ahead] * line_crossings(self._a[ahead], self._b[ahead],
                                                          self._side[ahead], pa, qa)
+            if round_ends:  # forwards round either end of the line too
+                for j in range(2):
+                    ok = self._reach_ok[ahead, j]
+                    if ok.any():
+                        reach = self._reach[ahead, j]
+                        round_end = self._tie[ahead] * line_crossings(
+                            reach[:, 0], reach[:, 1], self._side[ahead], pa, qa)
+                        forwards = np.where(ok & (round_end > 0), 1, forwards)
             reached = (qa == self._point[ahead]).all(axis=1) & reach_points
             forwards = np.where(self.is_point[ahead], reached, forwards > 0)
             ahead_id = self.line_ids[ahead]
-            go = (now < self.goal) & forwards & ~used[active, ahead_id]
+            go = (now < self.goal) & forwards & ~used[active, ahead_id] & (now < top[active])
             behind = np.maximum(now - 1, 0)
             tie = self._tie[behind]
             backwards = tie * line_crossings(self._a[behind], self._b[behind],
@@ -264,7 +280,8 @@ class Course:
             active = active[go | back]
         return prog
 
-    def advance_one(self, progress: int, start: Vec, end: Vec, reach_points: bool = True) -> int:
+    def advance_one(self, progress: int, start: Vec, end: Vec, reach_points: bool = True,
+                    round_ends: bool = False, cap: int | None = None) -> int:
         """``advance`` for one move, in plain Python: the same answer without numpy's cost
         per call, which is most of the time a single move takes."""
         p = (float(start[0]), float(start[1]))
@@ -273,11 +290,13 @@ class Course:
         y0, y1 = min(p[1], q[1]), max(p[1], q[1])
         progress = int(progress)
         near = False
-        for line, boxes in ((min(progress, self.goal - 1), self._scalar_boxes[0]),
+        ahead_boxes = self._scalar_boxes[1 if round_ends else 0]
+        for line, boxes in ((min(progress, self.goal - 1), ahead_boxes),
                             (max(progress - 1, 0), self._scalar_boxes[1])):
             (lx, ly), (hx, hy) = boxes[line]
             near = near or (x1 >= lx and x0 <= hx and y1 >= ly and y0 <= hy)
-        return self._advance_scalar(progress, p, q, reach_points) if near else progress
+        return self._advance_scalar(progress, p, q, reach_points, round_ends, cap) if near \
+            else progress
 
     @cached_property
     def _scalar_lines(self) -> list[tuple]:
@@ -297,18 +316,21 @@ class Course:
                      for lo, hi in (self._boxes, self._behind_boxes))
 
     def _advance_scalar(self, progress: int, p: tuple[float, float], q: tuple[float, float],
-                        reach_points: bool) -> int:
+                        reach_points: bool, round_ends: bool = False,
+                        cap: int | None = None) -> int:
         """``advance``'s loop for one move (kept step for step the same)."""
         lines = self._scalar_lines
         goal, last = self.goal, self.goal - 1
+        top = goal if cap is None else cap
         used: set[int] = set()
         for _ in range(2 * goal + 1):
-            a, b, side, tie, point, is_point, ahead_id, _ = lines[min(progress, last)]
+            a, b, side, tie, point, is_point, ahead_id, ahead_reaches = lines[min(progress, last)]
             if is_point:
                 forwards = reach_points and q == point
             else:
-                forwards = tie * line_crossing(a, b, side, p, q) > 0
-            go = progress < goal and forwards and ahead_id not in used
+                forwards = tie * line_crossing(a, b, side, p, q) > 0 or (round_ends and any(
+                    tie * line_crossing(ra, rb, side, p, q) > 0 for ra, rb in ahead_reaches))
+            go = progress < goal and forwards and ahead_id not in used and progress < top
             a, b, side, tie, _, is_point, behind_id, reaches = lines[max(progress - 1, 0)]
             back = False
             if progress > 0 and not is_point and behind_id not in used and not go:
@@ -325,7 +347,8 @@ class Course:
         return progress
 
     def progress_after(self, progress: np.ndarray, px: np.ndarray, py: np.ndarray,
-                       qx: np.ndarray, qy: np.ndarray, reach_points: bool = True) -> np.ndarray:
+                       qx: np.ndarray, qy: np.ndarray, reach_points: bool = True,
+                       round_ends: bool = False, cap: np.ndarray | None = None) -> np.ndarray:
         """``advance`` for lattice moves p→q, with a fast path: a move whose box meets neither
         the box of the line ahead of it nor that of the line behind keeps its progress, so only
         the moves near those lines are tested (in the compiled kernel where it is built)."""
@@ -333,11 +356,15 @@ class Course:
         px, py, qx, qy = (np.asarray(v) for v in (px, py, qx, qy))
         compiled = self.compiled_lines
         if compiled is not None and progress.ndim == 1:
-            return compiled.progress_after(progress, px, py, qx, qy, reach_points)
+            return compiled.progress_after(progress, px, py, qx, qy, reach_points, round_ends,
+                                           cap)
+        if cap is not None:
+            cap = np.broadcast_to(np.asarray(cap), progress.shape)
         x0, x1 = np.minimum(px, qx), np.maximum(px, qx)
         y0, y1 = np.minimum(py, qy), np.maximum(py, qy)
         near = np.zeros(len(px), dtype=bool)
-        for line, (lo, hi) in ((np.minimum(progress, self.goal - 1), self._boxes),
+        ahead_boxes = self._behind_boxes if round_ends else self._boxes
+        for line, (lo, hi) in ((np.minimum(progress, self.goal - 1), ahead_boxes),
                                (np.maximum(progress - 1, 0), self._behind_boxes)):
             near |= (x1 >= lo[line, 0]) & (x0 <= hi[line, 0]) & (y1 >= lo[line, 1]) \
                 & (y0 <= hi[line, 1])
@@ -348,11 +375,13 @@ class Course:
                 result[row] = self._advance_scalar(int(progress[row]),
                                                    (float(px[row]), float(py[row])),
                                                    (float(qx[row]), float(qy[row])),
-                                                   reach_points)
+                                                   reach_points, round_ends,
+                                                   None if cap is None else int(cap[row]))
         elif len(rows):
             starts = np.column_stack([px[rows], py[rows]]).astype(float)
             ends = np.column_stack([qx[rows], qy[rows]]).astype(float)
-            result[rows] = self.advance(progress[rows], starts, ends, reach_points)
+            result[rows] = self.advance(progress[rows], starts, ends, reach_points, round_ends,
+                                        None if cap is None else np.asarray(cap)[rows])
         return result
 
     @cached_property

@@ -104,12 +104,16 @@ class CourseLines:
                     flat(np.column_stack([lo, hi])), flat(np.column_stack([behind_lo,
                                                                            behind_hi]))))
 
-    def progress_after(self, progress, px, py, qx, qy, reach_points: bool = True) -> np.ndarray:
+    def progress_after(self, progress, px, py, qx, qy, reach_points: bool = True,
+                       round_ends: bool = False, cap=None) -> np.ndarray:
         """``Course.advance`` for lattice moves p→q."""
         progress = np.ascontiguousarray(progress, dtype=np.int32)
         ends = [np.ascontiguousarray(v, dtype=np.float64) for v in (px, py, qx, qy)]
         out = np.empty(len(progress), dtype=np.int32)
-        _kernel.progress_after(self.packed, progress, *ends, bool(reach_points), out)
+        if cap is not None:
+            cap = np.ascontiguousarray(np.broadcast_to(cap, progress.shape), dtype=np.int32)
+        _kernel.progress_after(self.packed, progress, *ends, bool(reach_points),
+                               bool(round_ends), cap, out)
         return out
 
 
@@ -239,3 +243,166 @@ def hash_place(keys: np.ndarray, values: np.ndarray, table_keys: np.ndarray,
     _kernel.hash_place(np.ascontiguousarray(keys, dtype=np.uint64),
                        np.ascontiguousarray(values, dtype=np.int32), table_keys, table_values,
                        bits)
+
+
+# -- every rule a lone car's moves follow ------------------------------------------------------
+
+#: What a move's facts hold (``MoveFacts``): ``MoveMemo``'s flags (known, on the track, oil,
+#: jump, upgrade, downgrade), whether its restart point and its areas are known, the areas'
+#: code from bit ``AREAS_SHIFT`` and the restart point's land index plus one from
+#: ``SPOT_SHIFT``.
+F_KNOWN, F_ON, F_OIL, F_JUMP, F_UP, F_DOWN, F_SPOT, F_AREAS = (1 << k for k in range(8))
+AREAS_SHIFT, SPOT_SHIFT = 8, 40
+#: What a state's expansion may ask for of a move.
+NEED_FLAGS, NEED_SPOT, NEED_AREAS = 1, 2, 4
+#: Columns beyond point, velocity and progress the kernel numbers states by.
+COLUMN_CODES = {"off": 1, "exit": 2, "damage": 3, "areas": 4}
+#: Facts asked for at most in one call (a state asks for at most 67).
+NEEDS_ROOM = 1 << 14
+#: The most successors one state has (64 choices and its crash).
+MOST_SUCCESSORS = 65
+
+
+class MoveFacts:
+    """What the kernel knows of moves that only the numpy transition works out (the zones a
+    move touches, the areas it passes over, where a crash along it puts the car back, and
+    its geometry where the cells leave it unsure), by move (from, to), filled as the kernel
+    asks (``Transition.move_facts``). A search meets the same move at every progress, damage
+    and exit it is made from: each is worked out once."""
+
+    def __init__(self, bits: int = 12):
+        self.bits = bits
+        self.keys = np.full(1 << bits, np.iinfo(np.uint64).max, dtype=np.uint64)
+        self.values = np.zeros(1 << bits, dtype=np.uint64)
+        self.count = 0
+
+    @property
+    def packed(self) -> tuple:
+        return (self.keys, self.values, self.bits)
+
+    @property
+    def nbytes(self) -> int:
+        return self.keys.nbytes + self.values.nbytes
+
+    def add(self, keys: np.ndarray, values: np.ndarray) -> None:
+        """Merge facts of moves (keys: ``racetrack.board.areas.move_keys``) into the table."""
+        if 2 * (self.count + len(keys)) > (1 << self.bits):
+            self._grow(self.count + len(keys))
+        self.count += _kernel.facts_merge(np.ascontiguousarray(keys, dtype=np.uint64),
+                                          np.ascontiguousarray(values, dtype=np.uint64),
+                                          self.keys, self.values, self.bits)
+
+    def _grow(self, needed: int) -> None:
+        old_keys, old_values = self.keys, self.values
+        bits = self.bits
+        while (1 << bits) < 2 * needed:
+            bits += 1
+        self.__init__(bits)
+        used = old_keys != np.iinfo(np.uint64).max
+        self.count = _kernel.facts_merge(old_keys[used], old_values[used], self.keys,
+                                         self.values, self.bits)
+
+
+class Needs:
+    """The arrays the kernel writes the facts it wants into (reused call after call)."""
+
+    def __init__(self, room: int = NEEDS_ROOM):
+        self.px, self.py, self.tx, self.ty = (np.empty(room, dtype=np.int64) for _ in range(4))
+        self.mask = np.empty(room, dtype=np.uint8)
+
+    @property
+    def packed(self) -> tuple:
+        return (self.px, self.py, self.tx, self.ty, self.mask)
+
+    def asked(self, count: int) -> tuple[np.ndarray, ...]:
+        """The first ``count`` requests, each move once (its masks joined)."""
+        px, py, tx, ty, mask = (a[:count] for a in self.packed)
+        keys = move_keys(px, py, tx, ty)
+        unique, first, back = np.unique(keys, return_index=True, return_inverse=True)
+        joined = np.zeros(len(unique), dtype=np.uint8)
+        np.bitwise_or.at(joined, back.reshape(-1), mask)
+        return unique, px[first], py[first], tx[first], ty[first], joined
+
+
+def move_keys(px, py, qx, qy) -> np.ndarray:
+    """One 64-bit key per move p→q between lattice points within ±32,767 (as the kernel's)."""
+    parts = [np.asarray(v, dtype=np.int64) + (1 << 15) for v in (px, py, qx, qy)]
+    return ((parts[0] << 48) | (parts[1] << 32) | (parts[2] << 16) | parts[3]).astype(np.uint64)
+
+
+def fill_facts(facts: MoveFacts, needs: Needs, count: int, work_out) -> None:
+    """Work out (``work_out(px, py, tx, ty, mask)``: each move's fact bits) what the kernel
+    asked for in ``needs`` and add it to ``facts``."""
+    keys, px, py, tx, ty, mask = needs.asked(count)
+    facts.add(keys, work_out(px, py, tx, ty, mask))
+
+
+def expand_all(rules: tuple, facts: MoveFacts, keys: np.ndarray, ids: np.ndarray, work_out,
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Every state the states (64-bit keys, int32 ids) lead to in one turn, by the kernel's
+    ``successors`` (see ``expand_all`` in ``_kernel.c``): their keys, the ids they come from
+    and their codes (turns, plus 16 for a crash), and whether a legal move lay beyond the
+    numbering's speed bound. Facts the kernel wants are worked out by ``work_out`` and the
+    states that waited for them expanded again."""
+    keys = np.ascontiguousarray(keys, dtype=np.uint64)
+    ids = np.ascontiguousarray(ids, dtype=np.int32)
+    needs = Needs()
+    found = []
+    for _ in range(64):
+        n = len(keys)
+        out_keys = np.empty(MOST_SUCCESSORS * n, dtype=np.uint64)
+        out_src = np.empty(MOST_SUCCESSORS * n, dtype=np.int32)
+        out_code = np.empty(MOST_SUCCESSORS * n, dtype=np.int8)
+        waiting = np.empty(n, dtype=np.int64)
+        written, waited, asked, too_fast = _kernel.expand_all(
+            rules, facts.packed, keys, ids, out_keys, out_src, out_code, needs.packed, waiting)
+        found.append((out_keys[:written], out_src[:written], out_code[:written]))
+        if too_fast:
+            return (*(np.concatenate(part) for part in zip(*found, strict=True)), True)
+        if not waited:
+            break
+        if asked:
+            fill_facts(facts, needs, asked, work_out)
+        keys, ids = keys[waiting[:waited]], ids[waiting[:waited]]
+    else:  # pragma: no cover - facts once worked out are never asked for again
+        raise RuntimeError("the kernel kept asking for the same facts")
+    return (*(np.concatenate(part) for part in zip(*found, strict=True)), False)
+
+
+class SearchStatus:
+    """What ``search_run`` says."""
+
+    DONE, WANTS, TOO_FAST, MEMORY, GROWING = range(5)
+
+
+class CompiledSearch:
+    """The best-first search of ``_kernel.c`` (``search_new``): from source keys, with or
+    without a bound on the turns still to go; ``run`` searches until the first finished
+    state is taken (or there is none), working out the facts it wants as it goes."""
+
+    def __init__(self, rules: tuple, sources: np.ndarray, memory: int,
+                 least_exit_radix: int = 0, least_turns: int = 0, bound: tuple | None = None):
+        self.capsule = _kernel.search_new(rules, np.ascontiguousarray(sources, dtype=np.uint64),
+                                          int(memory), least_exit_radix > 0,
+                                          int(least_exit_radix), int(least_turns), bound)
+
+    def run(self, facts: MoveFacts, work_out) -> int:
+        """Search on to the end; the status (``SearchStatus``) it ends with."""
+        needs = Needs()
+        while True:
+            status, asked = _kernel.search_run(self.capsule, facts.packed, needs.packed)
+            if status != SearchStatus.WANTS:
+                return status
+            fill_facts(facts, needs, asked, work_out)
+
+    def result(self) -> tuple[int, int, int, int, int, int, int, int]:
+        """(the finished state's id or -1, its turns, states expanded, states numbered, bytes
+        in use, states queued below the bucket being searched, that bucket, the states taken
+        in the last turn)."""
+        return _kernel.search_result(self.capsule)
+
+    def route(self, state_id: int, longest: int) -> np.ndarray:
+        """The keys from a source to a numbered state (at most ``longest`` of them)."""
+        out = np.empty(longest, dtype=np.uint64)
+        count = _kernel.search_route(self.capsule, int(state_id), out)
+        return out[:count]

@@ -509,7 +509,7 @@ def run_solve(args: argparse.Namespace) -> int:
     import json
 
     from racetrack.board.course import Course
-    from racetrack.search.solver import solve, solve_each_start
+    from racetrack.search.solver import races_either_way, solve, solve_each_start, solve_each_way
 
     track = load_track(find_track(args.track))
     rules = chosen_rules(args, track)
@@ -540,6 +540,9 @@ def run_solve(args: argparse.Namespace) -> int:
         spots = " ".join(f"{p.x},{p.y}" for p in course.start_positions)
         raise RacetrackError(f"{tuple(args.start)} is not a start point of the track (a "
                              f"standing start is on the start line): {spots}")
+    elif races_either_way(track, rules):
+        return report_each_way(track, rules, solve_each_way(track, rules, args.start),
+                               args.json)
     else:
         solution = solve(course, rules, start=args.start)
     if solution is None:
@@ -553,9 +556,71 @@ def run_solve(args: argparse.Namespace) -> int:
         return EXIT_OK
     say(f"{track.name} ({rules.name} rules): {solution.moves} "
           f"move{'s' if solution.moves != 1 else ''} from "
-          f"{tuple(solution.start)}")
-    say("route: " + " ".join(f"{p.x},{p.y}" for p in solution.path))
+          f"{tuple(solution.start)}{crash_count(solution)}")
+    say("route: " + route_words(solution))
     return EXIT_OK
+
+
+def report_each_way(track, rules, found: dict, as_json: bool) -> int:
+    """``solve`` where a car may race either way round: both ways, and which is faster. The
+    JSON is the faster way's answer (the arrow's where they tie) with ``direction`` (its way),
+    ``faster`` (``forward``, ``reverse`` or ``null`` for a tie) and ``directions`` (each way's
+    answer)."""
+    import json
+
+    from racetrack.search.solver import faster_way
+
+    faster = faster_way(found)
+    shown = faster or "forward"
+
+    def answer(solution) -> dict:
+        return solution.to_json() if solution is not None else \
+            {"moves": None, "start": None, "path": []}
+
+    if as_json:
+        say(json.dumps({**answer(found[shown]), "direction": shown, "faster": faster,
+                        "directions": {way: answer(s) for way, s in found.items()}}))
+    else:
+        say(f"{track.name} ({rules.name} rules), either way round:")
+        for way, solution in found.items():
+            side = "with the arrow" if way == "forward" else "against it"
+            if solution is None:
+                say(f"  {way} ({side}): no way to the finish")
+                continue
+            say(f"  {way} ({side}): {solution.moves} move{'s' if solution.moves != 1 else ''} "
+                f"from {tuple(solution.start)}{crash_count(solution)}")
+            say(f"  {way} route: {route_words(solution)}")
+        turns = [s.moves for s in found.values() if s is not None]
+        if faster is not None:
+            by = max(turns) - min(turns) if len(turns) == 2 else None
+            say(f"faster: {faster}" + (f", by {by} move{'s' if by != 1 else ''}" if by else ""))
+        elif turns:
+            say(f"both ways take {turns[0]} move{'s' if turns[0] != 1 else ''}")
+    return EXIT_OK if any(s is not None for s in found.values()) else EXIT_FAILED
+
+
+def crash_count(solution) -> str:
+    """``, 1 crash`` (or more) for a route that crashes; nothing for one that does not."""
+    crashes = sum(step.event == "crash" for step in solution.steps)
+    return f", {crashes} crash{'es' if crashes != 1 else ''}" if crashes else ""
+
+
+def route_words(solution) -> str:
+    """The route's points, the start and then where the car stands after each turn, with a
+    crash marked where it happens: ``30,12(crash at 33,9)`` is a crash into the wall at
+    (33, 9) that puts the car on (30, 12), ``30,12(missed)`` a turn missed after it; a crash
+    with no point given is the one the rules make when the car has no legal move. Without
+    the marks a put-back point reads as a move there, which is a different race."""
+    words = [f"{solution.start.x},{solution.start.y}"]
+    for step in solution.steps:
+        point = f"{step.position.x},{step.position.y}"
+        if step.event == "crash":
+            aimed = "" if step.target is None else f" at {step.target.x},{step.target.y}"
+            point += f"(crash{aimed})"
+        elif step.event == "miss":
+            point += "(missed)"
+        words.append(point)
+    return " ".join(words)
 
 
 def run_window(args: argparse.Namespace | None) -> int:

@@ -272,6 +272,9 @@ class CarState:
     missed_turns: int = 0
     off_track: bool = False
     exit_distance: float | None = None
+    # Off the track on a detour: lines un-passed round their ends since it left, which it may
+    # pass again (and no others) until it is back on.
+    lines_lost: int = 0
     finish: FinishRecord | None = None
     out_round: int | None = None
     moves: int = 0

@@ -61,7 +61,8 @@ def car_batch(car: CarState) -> Cars:
     exit_units = 0 if car.exit_distance is None else int(round(car.exit_distance * 5))
     kit = car.kit
     row = np.array([[car.position.x], [car.position.y], [car.velocity.x], [car.velocity.y],
-                    [car.progress], [int(car.pitted)], [int(car.launch)], [int(car.off_track)],
+                    [car.progress], [int(car.pitted)], [int(car.launch)],
+                    [int(car.off_track) + car.lines_lost * int(car.off_track)],
                     [min(exit_units, EXIT_CAP)], [car.damage], [kit.brakes],
                     [kit.turbo], [kit.boosters], [car.areas]], dtype=np.int32)
     return Cars(**dict(zip(COLUMNS, row, strict=True)))
@@ -76,6 +77,7 @@ def car_after(car: CarState, after: Cars, i: int = 0) -> CarState:
                    progress=int(after.progress[i]), pitted=bool(after.pitted[i]),
                    launch=bool(after.launch[i]), off_track=off,
                    exit_distance=int(after.exit[i]) / 5 if off and after.exit[i] else None,
+                   lines_lost=max(int(after.off[i]) - 1, 0),
                    damage=int(after.damage[i]), areas=int(after.areas[i]),
                    kit=replace(car.kit, brakes=int(after.brakes[i]), turbo=int(after.turbo[i]),
                                boosters=int(after.boosters[i])))

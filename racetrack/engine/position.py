@@ -6,13 +6,15 @@ move, in a line a player can type into a bug report or ``racetrack solve --posit
     20,24 0,0 1                    at rest on (20, 24), progress 1 (a standing start)
     31,5 4,-2 3 pit dmg=2          moving, pit stop made, two damage
     12,30 1,1 2 off@41.6           off the track (Nystrom), left 41.6 squares from the finish
+    12,30 1,1 0 off@41.6 lost=1    the same, having gone back round the end of a line since
     8,3 -2,0 1 launch kit=1/2/0    may launch (Pope); good brakes 1, turbo 2, boosters 0
     14,6 2,0 1 areas=5             checkpoint areas 1 and 3 passed (bits 0 and 2)
 
 The first three fields are the point, the velocity and the progress (lines passed); then, in
 any order, ``pit``, ``launch``, ``off`` (``off@D`` with the distance to go where it left),
-``dmg=N``, ``miss=N`` (turns still to miss), ``kit=B/T/R``, ``areas=N`` (the checkpoint areas
-passed this lap, area k as bit k), ``out`` and ``finished``.
+``lost=N`` (off the track on a detour: lines un-passed round their ends since it left, which
+it may pass again), ``dmg=N``, ``miss=N`` (turns still to miss), ``kit=B/T/R``, ``areas=N`` (the
+checkpoint areas passed this lap, area k as bit k), ``out`` and ``finished``.
 
 A whole race's position, its cars' positions and whose turn it is, is the race's own
 (``racetrack.games.race_position``): the rules read a car, the race holds the turns.
@@ -44,6 +46,8 @@ def car_position(car: CarState) -> str:
         parts.append("launch")
     if car.off_track:
         parts.append("off" if car.exit_distance is None else f"off@{car.exit_distance:g}")
+        if car.lines_lost:
+            parts.append(f"lost={car.lines_lost}")
     if car.damage:
         parts.append(f"dmg={car.damage}")
     if car.missed_turns:
@@ -73,7 +77,8 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
     car = base or CarState(position=point)
     changes: dict = {"position": point, "velocity": velocity, "progress": progress,
                      "pitted": False, "launch": False, "off_track": False,
-                     "exit_distance": None, "damage": 0, "missed_turns": 0, "areas": 0,
+                     "exit_distance": None, "lines_lost": 0, "damage": 0, "missed_turns": 0,
+                     "areas": 0,
                      "status": CarStatus.RACING}
     kit = car.kit
     for field in fields[3:]:
@@ -89,6 +94,8 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
                     changes["exit_distance"] = float(field[4:])
                 except ValueError:
                     raise PositionError(f"'off@' needs a distance, not {field[4:]!r}") from None
+        elif name == "lost":
+            changes["lines_lost"] = whole_number(value, "lost")
         elif name == "dmg":
             changes["damage"] = whole_number(value, "dmg")
         elif name == "miss":
@@ -105,8 +112,8 @@ def parse_car_position(text: str, base: CarState | None = None) -> CarState:
             changes["status"] = CarStatus.OUT if field == "out" else CarStatus.FINISHED
         else:
             raise PositionError(f"unknown part {field!r} of a car's position; parts: pit, "
-                                "launch, off, off@D, dmg=N, miss=N, kit=B/T/R, areas=N, out, "
-                                "finished")
+                                "launch, off, off@D, lost=N, dmg=N, miss=N, kit=B/T/R, areas=N, "
+                                "out, finished")
     try:
         return replace(car, kit=kit if isinstance(kit, Kit) else Kit(), **changes)
     except ValueError as error:

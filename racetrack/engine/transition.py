@@ -77,30 +77,36 @@ DRIVE, COLLISION, CRASH, LEAVE, OFF, RETURN, FINISH = (KINDS.index(k) for k in (
 #: The options a lone car's moves depend on (``Option.moves``), each with the values under
 #: which the compiled kernel may judge the moves (``None``: any value). An option missing here,
 #: or a value not listed, and the numpy transition judges every move: a new rule is never
-#: passed over by the kernel (``tests/board/test_kernel.py`` asks that each option be decided here).
+#: passed over by the kernel (``tests/board/test_kernel.py`` asks that each option be decided here,
+#: and pins the kernel to this module for every value it claims).
 COMPILED_OPTIONS: dict[str, frozenset | None] = {
-    # what the kernel judges itself
+    # how a car moves and what stops it
     "movement.choices": None, "movement.must-change": None, "movement.skid-speed": None,
     "movement.first-move": None, "walls": None,
     "movement.launch": frozenset({False}), "movement.power-braking": frozenset({False}),
     "movement.power-braking-limit": None,  # no power braking
-    "leaving-track": frozenset({"illegal"}), "finish.landing": frozenset({"on-track"}),
-    # a car with no legal move is stuck: its crash is worked out by ``stuck``, in numpy
+    # leaving the track: a crash (Baker), a detour (Nystrom), a crawl (Levi), or not at all
+    "leaving-track": None, "crawl-step": None, "crawl-return": None,
+    "finish.landing": frozenset({"on-track"}),
+    # a crash: out, put back (its damage, its restart point, the turns it misses), set back
     "crash.outcome": None, "crash.set-back": None, "crash.damage": None,
-    "crash.miss-turns": None,
-    # the course's lines, whichever there are
+    "crash.miss-turns": None, "damage-limit": None,
+    # the course's lines, whichever there are, and checkpoint areas passed in any order
     "start.line-checkpoints": None, "laps": None, "checkpoints": None,
-    # no car leaves the track, so none crawls
-    "crawl-step": None, "crawl-return": None,
-    # what the course has of these is checked by ``compiled``: no zone that acts on moves, no
-    # area, no pit (water as a wall is the land's own shape)
+    "areas.checkpoints": None,
+    # zones that force a move: what a move touches is worked out by ``move_facts``; water as a
+    # wall is the land's own shape; a pit the kernel leaves to numpy (``compiled``)
     "zones.oil": None, "zones.jump": None, "zones.slopes": None, "zones.water": None,
-    "areas.checkpoints": None, "pit-stop": None,
-    # carried in the state (a damage, a kit): ``StateSpace.compiled`` refuses such states
-    "damage-limit": None, "equipment.brakes": None, "equipment.turbo": None,
-    "equipment.shop": None, "equipment.brakes-reach": None, "equipment.turbo-reach": None,
+    "pit-stop": None,
+    # a kit is carried in the state: ``StateSpace.kernel_rules`` refuses such states
+    "equipment.brakes": None, "equipment.turbo": None, "equipment.shop": None,
+    "equipment.brakes-reach": None, "equipment.turbo-reach": None,
     "equipment.boosters-reach": None,
 }
+#: How the kernel names the rules' words (``kernel_rules``).
+LEAVING_CODES = {"illegal": 0, "crash": 1, "detour": 2, "crawl": 3}
+CRASH_CODES = {"out": 0, "restart": 1, "set-back": 2}
+OIL_CODES = {"none": 0, "skid": 1, "steady": 2}
 
 #: How many lone cars' states a transition remembers the candidates of (``candidates``).
 RECENT = 256
@@ -211,9 +217,7 @@ class CrashSpots:
 
     @staticmethod
     def keys(px, py, qx, qy) -> np.ndarray:
-        parts = [np.asarray(v, dtype=np.int64) + (1 << 15) for v in (px, py, qx, qy)]
-        return ((parts[0] << 48) | (parts[1] << 32) | (parts[2] << 16) | parts[3]).astype(
-            np.uint64)
+        return kernel.move_keys(px, py, qx, qy)
 
     def find(self, keys: np.ndarray) -> np.ndarray:
         return self.index.find(keys)
@@ -341,15 +345,14 @@ class Transition:
 
     @cached_property
     def compiled(self) -> bool:
-        """Whether the compiled kernel (``racetrack.board.kernel.expand``) may stand in for
-        ``choices``, ``judge`` and ``after`` on this course: the moves are the ordinary changes
-        of velocity alone, and a move is judged by where it lands, whether it stays on the
-        track, and the rules of first moves, repeats and skids (``movement.first-move``,
-        ``must-change``, ``skid-speed``). Any other rule in play (leaving the track, zones
-        that act on moves, pits, launches, power braking, areas, finishing off the track) and
-        the numpy code decides. A car with no legal move is left to ``stuck``; the state must
-        carry no more than point, velocity and progress (the search checks its columns).
-        Which option values it covers is ``COMPILED_OPTIONS``."""
+        """Whether the compiled kernel's ``successors`` (``racetrack.board.kernel.expand_all`` and
+        the compiled search) may stand in for ``successors`` on this course: every option in
+        play has a value ``COMPILED_OPTIONS`` lists (not launches, power braking nor finishing
+        off the track), the course has no pit to stop in, the lines are few enough to follow
+        and, for a detour, the distance field is worked out for every point. What only numpy
+        and shapely know of a move (the zones it touches, the areas it passes over, where a
+        crash along it puts the car back) the kernel asks of ``move_facts``. The state must
+        carry no kit (the search checks its columns)."""
         if not kernel.enabled():
             return False
         for option in OPTIONS:
@@ -357,11 +360,80 @@ class Transition:
                 allowed = COMPILED_OPTIONS.get(option.key, frozenset())
                 if allowed is not None and self.rules.option(option.key) not in allowed:
                     return False
-        return (not self.marks and not self.pits
-                and not (self.oil or self.jump or self.upgrade or self.downgrade)
-                and len(self.changes) <= 64 and self.land.compiled is not None
-                and self.drive.compiled is not None
-                and self.course.compiled_lines is not None)
+        return (not self.pits and len(self.changes) <= 64 and len(self.crawl) <= 64
+                and self.land.compiled is not None and self.drive.compiled is not None
+                and self.course.compiled_lines is not None
+                and len(self.land.points) < (1 << 23)
+                and (not self.keeps_exit or self.exit_table is not None))
+
+    @cached_property
+    def ordinary(self) -> bool:
+        """Whether the kernel's first, narrower expansion (``racetrack.board.kernel.expand``, which
+        drops moves to states seen before any geometry) applies: the moves are the ordinary
+        changes of velocity, judged by where they land, whether they stay on the track, and
+        the rules of first moves, repeats and skids; no zone acts on them and no area counts.
+        A car with no legal move is left to ``stuck``."""
+        return (self.compiled and self.leaving == "illegal" and not self.marks
+                and not (self.oil or self.jump or self.upgrade or self.downgrade))
+
+    @cached_property
+    def exit_table(self) -> np.ndarray | None:
+        """``exit_units`` of every point of the land, for every progress and set of areas
+        passed, as the kernel reads it: int32 rows (progress × sets + areas) of the land's
+        points; ``None`` where the distance field is too large to work out."""
+        field = distance_field(self.course, self.closed, self.rules.areas_checkpoints)
+        if field.steps is None or not len(self.land.points):
+            return None
+        sets = 1 << self.marks.count
+        if (self.goal + 1) * sets * len(self.land.points) > 1 << 26:
+            return None
+        x, y = self.land.points[:, 0], self.land.points[:, 1]
+        n = len(x)
+        rows = [self.exit_units(x, y, np.full(n, k), np.full(n, a))
+                for k in range(self.goal + 1) for a in range(sets)]
+        return np.ascontiguousarray(np.concatenate(rows), dtype=np.int32)
+
+    def kernel_rules(self, damage_limit: int | None) -> tuple:
+        """The rules beyond the ordinary moves as ``racetrack.board.kernel`` packs them (see
+        ``unpack_rules`` in ``_kernel.c``), but for the numbering (``StateSpace``)."""
+        rules = self.rules
+        marks = self.marks
+        return (np.ascontiguousarray(self.crawl.reshape(-1), dtype=np.int32),
+                (LEAVING_CODES[self.leaving], int(self.keeps_exit), int(self.return_level)),
+                (CRASH_CODES[rules.crash_outcome], int(rules.crash_set_back),
+                 int(rules.crash_damage == "speed"), int(rules.crash_miss_turns),
+                 -1 if damage_limit is None else int(damage_limit)),
+                (OIL_CODES[rules.zones_oil] if self.oil else 0, int(bool(self.jump)),
+                 int(bool(self.upgrade)), int(bool(self.downgrade))),
+                (int(bool(marks)), int(marks.everything) if marks else 0,
+                 int(marks.finish_bit) if marks else 0,
+                 int(self.course.finish_area_mark is not None), self.course.lines_per_lap()),
+                (self.exit_table if self.keeps_exit else None, 1 << marks.count))
+
+    def move_facts(self, px: np.ndarray, py: np.ndarray, tx: np.ndarray, ty: np.ndarray,
+                   mask: np.ndarray) -> np.ndarray:
+        """What the kernel asks of moves p→t (``racetrack.board.kernel.MoveFacts``), worked out
+        here: ``move_flags`` (on the track, the zones touched), the areas passed over
+        (``AreaMarks.passed``) and the point a crash along the move puts the car back on
+        (``restart_points``), each where ``mask`` asks for it."""
+        values = np.zeros(len(px), dtype=np.uint64)
+        rows = np.flatnonzero(mask & kernel.NEED_FLAGS)
+        if len(rows):
+            flags = self.move_flags(px[rows], py[rows], tx[rows], ty[rows])
+            values[rows] |= flags.astype(np.uint64)
+        rows = np.flatnonzero(mask & kernel.NEED_AREAS)
+        if len(rows) and self.marks:
+            bits, finish = self.marks.passed(px[rows], py[rows], tx[rows], ty[rows])
+            code = bits.astype(np.uint64) | (finish.astype(np.uint64)
+                                              << np.uint64(self.marks.count))
+            values[rows] |= np.uint64(kernel.F_AREAS) | (code << np.uint64(kernel.AREAS_SHIFT))
+        rows = np.flatnonzero(mask & kernel.NEED_SPOT)
+        if len(rows):
+            spot = self.restart_points(Cars(x=px[rows], y=py[rows]), tx[rows], ty[rows])
+            index = self.land.point_index(spot[:, 0], spot[:, 1]).astype(np.int64)
+            values[rows] |= np.uint64(kernel.F_SPOT) | ((index + 1).astype(np.uint64)
+                                                         << np.uint64(kernel.SPOT_SHIFT))
+        return values
 
     def compiled_rules(self) -> tuple:
         """The rules as ``racetrack.board.kernel.expand`` reads them (with the search's numbering:
@@ -581,8 +653,9 @@ class Transition:
             if self.keeps_exit:
                 back = np.flatnonzero(off & lands & legal)
                 if len(back):
-                    progress = self.course.progress_after(cars.progress[row[back]], px[back],
-                                                          py[back], tx[back], ty[back])
+                    progress = self.progress_off_track(cars.progress[row[back]],
+                                                       cars.off[row[back]], px[back], py[back],
+                                                       tx[back], ty[back])
                     there = self.exit_units(tx[back], ty[back], progress,
                                             cars.areas[row[back]])
                     ahead = np.zeros(n, dtype=bool)
@@ -824,6 +897,10 @@ class Transition:
                                     progress)
         if self.finish_anywhere:  # over the finish and beyond the track (judged so)
             progress = np.where(kind == FINISH, self.goal, progress)
+        if self.keeps_exit:  # off the track: 1 + how many lines it has lost since it left
+            had = np.where(kind == OFF, before.progress + np.maximum(before.off - 1, 0),
+                           np.maximum(before.progress, progress))
+            off = np.where(off > 0, 1 + had - progress, 0)
         kit = {name: getattr(before, name) for name in KIT_COLUMNS}
         for special in (Special.GOOD_BRAKES, Special.TURBO, Special.BOOSTERS):
             using = chosen.special == SPECIAL_CODES.index(special)
@@ -835,17 +912,34 @@ class Transition:
                     areas=areas, **kit)
 
     def _progress_of_moves(self, before: Cars, chosen: Moves) -> np.ndarray:
-        """Progress after ordinary moves. A car that must come back behind where it left (a
-        detour, Nystrom: "you had to make a circle and enter the race track at a point before
-        the point you left it"; a crawl under ``crawl-return: not-ahead``) passes no line
-        forwards while it stays off the track: a move over the track from off it to off it
-        again has not entered the track, so going on over the finish is no finish."""
+        """Progress after ordinary moves (see ``progress_off_track`` for a car off the track
+        that must come back behind where it left)."""
         progress = self.course.progress_after(before.progress, before.x, before.y, chosen.tx,
                                               chosen.ty)
         if self.keeps_exit:
-            progress = np.where(chosen.kind == OFF, np.minimum(progress, before.progress),
-                                progress)
+            away = np.flatnonzero(before.off > 0)
+            if len(away):
+                progress[away] = self.progress_off_track(
+                    before.progress[away], before.off[away], before.x[away], before.y[away],
+                    chosen.tx[away], chosen.ty[away])
         return progress
+
+    def progress_off_track(self, progress: np.ndarray, off: np.ndarray, px: np.ndarray,
+                           py: np.ndarray, tx: np.ndarray, ty: np.ndarray) -> np.ndarray:
+        """Progress after the moves of cars off the track that must come back behind where
+        they left (a detour, Nystrom: "you had to make a circle and enter the race track at a
+        point before the point you left it"; a crawl under ``crawl-return: not-ahead``),
+        onto the track or not.
+
+        Such a car passes and un-passes lines as any car does, and round their ends too: going
+        round a line's end backwards un-passes it, coming back round it forwards passes it
+        again. But it passes no line it had not passed when it left: ``off`` - 1 is how many of
+        those it has lost since (so a move over the track from off it to off it again, or onto
+        it, never goes on over the finish or a checkpoint it never reached). Coming back round
+        the end of the start line it left round, it has its lap back, and must come back onto
+        the track behind where it left, as the words say."""
+        cap = np.asarray(progress) + np.maximum(np.asarray(off) - 1, 0)
+        return self.course.progress_after(progress, px, py, tx, ty, round_ends=True, cap=cap)
 
     def crash(self, cars: Cars, tx: np.ndarray, ty: np.ndarray, damage_limit: int | None = None,
               exclude: Sequence[tuple[int, int]] = (), memo: CrashSpots | None = None,

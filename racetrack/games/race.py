@@ -485,7 +485,7 @@ class RaceState:
         self.set_car(index, replace(car, position=Vec(*position), velocity=Vec(*velocity),
                                     progress=car.progress if progress is None else progress,
                                     damage=car.damage if damage is None else damage,
-                                    off_track=False, exit_distance=None))
+                                    off_track=False, exit_distance=None, lines_lost=0))
         self.trails[index].append(Vec(*position))
 
     def set_car(self, index: int, car: CarState) -> None:
@@ -643,7 +643,8 @@ class RaceState:
                                 f"{damage} damage", p, damage))
         if crashed.out[0] in (Out.CRASHED, Out.STRANDED):
             self.cars[index] = replace(new, position=p, off_track=car.off_track,
-                                       exit_distance=car.exit_distance)
+                                       exit_distance=car.exit_distance,
+                                       lines_lost=car.lines_lost)
             why = "crashed" if crashed.out[0] == Out.CRASHED \
                 else "stranded off the track, with no way back behind where it left"
             return events + self._knock_out(index, why)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -38,13 +38,19 @@ from racetrack.board.graphs import (
     Unindexed,
     first_of_each,
 )
+from racetrack.board.track import Track
 from racetrack.engine.model import CarState, Kit
 from racetrack.engine.movement import special_reach
 from racetrack.engine.moves import car_batch
 from racetrack.engine.position import car_position
 from racetrack.engine.transition import (
     COLUMNS,
+    CRASH,
+    DRIVE,
     KIT_COLUMNS,
+    LEAVE,
+    OFF,
+    RETURN,
     SPECIAL_CODES,
     Cars,
     CrashSpots,
@@ -55,6 +61,7 @@ from racetrack.engine.transition import (
     transition_for,
 )
 from racetrack.rules.ruleset import RuleSet
+from racetrack.search.bound import bound_for
 
 #: Bytes a search may use for its states, its seen-set and its edges before it gives up.
 MEMORY_BUDGET = 1 << 30
@@ -77,21 +84,47 @@ class SolverError(RacetrackError):
 
 
 @dataclass(frozen=True)
+class Step:
+    """One turn of a route: the point a player clicks (``None`` for a turn with no choice: a
+    turn missed after a crash, or a crash with no legal move, which the game plays itself),
+    where the car stands at the end of the turn, and what the turn was (``EVENTS``)."""
+
+    target: Vec | None
+    position: Vec
+    event: str
+
+    def to_json(self) -> dict:
+        return {"target": None if self.target is None else list(self.target),
+                "position": list(self.position), "event": self.event}
+
+
+#: What a route's turn may be: a move on the track, the one that finishes, a crash (the car
+#: put back, or set back), a turn missed after one, and Nystrom's and Levi's moves off the
+#: track: leaving it, off it, and back onto it.
+EVENTS = ("move", "finish", "crash", "miss", "leave", "off", "return")
+
+
+@dataclass(frozen=True)
 class Solution:
     """The fewest turns from a standing start, and one route that takes that many.
 
     ``path`` is the car's point after each turn, from the start (so a turn missed after a
     crash repeats the point); ``plays`` the point chosen each turn (a crash's point in the
-    wall; ``None`` for a turn with no choice: a missed turn, or a crash with no legal move)."""
+    wall; ``None`` for a turn with no choice: a missed turn, or a crash with no legal move);
+    ``steps`` the same turns as ``Step`` values; ``states`` how many states the search
+    expanded to prove it optimal."""
 
     moves: int
     start: Vec
     path: tuple[Vec, ...]
     plays: tuple[Vec | None, ...] = ()
+    steps: tuple[Step, ...] = ()
+    states: int = 0
 
     def to_json(self) -> dict:
         return {"moves": self.moves, "start": list(self.start),
-                "path": [list(p) for p in self.path]}
+                "path": [list(p) for p in self.path],
+                "steps": [step.to_json() for step in self.steps], "states": self.states}
 
 
 class StateSpace:
@@ -129,7 +162,8 @@ class StateSpace:
             self.vmax_x, self.vmax_y = extent_x, extent_y
         least = max(1, rules.crawl_step)  # a crawling car's step is its velocity
         self.vmax_x, self.vmax_y = max(self.vmax_x, least), max(self.vmax_y, least)
-        radix = {"pitted": 2, "launch": 2, "off": 2,
+        # Off the track: 1, and under a detour 1 + the lines lost round their ends since.
+        radix = {"pitted": 2, "launch": 2, "off": course.goal + 1 if transition.keeps_exit else 2,
                  "exit": transition.exit_cap + 1 if "exit" in self.columns else 1,
                  "damage": (damage_limit or 0) + 1,
                  "areas": 1 << transition.marks.count}
@@ -156,17 +190,42 @@ class StateSpace:
             self.size += self.f_width * f_height
 
     def compiled(self) -> tuple | None:
-        """The numbering and the rules as the compiled kernel reads them
-        (``racetrack.board.kernel.expand``), where it applies: the transition's rules allow it
-        (``Transition.compiled``) and a state is its point on the track, velocity and
-        progress alone."""
+        """The numbering and the rules as the compiled kernel's first expansion reads them
+        (``racetrack.board.kernel.expand``), where it applies: the transition's rules are the
+        ordinary ones (``Transition.ordinary``) and a state is its point on the track,
+        velocity and progress alone."""
         transition = self.transition
-        if not transition.compiled or self.radices or self.off_track \
+        if not transition.ordinary or self.radices or self.off_track \
                 or self.finished_base is not None:
             return None
-        points = np.ascontiguousarray(transition.land.points.reshape(-1), dtype=np.int64)
-        return (self.vmax_x, self.vmax_y, transition.goal, points,
-                *transition.compiled_rules())
+        return self._space_rules()
+
+    def _space_rules(self) -> tuple:
+        points = np.ascontiguousarray(self.transition.land.points.reshape(-1), dtype=np.int64)
+        return (self.vmax_x, self.vmax_y, self.transition.goal, points,
+                *self.transition.compiled_rules())
+
+    def kernel_rules(self, damage_limit: int | None, leave_track: bool = True) -> tuple | None:
+        """The numbering and every rule as the compiled kernel's ``successors`` reads them
+        (``unpack_rules`` in ``_kernel.c``), where it applies: the transition's rules allow it
+        (``Transition.compiled``), the state carries no more than the kernel numbers (no kit,
+        no pit stop, no launch) and no finishing move ends off the track.
+        ``leave_track=False``: moves that leave the track are legal but not followed."""
+        transition = self.transition
+        if not transition.compiled or self.finished_base is not None \
+                or any(name not in kernel.COLUMN_CODES for name, _ in self.radices) \
+                or self.size >= 1 << 63:
+            return None
+        grid = transition.grid
+        land = transition.land.compiled
+        drive = transition.drive.compiled
+        crawl, leaving, crash, zones, marks, units = transition.kernel_rules(damage_limit)
+        extra = np.array([[kernel.COLUMN_CODES[name], radix] for name, radix in self.radices],
+                         dtype=np.int64).reshape(-1)
+        return (self._space_rules(), land.packed, drive.packed,
+                transition.course.compiled_lines.packed,
+                (int(self.off_track), grid.x0, grid.y0, grid.width, grid.height), extra, crawl,
+                (*leaving, int(not leave_track)), crash, zones, marks, units)
 
     def progress_of(self, keys: np.ndarray) -> np.ndarray:
         """The progress of each state by its key (as ``decode`` would give it)."""
@@ -292,13 +351,20 @@ class Search:
         # The compiled kernel expands the states where the rules allow it (the numpy
         # transition judges what it leaves unsure, and crashes).
         self.compiled = self.space.compiled() if self.least_exit is None else None
+        # Where it does not, its ``successors`` do, for every rule it covers (the numpy
+        # transition works out what it asks about moves: ``Transition.move_facts``).
+        self.kernel_rules = self.space.kernel_rules(damage_limit, leave_track) \
+            if self.compiled is None else None
+        self.facts = kernel.MoveFacts() if self.kernel_rules is not None else None
         self.workspace = kernel.Workspace()
         land, vmx, vmy = transition.land, self.space.vmax_x, self.space.vmax_y
         self.moves_memo = MoveMemo(land, vmx, vmy) \
-            if self.compiled is None and MoveMemo.size(land, vmx, vmy) <= memory // 16 else None
+            if self.compiled is None and self.kernel_rules is None \
+            and MoveMemo.size(land, vmx, vmy) <= memory // 16 else None
         self.keys: list[np.ndarray] = []
         self.parents: list[np.ndarray] = []
         self.count = 0
+        self.expanded = 0  # states expanded (their successors worked out)
         self.first_goal: int | None = None
         self.goal_turns: int | None = None
         self._edge_src: list[np.ndarray] = []
@@ -368,6 +434,8 @@ class Search:
         if self.compiled is not None:
             keys = self.space.encode(cars).astype(self.key_type)
             self._expand_compiled(keys, rows, 0, push, drop_seen=False)
+        elif self.kernel_rules is not None:
+            self._expand_by_kernel(self.space.encode(cars), rows, 0, push, drop_seen=False)
         else:
             self._expand(cars, rows, 0, push)
         if not found:
@@ -416,10 +484,14 @@ class Search:
                 del keys, parents
             for ids, slice_keys in taken:
                 self._pending_bytes -= ids.nbytes
-                if self.compiled is not None:  # it passes over finished states itself
+                self.expanded += len(ids)
+                if self.compiled is not None or self.kernel_rules is not None:
+                    # it passes over finished states itself
+                    expand = self._expand_compiled if self.compiled is not None \
+                        else self._expand_by_kernel
                     for first in range(0, len(ids), self.chunk):
                         part = slice(first, first + self.chunk)
-                        self._expand_compiled(slice_keys[part], ids[part], turns)
+                        expand(slice_keys[part], ids[part], turns)
                     continue
                 cars = self.space.decode(slice_keys)
                 racing = np.flatnonzero(cars.progress < self.goal)
@@ -486,7 +558,7 @@ class Search:
         used = self.count * per_state + self.index.nbytes + self._pending_bytes \
             + self.working_bytes + growing \
             + (self.moves_memo.flags.nbytes if self.moves_memo is not None else 0) \
-            + self.workspace.nbytes
+            + (self.facts.nbytes if self.facts is not None else 0) + self.workspace.nbytes
         if self.least_exit is not None:
             used += self.least_exit.nbytes
         used += self._edge_bytes
@@ -615,6 +687,25 @@ class Search:
             self._check_fits(after)
             self._queue(self.space.encode(after), ids[src], cost, crashed, turns, push)
 
+    def _expand_by_kernel(self, keys: np.ndarray, ids: np.ndarray, turns: int, push=None,
+                          drop_seen: bool = True) -> None:
+        """``_expand`` by the compiled kernel's ``successors``
+        (``racetrack.board.kernel.expand_all``), the states by their keys; ``drop_seen=False``:
+        every successor is queued."""
+        found, sources, code, too_fast = kernel.expand_all(
+            self.kernel_rules, self.facts, keys, ids, self.transition.move_facts)
+        if too_fast:
+            raise SolverError("a legal move lies beyond the solver's speed bound")
+        found = found.astype(np.int64)
+        cost, crashed = (code & 15).astype(np.int64), code >= 16
+        if not drop_seen:
+            push = push or self._push
+            for c in np.unique(cost):
+                mask = cost == c
+                push(turns + int(c), found[mask], sources[mask])
+            return
+        self._queue(found, sources, cost, crashed, turns, push or self._push)
+
     def _expand_dropping_seen(self, cars: Cars, ids: np.ndarray, turns: int, push) -> None:
         """Moves that can only drive on or be refused: work out where each would lead, drop
         those that lead to a state already seen, and judge only the rest."""
@@ -711,52 +802,113 @@ class Search:
         return np.concatenate(self._goals) if self._goals else np.zeros(0, dtype=np.int64)
 
     def route(self, state_id: int) -> Solution:
-        """The route to a state: the points after each turn (a missed turn repeats the point),
-        and the point a player picks each turn (replayed through the rules, every turn of the
-        route as one batch)."""
-        ids = self.chain(state_id)
-        cars = self.states(np.array(ids))
-        transition = self.transition
-        path = [Vec(int(cars.x[0]), int(cars.y[0]))]
-        plays: list[Vec | None] = []
-        steps = len(ids) - 1
-        if not steps:
-            return Solution(0, path[0], tuple(path), ())
-        before = cars.take(np.arange(steps))
-        targets = self.space.encode(cars.take(np.arange(1, steps + 1)))
-        moves = transition.candidates(before, explain=False)
-        assert moves.legal is not None
-        legal = np.flatnonzero(moves.legal)
-        found = transition.after(before, moves, legal, self.damage_limit)
-        rows = moves.row[legal]
-        hit = np.flatnonzero(self.space.fits(found.cars) & (found.out == 0)
-                             & (self._keys_of(found.cars) == targets[rows]))
-        # The first legal move of each turn that leads to the next state of the route.
-        turn_hit = np.full(steps, -1, dtype=np.int64)
-        turn_hit[rows[hit][::-1]] = hit[::-1]
-        stuck = np.flatnonzero(turn_hit < 0)
-        crash_cost = dict(zip(stuck.tolist(), transition.stuck(
-            before.take(stuck), self.damage_limit).cost.tolist(), strict=True)) \
-            if len(stuck) else {}
-        for i in range(steps):
-            k = int(turn_hit[i])
-            if k >= 0:
-                j = legal[k]
-                plays.append(Vec(int(moves.tx[j]), int(moves.ty[j])))
-                cost = int(found.cost[k])
-            else:  # no legal move: the crash the rules make of the unchanged move
-                plays.append(None)
-                cost = int(crash_cost[i])
-            point = Vec(int(cars.x[i + 1]), int(cars.y[i + 1]))
-            path += [point] * cost
-            plays += [None] * (cost - 1)
-        return Solution(len(path) - 1, path[0], tuple(path), tuple(plays))
+        """The route to a state (``route_through``)."""
+        cars = self.states(np.array(self.chain(state_id)))
+        return replace(route_through(self.transition, self.space, self.damage_limit, cars),
+                       states=self.expanded)
 
-    def _keys_of(self, cars: Cars) -> np.ndarray:
-        keys = np.full(len(cars), -1, dtype=np.int64)
-        fits = self.space.fits(cars)
-        keys[fits] = self.space.encode(cars.take(np.flatnonzero(fits)))
-        return keys
+
+class BestFirst:
+    """The exact solver's search, whole in the compiled kernel (``CompiledSearch``): from the
+    sources, states in order of the turns taken plus a lower bound on the turns still to go
+    (``racetrack.search.bound``; none: breadth first), until the first finished state is taken,
+    which is optimal. It covers the rules the kernel's ``successors`` covers
+    (``StateSpace.kernel_rules``); what it asks about moves, the numpy transition works out.
+
+    Where the states carry the exit of a detour, it goes by turns alone, and of states alike
+    but for the exit keeps the one that left farthest on (as ``Search`` does)."""
+
+    def __init__(self, transition: Transition, sources: Cars, columns: Sequence[str],
+                 damage_limit: int | None = None, memory: int = MEMORY_BUDGET,
+                 bounded: bool = True):
+        self.transition = transition
+        self.damage_limit = damage_limit
+        self.space = StateSpace(transition, columns, damage_limit)
+        rules = self.space.kernel_rules(damage_limit)
+        if rules is None:
+            raise ValueError("the compiled kernel does not judge these rules")
+        if not self.space.fits(sources).all():
+            raise SolverError("a starting state lies outside the track's state space")
+        keys = self.space.encode(sources)
+        if len(first_of_each(keys)) != len(keys):
+            raise ValueError("the sources repeat a state")
+        self.facts = kernel.MoveFacts()
+        exit_radix = self.space.exit_radix
+        least = least_turns(transition, sources, self.space.accel)
+        self.bound = bound_for(transition, self.space, damage_limit) if bounded else None
+        self.core = kernel.CompiledSearch(rules, keys, memory, exit_radix, least, self.bound)
+        status = self.core.run(self.facts, transition.move_facts)
+        goal, turns, self.expanded, self.count, used, self.inconsistent, now, layer = \
+            self.core.result()
+        if status == kernel.SearchStatus.TOO_FAST:
+            raise SolverError("a legal move lies beyond the solver's speed bound")
+        if status == kernel.SearchStatus.MEMORY:
+            raise SolverError(f"the search passed {self.count:,} states ({used >> 20} MB); the "
+                              "track is too large to solve here")
+        if status == kernel.SearchStatus.GROWING:
+            raise SolverError(
+                f"the search found {self.count:,} states in {now} turns, {layer:,} in the "
+                f"last, and the finish is at least {least} turns away: it would pass the "
+                f"memory budget ({memory >> 20} MB); the track is too large to solve here")
+        self.first_goal = goal if goal >= 0 else None
+        self.goal_turns = turns if goal >= 0 else None
+
+    def route(self) -> Solution:
+        """The route to the first finished state (``route_through``)."""
+        assert self.first_goal is not None
+        keys = self.core.route(self.first_goal, self.count + 1)
+        cars = self.space.decode(keys.astype(np.int64))
+        return replace(route_through(self.transition, self.space, self.damage_limit, cars),
+                       states=self.expanded)
+
+
+def route_through(transition: Transition, space: StateSpace, damage_limit: int | None,
+                  cars: Cars) -> Solution:
+    """The route through the states ``cars`` (one a turn, from the source): the points after
+    each turn (a missed turn repeats the point), and the point a player picks each turn and
+    what it does, replayed through the rules (every turn of the route as one batch)."""
+    path = [Vec(int(cars.x[0]), int(cars.y[0]))]
+    plays: list[Vec | None] = []
+    steps: list[Step] = []
+    turns = len(cars) - 1
+    if not turns:
+        return Solution(0, path[0], tuple(path), ())
+    before = cars.take(np.arange(turns))
+    targets = space.encode(cars.take(np.arange(1, turns + 1)))
+    moves = transition.candidates(before, explain=False)
+    assert moves.legal is not None and moves.kind is not None
+    legal = np.flatnonzero(moves.legal)
+    found = transition.after(before, moves, legal, damage_limit)
+    rows = moves.row[legal]
+    keys = np.full(len(found.cars), -1, dtype=np.int64)
+    fits = space.fits(found.cars)
+    keys[fits] = space.encode(found.cars.take(np.flatnonzero(fits)))
+    hit = np.flatnonzero(fits & (found.out == 0) & (keys == targets[rows]))
+    # The first legal move of each turn that leads to the next state of the route.
+    turn_hit = np.full(turns, -1, dtype=np.int64)
+    turn_hit[rows[hit][::-1]] = hit[::-1]
+    stuck = np.flatnonzero(turn_hit < 0)
+    crash_cost = dict(zip(stuck.tolist(), transition.stuck(
+        before.take(stuck), damage_limit).cost.tolist(), strict=True)) if len(stuck) else {}
+    kinds = {DRIVE: "move", CRASH: "crash", LEAVE: "leave", OFF: "off", RETURN: "return"}
+    for i in range(turns):
+        k = int(turn_hit[i])
+        point = Vec(int(cars.x[i + 1]), int(cars.y[i + 1]))
+        if k >= 0:
+            j = legal[k]
+            target = Vec(int(moves.tx[j]), int(moves.ty[j]))
+            cost = int(found.cost[k])
+            event = kinds.get(int(moves.kind[j]), "move")
+            if event == "move" and cars.progress[i + 1] >= transition.goal:
+                event = "finish"
+        else:  # no legal move: the crash the rules make of the unchanged move
+            target, cost, event = None, int(crash_cost[i]), "crash"
+        plays.append(target)
+        steps.append(Step(target, point, event))
+        path += [point] * cost
+        plays += [None] * (cost - 1)
+        steps += [Step(None, point, "miss")] * (cost - 1)
+    return Solution(len(path) - 1, path[0], tuple(path), tuple(plays), tuple(steps))
 
 
 class TableReading:
@@ -994,8 +1146,47 @@ def solve(course: Course, rules: RuleSet, start: Vec | None = None, can_swim: bo
     starts = [start] if start is not None else list(course.start_positions)
     if not starts:
         raise SolverError("the track has no start position")
-    search = Search(transition, standing_starts(transition, starts, kit), columns, limit, kit,
-                    stop_at_goal=True, memory=memory)
+    return _search(transition, standing_starts(transition, starts, kit), columns, limit, kit,
+                   memory)
+
+
+#: The ways round a circuit: the start line's arrow's, and the other.
+WAYS = ("forward", "reverse")
+
+
+def races_either_way(track: Track, rules: RuleSet) -> bool:
+    """Whether a car may race this track either way round (``start.direction: either``, on a
+    circuit: a course from a start to a finish goes one way)."""
+    return rules.start_direction == "either" and track.is_circuit
+
+
+def solve_each_way(track: Track, rules: RuleSet, start: Vec | None = None,
+                   memory: int = MEMORY_BUDGET) -> dict[str, Solution | None]:
+    """The fewest turns round the circuit each way (``WAYS``: with the arrow, and the same
+    circuit reversed, its checkpoints in reverse order), from the best start point or
+    ``start``, for a lone car with no kit."""
+    tracks = {"forward": track, "reverse": track.reversed()}
+    return {way: solve(Course.for_rules(tracks[way], rules), rules, start, memory=memory)
+            for way in WAYS}
+
+
+def faster_way(found: dict[str, Solution | None]) -> str | None:
+    """The way round (``WAYS``) that finishes in fewer turns; ``None`` where they tie (or
+    neither finishes)."""
+    turns = {way: (s.moves if s is not None else math.inf) for way, s in found.items()}
+    if turns["forward"] == turns["reverse"]:
+        return None
+    return min(WAYS, key=turns.__getitem__)
+
+
+def _search(transition: Transition, sources: Cars, columns: Sequence[str],
+            limit: int | None, kit: Kit | None, memory: int) -> Solution | None:
+    """The fewest turns from the sources and a route: by the compiled best-first search where
+    the kernel covers the rules, else by ``Search``."""
+    if kit is None and StateSpace(transition, columns, limit).kernel_rules(limit) is not None:
+        found = BestFirst(transition, sources, columns, limit, memory)
+        return None if found.first_goal is None else found.route()
+    search = Search(transition, sources, columns, limit, kit, stop_at_goal=True, memory=memory)
     if search.first_goal is None:
         return None
     return search.route(search.first_goal)
@@ -1020,12 +1211,12 @@ def solve_position(course: Course, rules: RuleSet, car: CarState, can_swim: bool
     if not StateSpace(transition, columns, limit, kit).fits(source).all():
         raise SolverError(f"the solver cannot start from {car_position(car)!r} under "
                           f"{rules.name}: not a state a lone car can be in there")
-    search = Search(transition, source, columns, limit, kit, stop_at_goal=True, memory=memory)
-    if search.first_goal is None:
+    found = _search(transition, source, columns, limit, kit, memory)
+    if found is None:
         return None
-    found = search.route(search.first_goal)
     return Solution(found.moves + waiting, start, (start,) * waiting + found.path,
-                    (None,) * waiting + found.plays)
+                    (None,) * waiting + found.plays,
+                    (Step(None, start, "miss"),) * waiting + found.steps, found.states)
 
 
 def solve_each_start(course: Course, rules: RuleSet, can_swim: bool = False,

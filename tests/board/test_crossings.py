@@ -173,6 +173,56 @@ def test_a_replay_that_steps_back_on_ahead_of_where_it_left_does_not_verify(oval
         load_replay(path).verify()
 
 
+# Nystrom on the oval: a car past the start line by its outer end drives off the track, goes
+# back round the line's end (losing the line), comes round it forwards again, then tries the
+# track ahead of where it left.
+ROUND_THE_END_AND_BACK = [(21, 25), (20, 26), (18, 26), (17, 26), (17, 26), (18, 26), (20, 26),
+                          (21, 25)]
+
+
+def test_a_detour_round_the_start_lines_end_comes_back_on_behind_where_it_left(oval):
+    """Nystrom: "enter the race track at a point before the point you left it". Going back
+    round the end of the start line un-passes it (the position says ``lost=1``); coming back
+    round it forwards passes it again; so the track ahead of where the car left is refused,
+    as it would be had it never gone round, and the track behind is open."""
+    from racetrack.engine.model import MoveKind, Refusal
+    from racetrack.engine.position import car_position
+
+    rules = load_rules("nystrom").replace(start_grid="spread")
+    state = Race(oval, rules, [CarSetup("Ann")]).start()
+    state.place(0, Vec(21, 23), Vec(0, 1), progress=1)
+    seen = []
+    for target in ROUND_THE_END_AND_BACK:
+        state.apply(Move(Vec(*target)))
+        seen.append((state.car(0).progress, state.car(0).lines_lost))
+    assert seen == [(1, 0), (1, 0), (0, 1), (0, 1), (0, 1), (0, 1), (1, 0), (1, 0)]
+    assert car_position(state.car(0)).startswith("21,25 1,-1 1 off@")
+    moves = {c.target: c for c in state.candidates()}
+    ahead = moves[Vec(22, 24)]
+    assert ahead.kind is MoveKind.RETURN and ahead.refusal is Refusal.BEHIND_EXIT
+    behind = Race(oval, rules, [CarSetup("Ann")]).start()
+    behind.place(0, Vec(21, 23), Vec(0, 1), progress=1)
+    for target in (*ROUND_THE_END_AND_BACK[:3], (17, 25)):
+        behind.apply(Move(Vec(*target)))
+    assert "lost=1" in car_position(behind.car(0))
+    moves = {c.target: c for c in behind.candidates()}
+    assert moves[Vec(17, 24)].kind is MoveKind.RETURN
+    assert moves[Vec(17, 24)].refusal is Refusal.NONE
+
+
+def test_going_round_a_lines_end_off_the_track_is_undone_by_coming_back_round_it(oval):
+    """Off the track on a detour, progress is the same both ways round a line's end: back
+    round it un-passes the line, forwards round it passes it again, but never a line the car
+    had not passed when it left (the cap)."""
+    course = Course.for_rules(oval, load_rules("nystrom"))
+    back = course.advance_one(1, Vec(21, 26), Vec(19, 26), round_ends=True)
+    again = course.advance_one(0, Vec(19, 26), Vec(21, 26), round_ends=True, cap=1)
+    never = course.advance_one(0, Vec(19, 26), Vec(21, 26), round_ends=True, cap=0)
+    assert (back, again, never) == (0, 1, 0)
+    # On the track and off it alike, without round_ends, forwards round the end is nothing.
+    assert course.advance_one(0, Vec(19, 26), Vec(21, 26)) == 0
+
+
 def test_the_infield_crawl_to_rule_6s_checkpoint_is_refused():
     """The crawl that made hairpins 18 moves under Levi's rules as written: off the track by
     the start line's infield end, through the infield and back onto the track by rule 6's

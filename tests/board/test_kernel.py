@@ -25,10 +25,10 @@ from racetrack.board.course import Course
 from racetrack.board.geometry import Line
 from racetrack.board.lattice import LatticeRegion, SheetGrid
 from racetrack.board.track import bundled_track_paths, find_track, load_track
-from racetrack.engine.transition import Cars, transition_for
 from racetrack.rules import load_rules
 from racetrack.search.drivers.tables import build_value_table, table_setup
 from racetrack.search.solver import Search, ValueTable, lone_car, solve, standing_starts
+from tests.board.test_kernel_rules import numpy_only, random_states
 from tests.board.test_lattice import random_moves, rings
 from tests.conftest import make_track
 
@@ -50,16 +50,6 @@ COMPILED_RULES = {
                                                   crash_miss_turns=1),
     "open-track": load_rules("gardner").replace(walls="off-track", movement_choices="square-24"),
 }
-
-
-@contextmanager
-def numpy_only():
-    """Courses and transitions built inside answer in numpy alone."""
-    was, kernel.ENABLED = kernel.ENABLED, False
-    try:
-        yield
-    finally:
-        kernel.ENABLED = was
 
 
 def test_the_kernel_is_built():
@@ -233,16 +223,8 @@ def one_turns(track, rules, seed: int):
             course = Course(track)
             transition, columns, limit = lone_car(course, rules)
             assert transition.compiled == compiled
-            rng = np.random.default_rng(seed)
-            points = transition.land.points
-            pick = rng.integers(0, len(points), 300)
-            cars = Cars(x=points[pick, 0], y=points[pick, 1], vx=rng.integers(-3, 4, 300),
-                        vy=rng.integers(-3, 4, 300),
-                        progress=rng.integers(0, course.goal, 300))
-            cars = cars.take(np.flatnonzero(np.abs(cars.vx) + np.abs(cars.vy) < 5))
-            first = np.unique(np.column_stack([cars.x, cars.y, cars.vx, cars.vy, cars.progress]),
-                              axis=0, return_index=True)[1]
-            cars = cars.take(np.sort(first))
+            # Speeds over the numbering's range (skids start at 4), starts at rest, ...
+            cars = random_states(transition, columns, limit, np.random.default_rng(seed), 300)
             search = Search(transition, cars, columns, limit, run=False)
             assert (search.compiled is not None) == compiled
             rows, after, cost = search.one_turn(cars)
@@ -273,18 +255,6 @@ def test_every_option_of_a_cars_moves_is_decided_for_the_kernel():
     from racetrack.rules.options import OPTIONS
 
     assert {o.key for o in OPTIONS if o.moves} == set(COMPILED_OPTIONS)
-
-
-def test_rules_the_kernel_does_not_judge_go_to_numpy():
-    """Anything beyond its ordinary moves: the transition says so, and the search uses numpy."""
-    track = load_track(find_track("oval"))
-    for name in ("baker", "nystrom", "levi", "pope", "gordon", "sutton-barto"):
-        rules = load_rules(name)
-        transition = transition_for(Course.for_rules(track, rules), rules)
-        assert not transition.compiled, name
-    hazards = load_track(find_track("hazards"))
-    rules = load_rules("gardner")
-    assert not transition_for(Course.for_rules(hazards, rules), rules).compiled  # its oil
 
 
 # -- whole searches ---------------------------------------------------------------------------

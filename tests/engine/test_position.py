@@ -13,6 +13,7 @@ from racetrack.engine.position import PositionError, car_position, parse_car_pos
     "20,24 0,0 1",
     "31,5 4,-2 3 pit dmg=2",
     "12,30 1,1 2 off@41.6",
+    "12,30 1,1 1 off@41.6 lost=1",
     "12,30 1,1 2 off",
     "8,3 -2,0 1 launch kit=1/2/0",
     "8,3 0,0 0 miss=2 out",

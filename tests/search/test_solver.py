@@ -305,6 +305,75 @@ def test_cli_text_and_starts(capsys):
     assert report["best"] == PINNED["oval"] and len(report["starts"]) == 5
 
 
+@pytest.mark.parametrize("track_name, variant", [("oval", "baker"),
+                                                 ("riddler-opolis", "simulation")])
+def test_cli_json_steps_race_as_clicks(capsys, track_name, variant):
+    """``steps``: one a turn, each where the car stands after it (the path's points) and the
+    point a player clicks (none for a turn the game plays itself). Clicking the targets in
+    order drives the same race, the crash included: the put-back point alone would be a
+    different move."""
+    assert main(["solve", track_name, "--rules", variant, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    steps = found["steps"]
+    assert len(steps) == found["moves"] and found["states"] > 0
+    assert [step["position"] for step in steps] == found["path"][1:]
+    assert "crash" in [step["event"] for step in steps] and steps[-1]["event"] == "finish"
+    rules = load_rules(variant)
+    state = Race(load_track(find_track(track_name)), rules.replace(start_grid="spread"),
+                 [CarSetup("Solo")]).start()
+    state.set_car(0, replace(state.cars[0], position=Vec(*found["start"])))
+    clicked = [i for i, step in enumerate(steps) if step["target"] is not None]
+    for i, after in zip(clicked, [*clicked[1:], len(steps)], strict=True):
+        state.apply(Move(Vec(*steps[i]["target"])))
+        # the turns with no choice that follow, the game plays at once
+        assert list(state.cars[0].position) == steps[after - 1]["position"]
+    assert state.cars[0].finish is not None and state.last_round == found["moves"]
+
+
+def test_cli_text_marks_a_crash(capsys):
+    assert main(["solve", "oval", "--rules", "baker"]) == 0
+    out = capsys.readouterr().out
+    assert "27 moves from (20, 23), 1 crash" in out and "2,9(crash at 1,9) 2,10" in out
+    assert main(["solve", "riddler-opolis", "--rules", "simulation"]) == 0
+    assert "-6,1(crash) -6,1(missed) -5,0" in capsys.readouterr().out
+
+
+def test_either_way_round_both_ways_are_solved_and_the_faster_named(capsys):
+    """Levi's "players can go either way around the course": on the wide speedway the way
+    against the arrow is a turn faster. The JSON answers with it, says so and holds both; the
+    text gives both ways and their routes; the reverse route races in as many turns by a car
+    set to race in reverse."""
+    assert main(["solve", "wide-speedway", "--rules", "levi", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    ways = found["directions"]
+    assert (ways["forward"]["moves"], ways["reverse"]["moves"]) == (31, 30)
+    assert found["faster"] == found["direction"] == "reverse"
+    assert {key: found[key] for key in ways["reverse"]} == ways["reverse"]
+    assert main(["solve", "wide-speedway", "--rules", "levi"]) == 0
+    out = capsys.readouterr().out
+    assert "forward (with the arrow): 31 moves" in out and "reverse (against it): 30 moves" in out
+    assert "faster: reverse, by 1 move" in out and out.count("route:") == 2
+    track = load_track(find_track("wide-speedway"))
+    rules = load_rules("levi")
+    race = Race(track, rules.replace(start_grid="spread"), [CarSetup("Solo", reverse=True)])
+    state = race.start()
+    state.set_car(0, replace(state.cars[0], position=Vec(*found["start"])))
+    for step in found["steps"]:
+        if step["target"] is not None:
+            state.apply(Move(Vec(*step["target"])))
+    assert state.cars[0].finish is not None and state.last_round == 30
+
+
+def test_a_tie_either_way_round_and_one_way_rules(capsys):
+    assert main(["solve", "oval", "--rules", "levi", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["faster"] is None and found["direction"] == "forward" and found["moves"] == 28
+    assert main(["solve", "oval", "--rules", "levi"]) == 0
+    assert "both ways take 28 moves" in capsys.readouterr().out
+    assert main(["solve", "oval", "--json"]) == 0  # Gardner's: one way round, as before
+    assert "directions" not in json.loads(capsys.readouterr().out)
+
+
 def test_cli_refuses_a_point_that_is_not_a_standing_start(capsys):
     assert main(["solve", "oval", "--from=-3,4"]) == 1  # off the track
     assert "not a start point" in capsys.readouterr().err

@@ -92,7 +92,8 @@ class EditorCanvas:
         if state.show_route:
             found = state.analysis()
             if found is not None and found.solution is not None:
-                ghost.draw_ghost(surface, camera, found.solution.path, ghost.OPTIMAL)
+                ghost.draw_ghost(surface, camera, found.solution.path, ghost.OPTIMAL,
+                                 steps=found.solution.steps)
         self._selection(surface, state, draft, camera)
         self._handles(surface, state, draft, camera)
         world = camera.to_world(*mouse) if mouse and view.collidepoint(mouse) else None

@@ -197,7 +197,7 @@ class TrialResultsScene(ResultsScene):
         colours = theme.palette()
         solution = self.par_job.result().solution if self.par_job.done() else None
         if solution is not None:
-            draw_ghost(surface, self.camera, solution.path, OPTIMAL)
+            draw_ghost(surface, self.camera, solution.path, OPTIMAL, steps=solution.steps)
         if len(self.best_path) > 1:
             setup = self.state.race.cars[0]
             draw_ghost(surface, self.camera, self.best_path,

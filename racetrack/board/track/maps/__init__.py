@@ -14,11 +14,14 @@ import enum
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from racetrack.base.errors import MapError, Problem, TrackError
-from racetrack.board.track.draft import Draft
 from racetrack.board.track.fileformat import bundled_tracks_folder
 from racetrack.board.track.model import Track
+
+if TYPE_CHECKING:
+    from racetrack.board.track.draft import Draft
 
 
 class MapFormat(enum.Enum):
@@ -118,6 +121,8 @@ def import_map(path: str | os.PathLike[str], format: MapFormat | None = None,
     if format is MapFormat.IMAGE:
         draft, notes = read_picture(path, scale, name)
         return Imported(draft, format, tuple(notes))
+    from racetrack.board.track.draft import Draft  # imported here: loading a track file needs none
+
     cells = read_karo(path) if format is MapFormat.KARO else read_grid(path)
     track, notes = cells_to_track(cells, name, file)
     # The track keeps the name of its source's rules: a plain `racetrack play` and the New

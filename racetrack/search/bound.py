@@ -1,0 +1,219 @@
+"""A lower bound on the turns a lone car still needs: what lets the exact solver search best
+first (``racetrack.search.solver.BestFirst``) and still prove its answer optimal.
+
+The bound is the largest of three, each never more than the truth:
+
+**Squares still to go, covered as fast as a car can.** A car's speed (the larger component of
+its move) grows by at most ``a`` a turn (the rules' largest change of a component: 1, or 2
+under ``square-24``), so in k turns a car at speed s covers at most k s + a k (k + 1) / 2
+squares, counted as its moves' lengths (the larger component of each). ``distances`` (the
+kernel's ``bound_field``) is a lower bound on the squares of any route to the finish: the
+shortest path, over the points of the sheet within a square of the track (where a car's move
+runs), of steps to a neighbouring point (one square each, passing lines as a car would) and,
+near the lines, of every move between points of the track (its length), with the progress
+``Course.advance`` gives. It is a lower bound because every move of a car maps to a path no
+longer than the move: a move that comes within a square of no line it could pass is followed
+by the points it passes within a square of (a whole number along its longer axis, its other
+coordinate rounded down), each a step from the last, none passing a line; a move near a line
+is one of the moves taken as they are. A crash that puts a car back on the track (``restart``)
+moves it from where it left the track to the nearest point of the track: where every point of
+the wall has a point of the track within ``slack`` squares (at most 2; found by walking the
+wall), a crash covers at most its move and ``slack`` more, and every turn is counted so.
+
+**Each axis on its own.** The two components of a car's position move independently, each as
+a coordinate whose velocity changes by at most ``a`` a turn. Every route passes, in order, the
+points at every distance from the finish (the distances fall by at most one a step): so the x
+coordinate must pass, in order, the span of x of the points at each distance (within a square),
+and so must y. ``axis_turns`` works out the fewest turns a lone coordinate needs to pass a
+level of distances every ``band`` in order, for each coordinate and velocity: no route is
+faster than either axis alone. (Only where no crash puts the car back somewhere and no car
+leaves the track: a put-back or a detour moves a coordinate as no velocity does.)
+
+Where no bound is proven (a car that may leave the track: off it, a detour or a crawl may go
+anywhere; a wall with no point of the track near enough; too many moves near the lines to
+take), there is none, and the search goes by turns alone: breadth first. (So it goes for a
+detour's search in any case: of states alike but for where they left the track it keeps the
+farthest on, which needs them in order of turns.)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+
+from racetrack.board import kernel
+
+#: How far apart the wall is walked for the put-back's slack, in squares.
+WALL_STEP = 0.1
+#: The most levels the axes' tables take (the levels are spread over the distances).
+MOST_LEVELS = 160
+#: The most moves near the lines taken as they are (more: no bound).
+MOST_NEAR_MOVES = 30_000_000
+
+
+def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
+    """The bound's tables as ``racetrack.board.kernel.CompiledSearch`` takes them (see
+    ``search_new`` in ``_kernel.c``), or ``None`` where no bound is proven for these rules."""
+    rules = transition.rules
+    if not kernel.enabled() or not transition.compiled:
+        return None
+    if transition.leaving in ("detour", "crawl"):
+        return None  # off the track a car may go anywhere
+    accel = int(np.abs(transition.changes).max())
+    teleports = rules.crash_outcome == "restart"
+    slack = 0
+    if teleports:
+        reach = put_back_reach(transition)
+        if reach is None:
+            return None
+        slack = reach
+    grid = transition.grid
+    width, height = grid.width, grid.height
+    drive = transition.drive.compiled
+    near = near_points(drive, width, height)
+    land = np.ascontiguousarray(transition.land.index[:-1], dtype=np.int32)
+    course = transition.course
+    goal = course.goal
+    area_mark = np.array([line == course.finish_area_mark for line in course.lines],
+                         dtype=np.uint8)
+    finish_near = None
+    if area_mark.any() and transition.marks.finish is not None:
+        finish_near = near_area(transition.marks.finish, grid)
+    out = np.empty(goal * width * height, dtype=np.int32)
+    moves = (space.vmax_x + slack, space.vmax_y + slack, 1.0 + slack, int(teleports))
+    estimate = near_move_count(transition, space, slack)
+    if estimate > MOST_NEAR_MOVES:
+        return None
+    _, boxes = kernel._kernel.bound_field(course.compiled_lines.packed,
+                                          (grid.x0, grid.y0, width, height), near,
+                                          drive.packed[6], land, drive.packed, area_mark,
+                                          finish_near, moves, out)
+    axes = ((None, grid.x0, width, space.vmax_x), (None, grid.y0, height, space.vmax_y))
+    level_of, levels = None, 0
+    if transition.leaving in ("illegal", "crash"):  # a car on the track, or put back on it
+        stays = rules.crash_outcome == "set-back" and rules.crash_set_back == 0
+        crash = (1 if teleports else 2 if stays else 0, slack, 1 + rules.crash_miss_turns)
+        level_of, levels, axes = axis_bounds(np.frombuffer(boxes, dtype=np.int32).reshape(-1, 4),
+                                             grid, space, accel, crash)
+    return (out, grid.x0, grid.y0, width, height, accel, slack, level_of, levels, *axes)
+
+
+def near_points(cells: kernel.RegionCells, width: int, height: int) -> np.ndarray:
+    """Per point of the sheet: whether a unit cell beside it meets the region (a car's move
+    passes within a square of such points only)."""
+    state = cells.packed[6].reshape(height - 1, width - 1) != 0
+    padded = np.zeros((height + 1, width + 1), dtype=bool)
+    padded[1:-1, 1:-1] = state
+    near = padded[:-1, :-1] | padded[:-1, 1:] | padded[1:, :-1] | padded[1:, 1:]
+    return np.ascontiguousarray(near.reshape(-1), dtype=np.uint8)
+
+
+def near_area(area, grid) -> np.ndarray:
+    """Per point of the sheet: whether the area lies within two squares of it along each
+    axis (a move that passes over it passes within two squares of such a point)."""
+    points = grid.all_points().astype(float)
+    boxes = shapely.box(points[:, 0] - 2, points[:, 1] - 2, points[:, 0] + 2, points[:, 1] + 2)
+    return np.ascontiguousarray(shapely.intersects(area, boxes), dtype=np.uint8)
+
+
+def put_back_reach(transition) -> int | None:
+    """The most squares (along either axis, rounded up) between a point of the wall and the
+    point of the track nearest to it, where a crash puts a car back; ``None`` if it may be more
+    than 2. The wall is walked every ``WALL_STEP``, and each walked point's nearest point is at
+    most half a step farther than any point of the wall beside it."""
+    boundary = transition.drive.region.geometry.boundary
+    walked = shapely.get_coordinates(shapely.segmentize(boundary, WALL_STEP))
+    if not len(walked):
+        return 0
+    land = transition.land
+    nearest = np.full(len(walked), np.inf)
+    cx, cy = np.floor(walked[:, 0]).astype(np.int64), np.floor(walked[:, 1]).astype(np.int64)
+    for dx in range(-2, 4):
+        for dy in range(-2, 4):
+            x, y = cx + dx, cy + dy
+            on = land.point_index(x, y) >= 0
+            d = np.hypot(x - walked[:, 0], y - walked[:, 1])
+            nearest = np.where(on, np.minimum(nearest, d), nearest)
+    farthest = float(nearest.max()) + WALL_STEP / 2
+    return math.ceil(farthest) if farthest <= 2 else None
+
+
+def near_move_count(transition, space, slack: int) -> int:
+    """About how many moves near the lines ``bound_field`` takes as they are (an upper bound:
+    every move from a point of the track within reach of a line's box)."""
+    course = transition.course
+    lo, hi = course._behind_boxes
+    reach_x, reach_y = space.vmax_x + slack + 2, space.vmax_y + slack + 2
+    points = transition.land.points
+    near = np.zeros(len(points), dtype=bool)
+    for k in range(len(lo)):
+        near |= ((points[:, 0] >= lo[k, 0] - reach_x) & (points[:, 0] <= hi[k, 0] + reach_x)
+                 & (points[:, 1] >= lo[k, 1] - reach_y) & (points[:, 1] <= hi[k, 1] + reach_y))
+    return int(near.sum()) * (2 * reach_x + 1) * (2 * reach_y + 1) * course.goal
+
+
+def axis_bounds(boxes: np.ndarray, grid, space, accel: int, crash: tuple[int, int, int]):
+    """The axes' tables: levels every ``band`` distances (at most ``MOST_LEVELS``), each
+    spanning its box on each axis; ``crash`` says how a crash moves a coordinate (see
+    ``axis_turns`` in ``_kernel.c``). Returns (level of each distance, levels, x axis, y
+    axis)."""
+    farthest = len(boxes) - 1
+    band = max(1, -(-farthest // MOST_LEVELS))
+    levels = np.arange(band, farthest + 1, band)
+    n = len(levels)
+    distances = np.arange(farthest + 1)
+    level_of = np.where(distances >= 1, np.minimum((distances - 1) // band, n), 0)
+    axes = []
+    for axis, first, extent, vmax in ((0, grid.x0, grid.width, space.vmax_x),
+                                      (1, grid.y0, grid.height, space.vmax_y)):
+        lo = boxes[levels, 2 * axis].astype(np.int64)
+        hi = boxes[levels, 2 * axis + 1].astype(np.int64)
+        empty = lo > hi  # no point at that distance: nothing to pass there
+        lo[empty], hi[empty] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+        table = np.empty((n + 1) * extent * (2 * vmax + 1), dtype=np.uint16)
+        kernel._kernel.axis_turns(np.ascontiguousarray(lo, dtype=np.int32),
+                                  np.ascontiguousarray(hi, dtype=np.int32), first, extent,
+                                  vmax, accel, crash, table)
+        axes.append((table, first, extent, vmax))
+    return np.ascontiguousarray(level_of, dtype=np.int32), n, axes
+
+
+def turns_at_least(bound: tuple, space, cars) -> np.ndarray:
+    """The bound (as ``bound_for`` gives it) for a batch of states, as the compiled search
+    works it out (``bound_of`` in ``_kernel.c``); a large number where a state cannot finish."""
+    distances, x0, y0, width, height, accel, slack, level_of, levels, axis_x, axis_y = bound
+    goal = space.transition.goal
+    far = np.int64(1 << 28)
+    speed = np.maximum(np.abs(cars.vx), np.abs(cars.vy)).astype(np.int64) + slack
+    on = cars.progress < goal
+    result = np.zeros(len(cars), dtype=np.int64)
+    col, row = cars.x.astype(np.int64) - x0, cars.y.astype(np.int64) - y0
+    at = (np.minimum(cars.progress, goal - 1).astype(np.int64) * height + row) * width + col
+    d = np.where(on, distances[np.where(on, at, 0)], 0).astype(np.int64)
+    result[on] = _cover(np.maximum(d[on], 0), speed[on], accel)
+    result[on & (d < 0)] = far
+    if level_of is not None:
+        use = on & (d >= 0) & (d < len(level_of))
+        level = level_of[np.where(use, d, 0)].astype(np.int64)
+        for (table, first, extent, vmax), coord, vel in ((axis_x, cars.x, cars.vx),
+                                                         (axis_y, cars.y, cars.vy)):
+            span = 2 * vmax + 1
+            where = (level * extent + (coord.astype(np.int64) - first)) * span + vel + vmax
+            turns = table[np.where(use, where, 0)].astype(np.int64)
+            turns = np.where(turns == 0xFFFF, far, turns)
+            result = np.where(use, np.maximum(result, turns), result)
+    return result
+
+
+def _cover(d: np.ndarray, speed: np.ndarray, accel: int) -> np.ndarray:
+    """The fewest k with k speed + accel k (k + 1) / 2 >= d (``turns_to_cover``)."""
+    b = 2.0 * speed + accel
+    k = np.floor((-b + np.sqrt(b * b + 8.0 * accel * d)) / (2.0 * accel)).astype(np.int64)
+    k = np.maximum(k, 0)
+    for _ in range(3):
+        k = np.where((k > 0) & ((k - 1) * speed + accel * (k - 1) * k // 2 >= d), k - 1, k)
+    for _ in range(3):
+        k = np.where(k * speed + accel * k * (k + 1) // 2 < d, k + 1, k)
+    return np.where(d <= 0, 0, k)

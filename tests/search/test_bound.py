@@ -1,0 +1,166 @@
+"""The solver's lower bound (``racetrack.search.bound``) never overestimates, and the best-first
+search it guides proves the same optima as the breadth-first search.
+
+A table that keeps every edge (``ValueTable``) holds the true turns to go from every state a
+lone car can reach from a standing start anywhere on the track; the bound must be no more than
+that for every one of them, under rules that move a car as each part of the bound allows for: the
+ordinary moves, 25 choices (a faster speed-up), crashes that put a car back (a coordinate
+jumps), turns missed after a crash, a set-back that leaves the car where it is, skids,
+checkpoint areas, zones.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from racetrack.board.course import Course
+from racetrack.board.track import find_track, load_track
+from racetrack.search.bound import bound_for, turns_at_least
+from racetrack.search.solver import UNSOLVED, BestFirst, StateSpace, lone_car, standing_starts
+from tests.board.test_kernel import courses, edge_table
+from tests.board.test_kernel_rules import VARIANTS, _rules, course_for
+from tests.reference_bfs import fewest_moves_with
+
+pytestmark = pytest.mark.skipif(os.environ.get("RACETRACK_KERNEL") == "off",
+                                reason="the kernel is switched off")
+
+#: Rule sets whose searches the bound guides, each on a small track.
+BOUNDED = {
+    "gardner": ("riddler-opolis", _rules("gardner")),
+    "square-24": ("riddler-opolis", _rules("classroom-24")),
+    "baker": ("zones", VARIANTS["baker"][1]),
+    "simulation": ("riddler-opolis", VARIANTS["simulation"][1]),
+    "skidding": ("zones", VARIANTS["skidding"][1]),
+    "karopapier": ("areas", VARIANTS["karopapier"][1]),
+    "stays": ("areas", VARIANTS["karopapier-stays"][1]),
+}
+
+
+def table_and_bound(track_name: str, rules):
+    table = edge_table(course_for(track_name, rules), rules)
+    transition = table.search.transition
+    space = StateSpace(transition, table.search.space.columns, table.search.damage_limit)
+    bound = bound_for(transition, space, table.search.damage_limit)
+    return table, space, bound
+
+
+@pytest.mark.parametrize("name", BOUNDED)
+def test_the_bound_never_exceeds_the_turns_to_go(name):
+    table, space, bound = table_and_bound(*BOUNDED[name])
+    assert bound is not None, name
+    states = table.search.states(np.arange(table.search.count))
+    truth = table.value.astype(np.int64)
+    found = turns_at_least(bound, space, states)
+    known = truth < UNSOLVED
+    assert (found[known] <= truth[known]).all(), name
+    # ... and it bounds: most states get more than nothing, and some the truth itself
+    racing = known & (states.progress < table.search.goal)
+    assert (found[racing] > 0).mean() > 0.9 and (found[racing] == truth[racing]).any()
+
+
+def test_a_state_that_cannot_finish_is_bounded_out():
+    """Where the distances say the finish cannot be reached, the bound is large: such states
+    are never searched (a car heading at the wall faster than it can stop)."""
+    table, space, bound = table_and_bound(*BOUNDED["gardner"])
+    states = table.search.states(np.arange(table.search.count))
+    found = turns_at_least(bound, space, states)
+    assert (found[table.value == UNSOLVED] >= 1 << 28).any()
+
+
+def test_no_bound_where_a_car_may_leave_the_track():
+    for name in ("nystrom", "levi", "levi-as-written"):
+        track_name, rules = VARIANTS[name]
+        course = course_for(track_name, rules)
+        transition, columns, limit = lone_car(course, rules)
+        assert bound_for(transition, StateSpace(transition, columns, limit), limit) is None
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(course=courses())
+def test_the_best_first_search_proves_the_breadth_first_optimum(course):
+    """On random rings (corners on quarters or hundredths, checkpoints, laps, rule 6), under
+    Gardner's rules and Baker's: the same optimum, and never more states."""
+    for name in ("gardner", "baker"):
+        rules = _rules(name)
+        transition, columns, limit = lone_car(course, rules)
+        sources = standing_starts(transition, course.start_positions)
+        bounded = BestFirst(transition, sources, columns, limit)
+        plain = BestFirst(transition, sources, columns, limit, bounded=False)
+        assert bounded.bound is not None
+        assert bounded.goal_turns == plain.goal_turns
+        assert bounded.expanded <= plain.expanded
+
+
+def test_the_best_first_route_races_in_its_turns():
+    from tests.search.test_solver import race_plays
+
+    rules = _rules("baker")
+    track = load_track(find_track("oval"))
+    course = Course.for_rules(track, rules)
+    transition, columns, limit = lone_car(course, rules)
+    found = BestFirst(transition, standing_starts(transition, course.start_positions), columns,
+                      limit)
+    solution = found.route()
+    state = race_plays(track, rules, solution)
+    assert state.cars[0].finish is not None and state.last_round == solution.moves
+    assert solution.states == found.expanded > 0
+
+
+#: Rule sets the plain reference (``fewest_moves_with``) searches as the game does: the car
+#: stays on the track, or has no legal move and that is the end of it.
+ON_THE_TRACK = ("gardner", "gardner-addenda", "karopapier", "simulation", "skidding",
+                "westinghouse")
+
+
+@pytest.mark.parametrize("track_name", ["riddler-opolis", "narrows", "oval"])
+@pytest.mark.parametrize("name", ON_THE_TRACK)
+def test_the_bounded_search_finds_the_plain_searchs_optimum(track_name, name):
+    """On bundled tracks (a lap round corners, a narrow S, an oval) under every rule set that
+    keeps the car on the track: the optimum the best-first search proves is a plain
+    breadth-first search's, judging every move with its own shapely call."""
+    rules = _rules(name)
+    track = load_track(find_track(track_name))
+    course = Course.for_rules(track, rules)
+    transition, columns, limit = lone_car(course, rules)
+    found = BestFirst(transition, standing_starts(transition, course.start_positions), columns,
+                      limit)
+    assert found.bound is not None, name
+    assert found.goal_turns == fewest_moves_with(track, rules)
+
+
+#: Every bundled rule set the compiled search covers (the best-first search takes them all;
+#: the bound those where a car stays on the track or is put back on it).
+COMPILED = ("gardner", "gardner-addenda", "classroom", "classroom-24", "simulation",
+            "skidding", "westinghouse", "karopapier", "baker", "baker-advanced", "baker-bond",
+            "baker-teams", "nystrom", "levi")
+
+
+@pytest.mark.parametrize("track_name, name", [
+    (track_name, name) for name in COMPILED for track_name in ("oval", "riddler-opolis", "hairpins")
+    if (track_name, name) != ("hairpins", "nystrom")])  # (nine seconds, and no bound to check)
+def test_the_bounded_search_proves_the_breadth_first_optimum_under_every_rule_set(track_name,
+                                                                                   name):
+    """Crashes put back or set back, restarts, missed turns, detours and crawls included:
+    the same optimum as the search by turns alone, never more states, and a route that
+    races in the game in as many turns."""
+    from tests.search.test_solver import race_plays
+
+    rules = _rules(name)
+    track = load_track(find_track(track_name))
+    course = Course.for_rules(track, rules)
+    transition, columns, limit = lone_car(course, rules)
+    sources = standing_starts(transition, course.start_positions)
+    bounded = BestFirst(transition, sources, columns, limit)
+    if bounded.bound is not None:  # (none: it is the search by turns alone)
+        plain = BestFirst(transition, sources, columns, limit, bounded=False)
+        assert bounded.goal_turns == plain.goal_turns
+        assert bounded.expanded < plain.expanded
+    if rules.equipment_shop == "design":
+        return  # a lone car with no kit in the race has no damage points: it races otherwise
+    solution = bounded.route()
+    state = race_plays(track, rules, solution)
+    assert state.cars[0].finish is not None and state.last_round == solution.moves
