@@ -541,8 +541,16 @@ class GameServer:
             if live.game is None or live.game.number >= count > 0:
                 continue
             async with live.lock:
+                # Asked again under the lock: the news may be of this process's own move,
+                # announced while the move was still being stored and played here.
+                before = live.game
+                if before is None or before.number >= count > 0:
+                    continue
+                made = before.number
                 await self._catch_up(live)
-            self._next(live, here=False)
+                changed = live.game is not before or before.number != made
+            if changed:  # else this process's own schedule (a computer's move at once) stands
+                self._next(live, here=False)
 
     async def _heard_presence(self, game: int, seat: int, present: bool, process: str) -> None:
         live = self.games.get(game)
