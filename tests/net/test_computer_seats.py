@@ -7,6 +7,7 @@ process's move and put its computer seat's reply off by the pause, every turn.""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 
 from racetrack.net.client import Session
@@ -49,7 +50,7 @@ def test_the_computer_seat_answers_a_move_at_once(home, ring, database):
         heard = asyncio.run(replies(server.url, game["watch"], 8))
         player.kill()
         player.communicate()
-        gaps = [later - earlier for (_, earlier), (who, later) in zip(heard, heard[1:])
+        gaps = [later - earlier for (_, earlier), (who, later) in itertools.pairwise(heard)
                 if who == 2]
         assert gaps and max(gaps) < FALLBACK_SECONDS, gaps
     finally:
