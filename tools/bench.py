@@ -36,6 +36,7 @@ measured from outside: it counts what numpy and the compiled kernel allocate in 
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -990,6 +991,19 @@ BENCHES = {"solver": bench_solver, "big": bench_big, "rules": bench_rules,
            "imports": bench_imports, "hostile": bench_hostile, "limits": bench_limits,
            "online": bench_online, "idle": bench_idle}
 
+
+def bench_name(text: str) -> str:
+    """A benchmark named on the command line (argparse says so when there is none)."""
+    if text not in BENCHES:
+        raise argparse.ArgumentTypeError(f"no benchmark {text!r}; the benchmarks: "
+                                         f"{', '.join(BENCHES)}")
+    return text
+
+
 if __name__ == "__main__":
-    for name in sys.argv[1:] or BENCHES:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("benches", nargs="*", type=bench_name, metavar="BENCH",
+                        help=f"benchmarks to run (default: all): {', '.join(BENCHES)}")
+    for name in parser.parse_args().benches or BENCHES:
         BENCHES[name]()

@@ -13,6 +13,7 @@ the wobble of a hand, from fixed seeds, so they are the game's own and drawn the
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 from pathlib import Path
@@ -93,7 +94,12 @@ def crayon_loop(path: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "tracks" / "maps"
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", nargs="?", type=Path, metavar="OUT_FOLDER",
+                        default=Path(__file__).resolve().parent.parent / "tracks" / "maps",
+                        help="where the pictures are drawn (default: tracks/maps)")
+    out = parser.parse_args(argv).out
     out.mkdir(parents=True, exist_ok=True)
     ink_kidney(out / "ink-kidney.png")
     crayon_loop(out / "crayon-loop.png")

@@ -11,6 +11,7 @@ xdotool.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -84,4 +85,8 @@ def main(seconds: int = 10) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("seconds", nargs="?", type=int, default=10, metavar="SECONDS",
+                        help="how long each screen is watched (default: 10)")
+    main(parser.parse_args().seconds)

@@ -16,7 +16,7 @@ again byte for byte and carry no one else's licence:
 
 from __future__ import annotations
 
-import sys
+import argparse
 import wave
 from pathlib import Path
 
@@ -128,5 +128,9 @@ def main(folder: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else
-         Path(__file__).resolve().parent.parent / "assets" / "sounds")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", nargs="?", type=Path, metavar="OUT_FOLDER",
+                        default=Path(__file__).resolve().parent.parent / "assets" / "sounds",
+                        help="where the WAVs are written (default: assets/sounds)")
+    main(parser.parse_args().folder)

@@ -10,6 +10,7 @@ changed count here, to be reviewed and committed on purpose.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from functools import cache
 from pathlib import Path
@@ -129,5 +130,14 @@ def write(variant: str) -> Path:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or bundled_variant_names():
+    variants = bundled_variant_names()
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variants", nargs="*", metavar="VARIANT",
+                        help="rule variants to count (default: all): " + ", ".join(variants))
+    chosen = parser.parse_args().variants
+    for name in chosen:
+        if name not in variants:
+            parser.error(f"no rule variant {name!r}; the variants: {', '.join(variants)}")
+    for name in chosen or variants:
         print(write(name))

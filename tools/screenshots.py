@@ -22,6 +22,7 @@ colours, so they stay sharp and small).
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import shutil
@@ -346,6 +347,15 @@ SCREENS = {"menus": menus, "help": help_screen, "move-rule": move_rule, "tutoria
            "shop": shop_and_standings, "editor": lambda app, out: editor(app, out)}
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """``--size``'s WxH, e.g. 800x600."""
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size like 800x600: {text!r}") from None
+    return width, height
+
+
 def main(out: Path, sizes=SIZES, only: set[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for size in sizes:
@@ -470,16 +480,15 @@ def editor(app: App, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    arguments = sys.argv[1:]
-    chosen_sizes, chosen = SIZES, None
-    if "--size" in arguments:
-        at = arguments.index("--size")
-        chosen_sizes = (tuple(int(v) for v in arguments[at + 1].split("x")),)
-        del arguments[at:at + 2]
-    if "--only" in arguments:
-        at = arguments.index("--only")
-        chosen = set(arguments[at + 1].split(","))
-        del arguments[at:at + 2]
-    out = Path(arguments[0]) if arguments else ROOT / "build" / "screenshots"
-    main(out, chosen_sizes, chosen)
-    publish(out)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", nargs="?", type=Path, metavar="OUT_FOLDER",
+                        default=ROOT / "build" / "screenshots",
+                        help="where every picture is drawn (default: build/screenshots)")
+    parser.add_argument("--size", type=window_size, metavar="WxH",
+                        help="one window size, e.g. 800x600 (default: every size)")
+    parser.add_argument("--only", type=lambda text: set(text.split(",")), metavar="NAME,...",
+                        help="only these screens, by name")
+    args = parser.parse_args()
+    main(args.out, (args.size,) if args.size else SIZES, args.only)
+    publish(args.out)

@@ -17,7 +17,7 @@ The files are committed; this script only says how they were drawn, and draws th
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent / "maps"
@@ -120,8 +120,11 @@ MAPS = {"karo-lanes.txt": lanes, "karo-maze.txt": maze, "karo-drag.txt": drag,
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    folder = Path(args[0]) if args else FOLDER
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", nargs="?", type=Path, default=FOLDER, metavar="FOLDER",
+                        help="where the maps are written (default: tools/maps)")
+    folder = parser.parse_args(argv).folder
     folder.mkdir(parents=True, exist_ok=True)
     for name, draw in MAPS.items():
         (folder / name).write_text(draw(), encoding="ascii")

@@ -149,10 +149,6 @@ def load_settings(path: Path | None = None) -> Settings:
     return settings_from_document(doc)
 
 
-def settings_from_data(data: Any, where: str = "settings") -> Settings:
-    return settings_from_document(YamlDocument(data, where, {}))
-
-
 def settings_from_document(doc: YamlDocument) -> Settings:
     """Settings from a parsed file, value by value: whatever is wrong is said in the log and
     left at its default (a settings file must never stop the game)."""

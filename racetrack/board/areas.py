@@ -179,9 +179,3 @@ def marks_for(course, checkpoints: str = "any-order") -> AreaMarks:
     if found is None:
         found = course.remember(key, AreaMarks(course.track, checkpoints == "any-order"))
     return found
-
-
-def areas_passed(areas: int) -> int:
-    """How many checkpoint areas a bitmask holds."""
-    return bin(int(areas)).count("1")
-

@@ -488,10 +488,6 @@ class Course:
             found |= shapely.covers(zone, pts)
         return found
 
-    @cached_property
-    def zone_kinds(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(zone.kind for zone in self.track.zones))
-
     def region(self, without_water: bool = False, with_jumps: bool = False) -> Region:
         """The area a move's segment must stay on.
 

@@ -107,12 +107,6 @@ def track_stretches(line: Line, surface: Polygon, sheet: Sheet) -> list[tuple[fl
     return [(a, b) for a, b in merged]
 
 
-def _collinear(line: Line, other: Line) -> bool:
-    (ux, uy), _ = _unit(line)
-    ax, ay = line.a
-    return all(abs((x - ax) * uy - (y - ay) * ux) <= 1e-7 for x, y in (other.a, other.b))
-
-
 def continuations(lines: Sequence[Line], surface: Polygon, sheet: Sheet,
                   over_track: Sequence[bool] | None = None) -> list[list[Segment]]:
     """For each line (of some length), the stretches its straight line reaches on beyond its

@@ -18,7 +18,6 @@ points ``x`` just inside), which turns "which side is the region" into a sign.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -356,13 +355,3 @@ class _Contacts:
     tb: np.ndarray
     dx: np.ndarray
     dy: np.ndarray
-
-
-def bucket_size(geometry: BaseGeometry) -> int:
-    """A bucket cell about as wide as a few edges are long."""
-    coords = shapely.get_coordinates(geometry)
-    if len(coords) < 2:
-        return 4
-    minx, miny, maxx, maxy = geometry.bounds
-    span = max(maxx - minx, maxy - miny, 1.0)
-    return int(min(max(2, round(math.sqrt(span * span / max(len(coords), 1)) * 2)), 8))

@@ -371,54 +371,6 @@ def _fractions_along(p: np.ndarray, q: np.ndarray, coords: np.ndarray) -> np.nda
     return np.clip((coords - p) @ r / length2, 0.0, 1.0)
 
 
-@dataclass(frozen=True)
-class ZoneHits:
-    """Which zones each move touches, and where it first enters them.
-
-    ``touches[z, i]``: move ``i`` passes through or ends in zone ``z`` (touching its edge counts).
-    ``entry[z, i]``: the fraction of move ``i`` at which it enters zone ``z`` (0 when it starts
-    inside), ``nan`` when it never does. ``ends_in[z, i]``: the move ends inside zone ``z``.
-    """
-
-    touches: np.ndarray
-    entry: np.ndarray
-    ends_in: np.ndarray
-
-
-def zone_hits(zones: Sequence[BaseGeometry], starts: np.ndarray, ends: np.ndarray) -> ZoneHits:
-    """Test every move against every zone: one batched shapely call per zone."""
-    p, q = as_array(starts), as_array(ends)
-    n = len(p)
-    touches = np.zeros((len(zones), n), dtype=bool)
-    entry = np.full((len(zones), n), np.nan)
-    ends_in = np.zeros((len(zones), n), dtype=bool)
-    if n == 0:
-        return ZoneHits(touches, entry, ends_in)
-    lines = segment_geometries(p, q)
-    r = q - p
-    length2 = np.einsum("ij,ij->i", r, r)
-    for z, zone in enumerate(zones):
-        hit = np.asarray(shapely.intersects(zone, lines), dtype=bool)
-        touches[z] = hit
-        ends_in[z] = np.asarray(shapely.covers(zone, shapely.points(q)), dtype=bool)
-        if not hit.any():
-            continue
-        index = np.flatnonzero(hit & (length2 > 0))
-        still = hit & (length2 == 0)  # a car standing in the zone is in it from the start
-        entry[z, still] = 0.0
-        if len(index) == 0:
-            continue
-        pieces = shapely.intersection(lines[index], zone)
-        coords, which = shapely.get_coordinates(pieces, return_index=True)
-        rows = index[which]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.einsum("ij,ij->i", coords - p[rows], r[rows]) / length2[rows]
-        first = np.full(n, np.inf)
-        np.minimum.at(first, rows, np.clip(t, 0.0, 1.0))
-        entry[z, index] = np.where(np.isfinite(first[index]), first[index], np.nan)
-    return ZoneHits(touches, entry, ends_in)
-
-
 def prepared(geometry: BaseGeometry) -> BaseGeometry:
     """``geometry``, prepared for fast repeated predicates (shapely prepares in place)."""
     shapely.prepare(geometry)

@@ -143,22 +143,35 @@ def missile_choices(rules: RuleSet, velocity: Vec) -> list[tuple[Vec, Special]]:
     return found
 
 
+def missile_stays_on(course: Course, rules: RuleSet, start: Vec,
+                     targets: Sequence[Vec]) -> list[bool]:
+    """Whether a missile's move from ``start`` to each of ``targets`` stays on the track (else
+    it hits the wall and is gone). The one wall test of every missile, flown straight or
+    steered: a missile is judged as a car that cannot swim, by the transition's own test
+    (the whole move on the track, touching the wall as the rules allow, landing on it), so
+    the two kinds of flight never disagree about the same move."""
+    if not targets:
+        return []
+    px = np.full(len(targets), start.x, dtype=np.int32)
+    py = np.full(len(targets), start.y, dtype=np.int32)
+    tx = np.array([t.x for t in targets], dtype=np.int32)
+    ty = np.array([t.y for t in targets], dtype=np.int32)
+    flags = transition_for(course, rules).move_flags(px, py, tx, ty)
+    return ((flags & MoveMemo.ON) > 0).tolist()
+
+
 def missile_candidates(course: Course, rules: RuleSet, missile: Missile) -> list[Candidate]:
     """Every point a steered missile may go to this turn: all allowed, those whose move
-    leaves the track (by the same test as a car that cannot swim) marked as crashes, since
-    the missile hits the wall there and is gone."""
+    leaves the track (``missile_stays_on``) marked as crashes, since the missile hits the
+    wall there and is gone."""
     choices = missile_choices(rules, missile.velocity)
     p = missile.position
-    px = np.full(len(choices), p.x, dtype=np.int32)
-    py = np.full(len(choices), p.y, dtype=np.int32)
-    tx = np.array([p.x + w.x for w, _ in choices], dtype=np.int32)
-    ty = np.array([p.y + w.y for w, _ in choices], dtype=np.int32)
-    flags = transition_for(course, rules).move_flags(px, py, tx, ty)
-    on = (flags & MoveMemo.ON) > 0
-    return [Candidate(Vec(int(x), int(y)), w, legal=True,
+    targets = [p + w for w, _ in choices]
+    on = missile_stays_on(course, rules, p, targets)
+    return [Candidate(target, w, legal=True,
                       kind=MoveKind.DRIVE if inside else MoveKind.CRASH,
                       unchanged=w == missile.velocity, note=special, missile=True)
-            for (w, special), x, y, inside in zip(choices, tx, ty, on.tolist(), strict=True)]
+            for (w, special), target, inside in zip(choices, targets, on, strict=True)]
 
 
 def on_segment(p: Vec, q: Vec, point: Vec) -> bool:
@@ -266,20 +279,16 @@ class Gadgets:
     def fly(self, owner: int, course: Course, cars: Sequence[CarState],
             ) -> tuple[list[Event], list[Hit]]:
         """Straight missiles (``gadgets.missile-flight: straight``): the owner's move on its
-        turn, each straight on with a turbo boost; one that leaves the track is gone. Then
-        missiles strike."""
+        turn, each straight on with a turbo boost; one that leaves the track
+        (``missile_stays_on``, as a steered one) is gone. Then missiles strike."""
         events: list[Event] = []
-        region = course.region()
-        boundary = self.rules.boundary_counts
         flown: list[Missile | None] = list(self.missiles)
         for number, missile in enumerate(self.missiles):
             if missile.owner != owner:
                 continue
             velocity = missile_boost(missile.velocity, self.rules.gadgets_missile_boost)
             target = missile.position + velocity
-            inside = region.covers_segments(np.array([missile.position], dtype=float),
-                                            np.array([target], dtype=float), boundary)[0]
-            if not inside:
+            if not missile_stays_on(course, self.rules, missile.position, [target])[0]:
                 flown[number] = None
                 events.append(Event(EventKind.MISSILE_GONE, owner, f"{self.names[owner]}'s "
                                     "missile hits the wall", missile.position))

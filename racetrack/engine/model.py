@@ -173,17 +173,6 @@ class Kit:
         """The items held, for files: only those the car has."""
         return {name.replace("_", "-"): value for name, value in self.__dict__.items() if value}
 
-    @classmethod
-    def from_data(cls, data: dict) -> Kit:
-        """A kit from ``to_data``'s mapping; a ``ValueError`` names an unknown or bad item."""
-        if not isinstance(data, dict):
-            raise ValueError("a kit must be a mapping of items")
-        known = {f: f for f in cls.__dataclass_fields__}
-        unknown = [k for k in data if k not in known]
-        if unknown:
-            raise ValueError(f"unknown kit item {unknown[0]!r}; items: {', '.join(known)}")
-        return cls(**data)
-
     def describe(self) -> str:
         """A short line for the HUD and the results: ``brakes 2, turbo 2, $10``."""
         words = {"brakes": "brakes", "turbo": "turbo", "damage": "damage pts",

@@ -179,12 +179,5 @@ def successors_of(course: Course, rules: RuleSet, setup: CarSetup, car: CarState
     return transition.after(car_batch(car), moves_of(candidates_, car), None, damage_limit)
 
 
-def oil_on(course: Course, rules: RuleSet, setup: CarSetup, car: CarState,
-           oil: Sequence[BaseGeometry] = ()) -> bool:
-    """Whether the car's unchanged move touches oil (or, at rest, it stands on oil)."""
-    transition = transition_of(course, rules, setup, car)
-    return bool(transition.unchanged_touches_oil(car_batch(car), oil)[0])
-
-
 #: Special moves that spend a use of the car's kit.
 SPENDING = frozenset(s for s in Special if s.item)

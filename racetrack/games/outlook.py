@@ -14,7 +14,6 @@ Nothing here draws; the window turns an ``Outlook`` into a mark and a hover line
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -274,11 +273,3 @@ def tables_apply(state: RaceState) -> bool:
     rules = state.race.rules
     return (rules.equipment_shop == "none" and not rules.equipment_brakes
             and not rules.equipment_turbo and rules.collectables == "ignored")
-
-
-def count_looks(found: Sequence[Outlook]) -> dict[Look, int]:
-    """How many candidates of each look (the legend shows the looks on screen)."""
-    counts: dict[Look, int] = {}
-    for item in found:
-        counts[item.look] = counts.get(item.look, 0) + 1
-    return counts

@@ -165,9 +165,6 @@ class Race:
                 for spot, setup in zip(self.grid, self.cars, strict=True)]
         return RaceState(self, cars)
 
-    def describe_car(self, index: int) -> str:
-        return self.cars[index].name
-
 
 class RaceState:
     """The changing part of a race. Mutable: ``apply`` changes it; ``clone`` copies it."""

@@ -190,11 +190,6 @@ def run_turns(state: RaceState) -> int | None:
     return outcome.rounds
 
 
-def solo_start(track: Track, rules: RuleSet) -> Vec:
-    """Where a lone car starts (its par is measured from there, not from the best spot)."""
-    return Race(track, rules, [CarSetup("solo")]).grid[0]
-
-
 def solo_par(track: Track, rules: RuleSet) -> Solution | None:
     """The solver's optimal run for a lone car: its par and its "ghost" line.
 

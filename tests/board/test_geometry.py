@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import shapely
 
-from racetrack.board.geometry import Line, Region, Vec, line_crossings, zone_hits
+from racetrack.board.geometry import Line, Region, Vec, line_crossings
 
 
 def region(outer, holes=()):
@@ -116,38 +116,6 @@ class TestLines:
         p = np.array([[3, 5], [4, 3]], float)
         q = np.array([[7, 5], [4, 7]], float)
         assert list(line_crossings(a, b, forward, p, q)) == [1, 1]
-
-
-class TestZones:
-    oil = shapely.Polygon([(2, -1), (4, -1), (4, 1), (2, 1)])
-
-    def test_entry_fraction_of_a_move_passing_through(self):
-        hits = zone_hits([self.oil], np.array([[0, 0]]), np.array([[10, 0]]))
-        assert hits.touches[0, 0] and not hits.ends_in[0, 0]
-        assert hits.entry[0, 0] == pytest.approx(0.2)
-
-    def test_a_move_ending_inside(self):
-        hits = zone_hits([self.oil], np.array([[0, 0]]), np.array([[3, 0]]))
-        assert hits.ends_in[0, 0] and hits.entry[0, 0] == pytest.approx(2 / 3)
-
-    def test_a_move_starting_inside_enters_at_zero(self):
-        hits = zone_hits([self.oil], np.array([[3, 0], [3, 0]]), np.array([[6, 0], [3, 0]]))
-        assert list(hits.entry[0]) == [0, 0]
-
-    def test_a_move_missing_the_zone(self):
-        hits = zone_hits([self.oil], np.array([[0, 5]]), np.array([[10, 5]]))
-        assert not hits.touches[0, 0] and math.isnan(hits.entry[0, 0])
-
-    def test_touching_the_edge_counts(self):
-        hits = zone_hits([self.oil], np.array([[0, 1]]), np.array([[10, 1]]))
-        assert hits.touches[0, 0]
-
-    def test_several_zones_and_moves_in_one_call(self):
-        other = shapely.Polygon([(6, -1), (8, -1), (8, 1), (6, 1)])
-        hits = zone_hits([self.oil, other], np.array([[0, 0], [5, 0]]),
-                         np.array([[10, 0], [9, 0]]))
-        assert hits.entry[:, 0] == pytest.approx([0.2, 0.6])
-        assert math.isnan(hits.entry[0, 1]) and hits.entry[1, 1] == pytest.approx(0.25)
 
 
 class TestRegionQueries:

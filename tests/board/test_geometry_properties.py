@@ -9,7 +9,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from racetrack.board.geometry import Line, Region, zone_hits
+from racetrack.board.geometry import Line, Region
 
 
 @st.composite
@@ -97,25 +97,3 @@ def test_crossings_match_a_plain_shapely_check(a, b, forward, moves):
         elif touching and side(q) < 0 <= side(p):
             expected = -1
         assert value == expected, (p, q)
-
-
-@settings(max_examples=60, deadline=None)
-@given(tracks(), segments)
-def test_zone_entry_matches_a_per_segment_projection(zone, moves):
-    starts = np.array([m[0] for m in moves], float)
-    ends = np.array([m[1] for m in moves], float)
-    hits = zone_hits([zone], starts, ends)
-    for i, (p, q) in enumerate(moves):
-        if p == q:
-            assert hits.touches[0, i] == zone.covers(shapely.Point(p))
-            continue
-        segment = shapely.LineString([p, q])
-        assert hits.touches[0, i] == zone.intersects(segment)
-        if not hits.touches[0, i]:
-            continue
-        piece = segment.intersection(zone)
-        if piece.is_empty:
-            continue
-        first = min(segment.project(shapely.Point(c), normalized=True)
-                    for c in shapely.get_coordinates(piece))
-        assert abs(hits.entry[0, i] - first) < 1e-9

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from math import gcd
 
 import numpy as np
 
@@ -64,13 +63,6 @@ class Paper:
         ends = np.array([b for _, b, _ in rows], dtype=float).reshape(-1, 2)
         owners = np.array([o for _, _, o in rows], dtype=np.int64)
         return cls(starts, ends, owners)
-
-
-def reduced(vector: tuple[int, int]) -> tuple[int, int]:
-    """A direction as its smallest lattice step: (4, -2) -> (2, -1); (0, 0) stays."""
-    x, y = int(vector[0]), int(vector[1])
-    divisor = gcd(x, y) or 1
-    return x // divisor, y // divisor
 
 
 def direction_codes(vectors: np.ndarray) -> np.ndarray:

@@ -106,11 +106,6 @@ def tree_rules_from_text(text: str, file: str = "<rules>") -> TreeRules:
     return _build(parse_yaml(text, file, RulesError, RULES_LIMITS), None, ())
 
 
-def tree_rules_from_data(data: Any, file: str = "<rules>") -> TreeRules:
-    """A rule set from plain data (as a saved game embeds it), validated like a file."""
-    return tree_rules_from_document(YamlDocument(data, file, {}))
-
-
 def tree_rules_from_document(doc: YamlDocument) -> TreeRules:
     """A rule set embedded in a saved game: every option listed, no base."""
     return _build(doc, None, (), embedded=True)

@@ -30,10 +30,6 @@ class Camera:
         return ((sx - self.offset_x - self.width / 2) / self.scale + self.centre_x,
                 (sy - self.offset_y - self.height / 2) / self.scale + self.centre_y)
 
-    def nearest_point(self, sx: float, sy: float) -> tuple[int, int]:
-        x, y = self.to_world(sx, sy)
-        return round(x), round(y)
-
     def fit(self, bounds: tuple[float, float, float, float], margin: float = 1.5) -> None:
         """Show the whole of ``bounds`` (minx, miny, maxx, maxy)."""
         minx, miny, maxx, maxy = bounds

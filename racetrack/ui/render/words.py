@@ -17,18 +17,6 @@ def shorten(text: str, font: pygame.font.Font, width: int) -> str:
     return text.rstrip() + "…"
 
 
-def wrap(text: str, width: int) -> list[str]:
-    """Split text into lines of at most about ``width`` characters, at spaces."""
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + len(word) + 1 > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return [*lines, line] if line else lines
-
-
 def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
     """Split text into lines that fit ``width`` pixels in ``font``, at spaces."""
     lines, line = [], ""
@@ -40,7 +28,6 @@ def wrap_pixels(text: str, font: pygame.font.Font, width: int) -> list[str]:
         else:
             line = candidate
     return [*lines, line] if line else lines
-
 
 
 def tip(surface: pygame.Surface, text: str, at: tuple[int, int]) -> None:

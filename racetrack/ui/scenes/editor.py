@@ -30,6 +30,7 @@ from racetrack.ui import theme
 from racetrack.ui.dialogs import Picker, Prompt, Question
 from racetrack.ui.gui import Entry
 from racetrack.ui.input import Click, Intent, Key, KeyUp, Motion, Release, Text, Wheel
+from racetrack.ui.panning import Drag, pan_by_key
 from racetrack.ui.render import hud, key_list
 from racetrack.ui.render.camera import Camera
 from racetrack.ui.render.editor_view import EditorCanvas
@@ -73,7 +74,7 @@ class EditorScene:
         self.mouse: tuple[int, int] | None = None
         self.shift = False
         self.space = False
-        self.panning = False
+        self.panning = Drag(threshold=0)  # the middle button, or Space and the left, held
         self.help = False
         self.swallow: str | None = None  # the key that opened a text field types nothing
         self.dialog: Question | None = None  # the state's question, as a window
@@ -174,7 +175,7 @@ class EditorScene:
         if isinstance(intent, KeyUp):
             if intent.name == "space":
                 self.space = False
-                self.panning = False
+                self.panning.end()
             return
         if isinstance(intent, Key):
             self.shift = intent.shift
@@ -185,8 +186,8 @@ class EditorScene:
                 self.camera.zoom(1.15 ** intent.steps, intent.pos)
         elif isinstance(intent, Motion):
             self.shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-            if self.panning:
-                self.camera.pan(*intent.rel)
+            if self.panning.held:
+                self.panning.move(self.camera, intent.pos, intent.rel)
             elif state.hand.gesture is not None:
                 state.drag(self.world(intent.pos), self.shift)
             else:
@@ -196,12 +197,12 @@ class EditorScene:
             if not self.on_canvas(intent.pos):
                 return  # the panel's own words: its buttons are pygame_gui's
             if intent.button == 2 or (intent.button == 1 and self.space):
-                self.panning = True
+                self.panning.start(intent.pos)
             else:
                 state.press(self.world(intent.pos), intent.button, self.shift, self.shift)
         elif isinstance(intent, Release):
-            if self.panning and (intent.button == 2 or intent.button == 1):
-                self.panning = False
+            if self.panning.held and (intent.button == 2 or intent.button == 1):
+                self.panning.end()
             elif state.hand.gesture is not None:
                 state.release(self.world(intent.pos), self.shift)
 
@@ -236,16 +237,14 @@ class EditorScene:
             return
         if intent.ctrl:
             return
-        step = 60
-        pans = {"left": (step, 0), "right": (-step, 0), "up": (0, step), "down": (0, -step)}
-        if name in pans:
-            self.camera.pan(*pans[name])
-        elif name == "home":
+        if name == "home":
             self.fit()
         elif name == "t":
             self.test_drive()
         elif name == "r":
             self.race()
+        else:
+            pan_by_key(self.camera, name)
 
     def _handle_question(self, intent: Intent) -> None:
         question = self.state.question

@@ -22,6 +22,7 @@ from racetrack.games.trees import TreesGame, TreesState
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel
+from racetrack.ui.panning import Drag
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render import gadgets, hud
 from racetrack.ui.render import trees as draw_trees
@@ -158,7 +159,7 @@ class PlaybackScene(FormScene):
         self.camera = Camera(followed=False)
         self.toasts: list[hud.Toast] = []
         self.scrubbing = False
-        self.press: tuple[int, int] | None = None
+        self.drag = Drag(threshold=0)  # the paper follows a held button from its first pixel
         self.bar = pygame.Rect(0, 0, 0, 0)
         self.label_x: int | None = None
         self.play_button = self.speed_list = None
@@ -373,11 +374,11 @@ class PlaybackScene(FormScene):
             self.camera.zoom(1.15 ** intent.steps, intent.pos)
             self.board.clamp(self.camera)
         elif isinstance(intent, Click):
-            self.press = intent.pos
-        elif isinstance(intent, Motion) and intent.dragging and self.press is not None:
-            self.camera.pan(*intent.rel)
+            self.drag.start(intent.pos)
+        elif isinstance(intent, Motion):
+            self.drag.move(self.camera, intent.pos, intent.rel, intent.dragging)
         elif isinstance(intent, Release):
-            self.press = None
+            self.drag.end()
 
     def update(self, dt: float) -> None:
         super().update(dt)

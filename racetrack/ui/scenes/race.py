@@ -43,6 +43,7 @@ from racetrack.ui import picking, theme
 from racetrack.ui.gui import Button
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Resize, Wheel
 from racetrack.ui.lookout import Lookout
+from racetrack.ui.panning import KEY_PANS, Drag, pan_by_key
 from racetrack.ui.render import cars as draw_cars
 from racetrack.ui.render import gadgets, hud, marks
 from racetrack.ui.render.camera import Camera
@@ -65,9 +66,7 @@ ACTION_WORDS = {Action.MISSILE: ("Fire missile", "Missile armed"),
 ACTION_BUTTON = (210, 44)
 #: The keys that take back the player's last move.
 TAKE_BACK_KEYS = ("backspace", "ctrl+z")
-PAN_STEP = 60
 log = logging.getLogger(__name__)
-DRAG_THRESHOLD = 5
 #: How long the start's announcement shows over the whole track (a click or a key ends it).
 INTRO_SECONDS = 3.2
 
@@ -142,8 +141,7 @@ class RaceScene(RaceCamera):
         self.finishing: Future | None = None  # the race played out by the computers
         self.preparing: Future | None = waking(self.workers.submit(self._prepare,
                                                                    self._drivers_copy()))
-        self.press: tuple[int, int] | None = None
-        self.dragged = False
+        self.drag = Drag()  # a held button: a click on a point, or the paper dragged
         self.camera_moving = False  # the camera moved on the last frame
         self.over_for = 0.0
         self.armed: Action | None = None  # fired or sprayed with the next move
@@ -436,22 +434,16 @@ class RaceScene(RaceCamera):
         elif isinstance(intent, Wheel):
             self._zoom(1.15 ** intent.steps, intent.pos)
         elif isinstance(intent, Click):  # the action buttons' clicks go to their page
-            self.press, self.dragged = intent.pos, False
+            self.drag.start(intent.pos)
         elif isinstance(intent, Motion):
             self.mouse = intent.pos
-            if intent.dragging and self.press is not None:
-                moved = abs(intent.pos[0] - self.press[0]) + abs(intent.pos[1] - self.press[1])
-                if self.dragged or moved > DRAG_THRESHOLD:
-                    self.dragged = True
-                    self.camera.pan(*intent.rel)
+            self.drag.move(self.camera, intent.pos, intent.rel, intent.dragging)
             near = self.candidate_near(intent.pos)
             self.hover = near.target if near else None
-        elif isinstance(intent, Release):
-            if self.press is not None and not self.dragged and intent.button == 1:
-                near = self.candidate_near(intent.pos)
-                if near is not None:
-                    self.choose(near)
-            self.press, self.dragged = None, False
+        elif isinstance(intent, Release) and self.drag.end() and intent.button == 1:
+            near = self.candidate_near(intent.pos)
+            if near is not None:
+                self.choose(near)
 
     def _key(self, intent: Key) -> None:
         name = intent.name
@@ -477,10 +469,8 @@ class RaceScene(RaceCamera):
             else:
                 self.chosen = candidate.target
                 self.choose(candidate)
-        elif name in ("left", "right", "up", "down") and intent.shift:
-            dx = {"left": PAN_STEP, "right": -PAN_STEP}.get(name, 0)
-            dy = {"up": PAN_STEP, "down": -PAN_STEP}.get(name, 0)
-            self.camera.pan(dx, dy)
+        elif name in KEY_PANS and intent.shift:
+            pan_by_key(self.camera, name)
         elif name in picking.ARROWS and self.human_turn:
             self._step_choice(picking.ARROWS[name])
         elif name in ("plus", "minus"):

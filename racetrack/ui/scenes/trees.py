@@ -19,6 +19,7 @@ from racetrack.games.trees import Candidate, Move, MoveKind, TreesGame, TreesSta
 from racetrack.ui import theme
 from racetrack.ui.gui import Page
 from racetrack.ui.input import Click, Intent, Key, Motion, Release, Wheel
+from racetrack.ui.panning import Drag
 from racetrack.ui.render import hud
 from racetrack.ui.render import trees as draw
 from racetrack.ui.render.camera import Camera
@@ -29,7 +30,6 @@ from racetrack.ui.waking import waking
 log = logging.getLogger(__name__)
 CONTROLS_HEIGHT = 64
 COMPUTER_PAUSE = 0.35  # seconds between a computer's move and the next, so it can be followed
-DRAG_THRESHOLD = 5
 
 
 class TreesScene(FormScene):
@@ -53,8 +53,7 @@ class TreesScene(FormScene):
         self.track: int | None = None    # the track it extends (None: a new track)
         self.hover: Vec | None = None
         self.mouse = (0, 0)
-        self.press: tuple[int, int] | None = None
-        self.dragged = False
+        self.drag = Drag()  # a held button: a click on a node or dot, or the paper dragged
         self.toasts: list[hud.Toast] = []
         self.workers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trees")
         self.thinking: Future | None = None
@@ -193,19 +192,13 @@ class TreesScene(FormScene):
         if isinstance(intent, Wheel):
             self.camera.zoom(1.15 ** intent.steps, intent.pos)
         elif isinstance(intent, Click):
-            self.press, self.dragged = intent.pos, False
+            self.drag.start(intent.pos)
         elif isinstance(intent, Motion):
             self.mouse = intent.pos
-            if intent.dragging and self.press is not None:
-                moved = abs(intent.pos[0] - self.press[0]) + abs(intent.pos[1] - self.press[1])
-                if self.dragged or moved > DRAG_THRESHOLD:
-                    self.dragged = True
-                    self.camera.pan(*intent.rel)
+            self.drag.move(self.camera, intent.pos, intent.rel, intent.dragging)
             self.hover = self.near(intent.pos, [c.target for c in self.candidates()])
-        elif isinstance(intent, Release):
-            if self.press is not None and not self.dragged and intent.button == 1:
-                self.click(intent.pos)
-            self.press, self.dragged = None, False
+        elif isinstance(intent, Release) and self.drag.end() and intent.button == 1:
+            self.click(intent.pos)
 
     def update(self, dt: float) -> None:
         super().update(dt)
