@@ -273,8 +273,9 @@ class Choice(Control):
     def __init__(self, page: Page, rect: pygame.Rect, choices: Sequence[str], value: str,
                  on_change: Callable[[str], None] | None, tooltip: str = "",
                  container=None, height_limit: int | None = None,
-                 labels: Mapping[str, str] | None = None):
+                 labels: Mapping[str, str] | None = None, upward: bool = False):
         self.page = page
+        self._upward = upward
         self.choices = list(choices)
         self._rect = pygame.Rect(rect)
         self._container = container
@@ -303,7 +304,11 @@ class Choice(Control):
         menu = UIDropDownMenu([self.label_of(c) for c in self.choices],
                               self.label_of(self.value), self._rect, self.page.gui.manager,
                               container=self._container or self.page.root,
-                              expansion_height_limit=self._height_limit)
+                              expansion_height_limit=self._height_limit,
+                              # A list at the foot of a screen opens upwards (the theme's
+                              # "#upward" block), or it would open past the window's edge.
+                              object_id=ObjectID(object_id="#upward") if self._upward
+                              else None)
         self.page.gui.on(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, menu, self._picked)
         return menu
 
@@ -520,9 +525,9 @@ class Page:
     def choice(self, rect, choices: Sequence[str], value: str,
                on_change: Callable[[str], None] | None = None, tooltip: str = "",
                height_limit: int | None = None,
-               labels: Mapping[str, str] | None = None) -> Choice:
+               labels: Mapping[str, str] | None = None, upward: bool = False) -> Choice:
         control = Choice(self, pygame.Rect(rect), choices, value, on_change, tooltip,
-                         height_limit=height_limit, labels=labels)
+                         height_limit=height_limit, labels=labels, upward=upward)
         self.widgets.append(control)
         return control
 

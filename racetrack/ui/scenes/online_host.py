@@ -45,14 +45,15 @@ class HostSetupScene(SetupScene):
     def time_trial(self) -> bool:
         return False  # alone online is still a race on the server, not a time trial
 
-    def extra_widgets(self, page: Page) -> None:
-        x = self.panel_x + theme.px(20)
-        right = self.app.size[0] - theme.px(24)
-        room = right - theme.px(220) - (x + theme.px(140))
-        page.choice((x + theme.px(140), self.app.size[1] - theme.px(62),
-                     max(theme.px(110), room), theme.px(42)), list(MOVE_TIMES),
-                    self.move_time, self._time, tooltip="Time for each move; when it runs "
-                    "out a computer driver makes that move")
+    def layout_take_backs(self, page: Page, x: int, y: int, right: int) -> int:
+        """In the take-backs' place (the server holds every move made: none is taken back
+        online), the time each player has for a move; returns the y below it."""
+        field = theme.px(36)
+        self.time_choice = page.choice(
+            (x, y, right - x, field), list(MOVE_TIMES), self.move_time, self._time,
+            tooltip="Time for each move; when it runs out a computer driver makes that move",
+            upward=True)
+        return y + field + theme.px(10)
 
     def _time(self, value: str) -> None:
         self.move_time = value

@@ -129,3 +129,30 @@ def _local_server(app):
     server = start_server(home, str(home / "host.sqlite3"))
     _servers.append(server)
     return server.url, server.url
+
+
+def test_the_host_chooses_a_time_a_move_from_a_list_that_opens_upwards(app, monkeypatch):
+    """The time a move takes the take-backs' place (none is taken back online): its list
+    opens upwards, inside the window, every choice in full, and the time chosen is the
+    game's."""
+    from racetrack.ui.scenes.online_host import MOVE_TIMES
+
+    asked: list[dict] = []
+    app.push(MenuScene(app))
+    setup = app.routes.host_online()
+    monkeypatch.setattr(app.routes, "invitations", lambda message, name: asked.append(message))
+    run(app, 2)
+    times = setup.time_choice
+    assert times.choices == list(MOVE_TIMES)
+    click(app, times.element.rect.center, frames=3)
+    assert times.expanded
+    listed = times.element.current_state.options_selection_list.rect
+    assert listed.bottom <= times.element.rect.top + 2 and listed.top >= 0, (listed, times.rect)
+    assert [times.label_of(choice) for choice in MOVE_TIMES] == list(MOVE_TIMES)
+    (day,) = [item["button_element"] for item in
+              times.element.current_state.options_selection_list.item_list
+              if item["text"] == "1 day a move" and item["button_element"] is not None]
+    click(app, day.rect.center, frames=3)
+    assert times.value == "1 day a move" and not times.expanded
+    setup.start()
+    assert asked and asked[0]["move_time"] == 86_400.0
