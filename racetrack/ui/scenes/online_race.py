@@ -123,6 +123,11 @@ class OnlineRaceScene(RaceScene):
         """Sent each time the connection opens again: the game from the last move seen."""
         return [(self.follow[0], {**self.follow[1], "since": len(self.state.history)})]
 
+    def _ask_again(self) -> None:
+        """Ask for the game again from the last move seen, on the open connection."""
+        for kind, fields in self._join():
+            self.session.send(kind, **fields)
+
     @property
     def caption(self) -> str:
         return f"online race on {self.race.track.name}"
@@ -181,7 +186,7 @@ class OnlineRaceScene(RaceScene):
     def _lost_step(self, why: str) -> None:
         """The copy and the server disagree: ask for the game again from where they agree."""
         self.toasts.append(hud.Toast(f"Catching up with the server ({why})"))
-        self.session.send(*self._join()[0])
+        self._ask_again()
 
     # -- what the network says --------------------------------------------------------------
 
@@ -228,7 +233,7 @@ class OnlineRaceScene(RaceScene):
             self.toasts.append(hud.Toast(f"The server refused the move: "
                                          f"{message.get('reason', '')}"))
             if message.get("code") == "stale":
-                self.session.send(*self._join()[0])
+                self._ask_again()
         elif kind == "error":
             self.toasts.append(hud.Toast(str(message.get("reason", "error"))))
 

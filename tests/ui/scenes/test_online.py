@@ -63,10 +63,21 @@ def test_an_online_race_is_clicked_through_and_survives_a_lost_connection(app, t
                 clicks += 1
                 if clicks == 3 and not killed:  # the server goes down and comes back
                     server.kill()
-                    run(app, 30)
+                    for _ in range(600):  # the loss is noticed within a few frames
+                        run(app, 1)
+                        if "Connection lost" in scene.status():
+                            break
                     assert "Connection lost" in scene.status()
                     server = start_server(home, str(tmp_path / "games.sqlite3"), server.port)
                     killed = True
+                if clicks == 4:  # a move refused as stale: the scene asks for the game again
+                    asked = len(scene.toasts)
+                    stale = {"v": 1, "type": "refused", "game": game["game"], "code": "stale",
+                             "number": before, "reason": "not the next move"}
+                    scene.session.poll = lambda stale=stale: [stale]
+                    run(app, 1)
+                    scene.session.poll = hear
+                    assert len(scene.toasts) > asked and scene.proposed is None
             elif scene.state.current_car == 1 and scene.glide is None and scene.connection \
                     == "connected" and not scene.heard:
                 assert scene.status().startswith("Player 2")
