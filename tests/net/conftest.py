@@ -3,6 +3,7 @@ processes, a throwaway PostgreSQL where the machine has one."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
@@ -11,11 +12,13 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from racetrack.net.client import Session
 from tests.net import postgres
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,3 +156,29 @@ def database(request, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
     return postgres.new_database(request.getfixturevalue("pg_server"))
+
+
+async def watched_moves(url: str, watch: str, count: int) -> list[tuple[int, str, float]]:
+    """Watch a game by its code until ``count`` moves have been told: each as (seat, move,
+    when it was heard)."""
+    heard: list[tuple[int, str, float]] = []
+    done = asyncio.get_running_loop().create_future()
+
+    def told(message: dict) -> None:
+        if message["type"] == "game":
+            heard.extend((m[0], m[1], time.monotonic()) for m in message["moves"])
+        elif message["type"] == "move":
+            heard.append((message["seat"], message["move"], time.monotonic()))
+        if len(heard) >= count and not done.done():
+            done.set_result(list(heard))
+
+    async def opened(session: Session) -> None:
+        await session.send("watch", watch=watch)
+
+    session = Session(url, told, opened)
+    runner = asyncio.create_task(session.run())
+    try:
+        return await asyncio.wait_for(done, 90)
+    finally:
+        await session.stop()
+        runner.cancel()

@@ -10,36 +10,10 @@ import json
 import pytest
 
 from racetrack.games.replay import load_replay
-from racetrack.net.client import Session
 from tests.net import postgres
-from tests.net.conftest import launch, new_game, racetrack, start_server
+from tests.net.conftest import launch, new_game, racetrack, start_server, watched_moves
 
 pytestmark = pytest.mark.long
-
-
-async def first_moves(url: str, watch: str, count: int) -> list[tuple[int, str]]:
-    """Watch a game through one server until ``count`` moves have been told."""
-    seen: list[tuple[int, str]] = []
-    done = asyncio.get_running_loop().create_future()
-
-    def heard(message: dict) -> None:
-        if message["type"] == "game":
-            seen.extend((m[0], m[1]) for m in message["moves"])
-        elif message["type"] == "move":
-            seen.append((message["seat"], message["move"]))
-        if len(seen) >= count and not done.done():
-            done.set_result(list(seen))
-
-    async def opened(session: Session) -> None:
-        await session.send("watch", watch=watch)
-
-    session = Session(url, heard, opened)
-    runner = asyncio.create_task(session.run())
-    try:
-        return await asyncio.wait_for(done, 90)
-    finally:
-        await session.stop()
-        runner.cancel()
 
 
 def test_two_servers_on_one_database_see_each_others_moves(home, tmp_path, ring, pg_server):
@@ -52,8 +26,8 @@ def test_two_servers_on_one_database_see_each_others_moves(home, tmp_path, ring,
         players = [launch(home, "online", "play", server.url, str(number), "--token",
                           seat["token"], "--driver", "easy", "--json")
                    for server, seat in zip((one, two), seats, strict=True)]
-        seen = asyncio.run(first_moves(two.url, game["watch"], 6))
-        assert {seat for seat, _ in seen} == {1, 2}
+        seen = asyncio.run(watched_moves(two.url, game["watch"], 6))
+        assert {seat for seat, _, _ in seen} == {1, 2}
         results = []
         for player in players:
             out, err = player.communicate(timeout=120)
@@ -67,7 +41,7 @@ def test_two_servers_on_one_database_see_each_others_moves(home, tmp_path, ring,
             assert done.returncode == 0, done.stderr
             files.append(load_replay(path))
         assert files[0].moves == files[1].moves and files[0].result["finished"]
-        assert [(p + 1, str(m)) for p, m in files[0].moves[:6]] == seen[:6]
+        assert [(p + 1, str(m)) for p, m in files[0].moves[:6]] == [(s, m) for s, m, _ in seen[:6]]
     finally:
         one.stop()
         two.stop()
