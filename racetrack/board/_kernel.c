@@ -2348,6 +2348,9 @@ typedef struct {
 typedef struct {
     Entry *items;
     int64_t count, room;
+    /* ``ask_ahead``: 1 + how many entries at the bottom it has not looked at yet (0: none
+       looked at) */
+    int64_t unlooked;
 } Bucket;
 
 #define NONE_G INT32_MAX
@@ -2696,9 +2699,16 @@ static int keep_for_retry(Core *c, int64_t id, int32_t g) {
 static void ask_ahead(Core *c, const Facts *f, Needs *needs) {
     Succ found[65];
     for (int64_t at = c->now; at < c->n_buckets && at <= c->now + 2; at++) {
-        const Bucket *b = &c->buckets[at];
-        for (int64_t i = b->count - 1; i >= 0; i--) {
-            if (needs->count + 256 > needs->room) return;
+        Bucket *b = &c->buckets[at];
+        /* each entry looked at once: the facts it asks for stay known (those pushed since
+           are taken first, and ask for their own) */
+        int64_t from = b->unlooked ? b->unlooked - 1 : b->count;
+        for (int64_t i = (from < b->count ? from : b->count) - 1; i >= 0; i--) {
+            if (needs->count + 256 > needs->room) {
+                b->unlooked = i + 2;
+                return;
+            }
+            b->unlooked = i + 1;
             const Entry *e = &b->items[i];
             if (!c->least_mode && best_g(c, e->key) < e->g) continue;  /* stale */
             int n = 0;
@@ -2738,6 +2748,7 @@ static int run_core(Core *c, const Facts *f, Needs *needs) {
             free(done->items);
             done->items = NULL;
             done->room = 0;
+            done->unlooked = 0;
             if (growing_too_fast(c)) return RUN_GROWING;
             c->now++;
         }
