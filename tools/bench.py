@@ -128,11 +128,18 @@ def fresh_process(argv: list[str], stdin: str | None = None,
                   timeout: float = 900) -> tuple[str, float, int]:
     """Run a command as a fresh process: its output, the CPU seconds it took in all (user and
     system, start-up included, from ``wait4``) and its peak resident set in bytes (GNU
-    time's ``%M``; it counts memory allocated in C, which ``tracemalloc`` misses)."""
+    time's ``%M``; it counts memory allocated in C, which ``tracemalloc`` misses).
+
+    The process runs as a player's Python runs it: its modules' bytecode cached once compiled
+    (a ``PYTHONDONTWRITEBYTECODE`` set here is not passed on: it had every process compile the
+    game's modules again, 0.065 s of a small solve's 0.3)."""
+    env = {name: value for name, value in os.environ.items()
+           if name != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as report:
         child = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", report.name, *argv],
                                  stdin=subprocess.PIPE if stdin is not None else None,
-                                 stdout=out, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+                                 stdout=out, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+                                 env=env)
         if stdin is not None:
             child.stdin.write(stdin)
             child.stdin.close()
