@@ -750,12 +750,12 @@ static int refused_by_rules(const Space *s, int first, int64_t vx, int64_t vy, i
    The output arrays hold ``len(keys) * n_changes`` items. */
 static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *space_o, *land_o, *drive_o, *lines_o, *keys_o, *ids_o, *bitmap_o, *ok_o, *os_o,
-        *dr_o, *dx_o, *dy_o, *st_o, *dense_o, *es_o, *ed_o;
+        *dr_o, *dx_o, *dy_o, *st_o, *dense_o, *es_o, *ed_o, *pl_o = Py_None;
     int want_stuck;
     long long count;
-    if (!PyArg_ParseTuple(args, "OOOOOOOpOOOOOOOLOO", &space_o, &land_o, &drive_o, &lines_o,
+    if (!PyArg_ParseTuple(args, "OOOOOOOpOOOOOOOLOO|O", &space_o, &land_o, &drive_o, &lines_o,
                           &keys_o, &ids_o, &bitmap_o, &want_stuck, &ok_o, &os_o, &dr_o, &dx_o,
-                          &dy_o, &st_o, &dense_o, &count, &es_o, &ed_o))
+                          &dy_o, &st_o, &dense_o, &count, &es_o, &ed_o, &pl_o))
         return NULL;
     Buffers b = {.count = 0};
     Space s;
@@ -769,7 +769,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     int32_t *out_src;
     int64_t *def_rows;
     int32_t *def_wx, *def_wy;
-    int8_t *status;
+    int8_t *status, *plain = NULL;
     int32_t *dense = NULL, *edge_src = NULL, *edge_dst = NULL;
     Py_ssize_t key_bytes = 8;
     if (PyObject_CheckBuffer(keys_o)) {
@@ -803,6 +803,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
         || !(def_wx = grab_at_least(&b, dx_o, 4, 1, moves))
         || !(def_wy = grab_at_least(&b, dy_o, 4, 1, moves))
         || !(status = grab_at_least(&b, st_o, 1, 1, n))
+        || (pl_o != Py_None && !(plain = grab_at_least(&b, pl_o, 1, 1, moves)))
         || (dense_o != Py_None && (!(dense = grab_at_least(&b, dense_o, 4, 1, space))
                                    || !(edge_src = grab_at_least(&b, es_o, 4, 1, moves))
                                    || !(edge_dst = grab_at_least(&b, ed_o, 4, 1, moves))))) {
@@ -900,6 +901,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
             if (wide) ((int64_t *)out_keys)[written] = next_key;
             else ((uint32_t *)out_keys)[written] = (uint32_t)next_key;
             out_src[written] = (int32_t)ids[i];
+            if (plain) plain[written] = after == progress ? (int8_t)c : -1;
             written++;
             if (after >= s.goal) finishing++;
         }
@@ -921,6 +923,108 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     release(&b);
     return Py_BuildValue("nninnL", written, deferred, beyond, finishing, edges,
                          (long long)count);
+}
+
+/* plain_sources(space, land, keys, plain, ids, out): the compact table's plain moves read
+   backwards (``racetrack.search.compact``), for states numbered as ``expand`` numbers them:
+   for each state ``ids[i]`` of the table (``keys``: its keys in order, uint32 or uint64;
+   ``plain``: each state's bits, one per change of velocity, 1 to 8 bytes), and each change
+   c, the state the plain move with change c into it comes from (its point less its
+   velocity, its velocity less c, its progress the same), where the table holds it with bit
+   c. Writes their positions in the table into ``out`` (int64, room for every change of every
+   state) and returns how many. */
+static PyObject *plain_sources(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *space_o, *land_o, *keys_o, *plain_o, *ids_o, *out_o;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &space_o, &land_o, &keys_o, &plain_o, &ids_o,
+                          &out_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Space s;
+    Region land;
+    Py_ssize_t n_keys, n_plain, n_ids, room;
+    const void *keys, *plain;
+    const int64_t *ids;
+    int64_t *out;
+    Py_ssize_t key_bytes = 8, plain_bytes = 1;
+    PyObject *probes[2] = {keys_o, plain_o};
+    Py_ssize_t *sizes[2] = {&key_bytes, &plain_bytes};
+    for (int k = 0; k < 2; k++) {
+        Py_buffer probe;
+        if (PyObject_GetBuffer(probes[k], &probe, PyBUF_FORMAT) < 0) return NULL;
+        *sizes[k] = probe.itemsize;
+        PyBuffer_Release(&probe);
+    }
+    if ((key_bytes != 4 && key_bytes != 8)
+        || (plain_bytes != 1 && plain_bytes != 2 && plain_bytes != 4 && plain_bytes != 8)) {
+        PyErr_SetString(PyExc_TypeError, "keys of 4 or 8 bytes, bits of 1 to 8");
+        return NULL;
+    }
+    if (unpack_space(&b, space_o, &s) < 0 || unpack_region(&b, land_o, &land) < 0
+        || !(keys = grab(&b, keys_o, key_bytes, 0, &n_keys))
+        || !(plain = grab(&b, plain_o, plain_bytes, 0, &n_plain))
+        || !(ids = grab(&b, ids_o, 8, 0, &n_ids))
+        || !(out = grab(&b, out_o, 8, 1, &room))) {
+        release(&b);
+        return NULL;
+    }
+    if (n_plain != n_keys) return finish(&b, "a state's bits for every key");
+    if (room < n_ids * (Py_ssize_t)s.n_changes) return finish(&b, "no room for the sources");
+    if (s.n_changes > 8 * plain_bytes) return finish(&b, "more changes than bits");
+    int64_t laps = s.goal + 1, per_point = s.span_x * s.span_y * laps;
+    for (Py_ssize_t i = 0; i < n_ids; i++)
+        if (ids[i] < 0 || ids[i] >= n_keys) return finish(&b, "no such state");
+    Py_ssize_t written = 0;
+#define KEY_AT(j) (key_bytes == 8 ? ((const uint64_t *)keys)[j] \
+                                  : (uint64_t)((const uint32_t *)keys)[j])
+#define BITS_AT(j) (plain_bytes == 1 ? (uint64_t)((const uint8_t *)plain)[j] \
+                    : plain_bytes == 2 ? (uint64_t)((const uint16_t *)plain)[j] \
+                    : plain_bytes == 4 ? (uint64_t)((const uint32_t *)plain)[j] \
+                    : ((const uint64_t *)plain)[j])
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n_ids; i++) {
+        uint64_t key = KEY_AT(ids[i]);
+        int64_t point = (int64_t)(key / (uint64_t)per_point);
+        int64_t rest = (int64_t)(key % (uint64_t)per_point);
+        int64_t vx = rest / (s.span_y * laps) - s.vmax_x;
+        int64_t vy = (rest / laps) % s.span_y - s.vmax_y;
+        int64_t progress = rest % laps;
+        if (point >= s.n_points) continue;
+        int64_t fx = s.points[2 * point] - vx, fy = s.points[2 * point + 1] - vy;
+        int64_t from = point_of(&land, fx, fy);
+        if (from < 0 || from >= s.n_points) continue;
+        /* the states at that point lie together in the table: found once, each change's
+           source is looked for among them alone */
+        Py_ssize_t block[2];
+        for (int e = 0; e < 2; e++) {
+            uint64_t edge = (uint64_t)((from + e) * per_point);
+            Py_ssize_t lo = 0, hi = n_keys;
+            while (lo < hi) {
+                Py_ssize_t mid = lo + (hi - lo) / 2;
+                if (KEY_AT(mid) < edge) lo = mid + 1;
+                else hi = mid;
+            }
+            block[e] = lo;
+        }
+        for (int64_t c = 0; c < s.n_changes && block[0] < block[1]; c++) {
+            int64_t ux = vx - s.changes[2 * c], uy = vy - s.changes[2 * c + 1];
+            if (iabs(ux) > s.vmax_x || iabs(uy) > s.vmax_y) continue;
+            uint64_t want = (uint64_t)(((from * s.span_x + ux + s.vmax_x) * s.span_y + uy
+                                        + s.vmax_y) * laps + progress);
+            Py_ssize_t lo = block[0], hi = block[1];
+            while (lo < hi) {
+                Py_ssize_t mid = lo + (hi - lo) / 2;
+                if (KEY_AT(mid) < want) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < block[1] && KEY_AT(lo) == want && (BITS_AT(lo) >> c & 1))
+                out[written++] = lo;
+        }
+    }
+#undef KEY_AT
+#undef BITS_AT
+    Py_END_ALLOW_THREADS
+    release(&b);
+    return PyLong_FromSsize_t(written);
 }
 
 /* -- hash tables of state ids ---------------------------------------------------------- */
@@ -2963,6 +3067,7 @@ static PyMethodDef methods[] = {
     {"segments_inside", segments_inside, METH_VARARGS, "Moves on a region: 1, 0 or -1."},
     {"progress_after", progress_after, METH_VARARGS, "Progress after lattice moves."},
     {"expand", expand, METH_VARARGS, "A batch of states expanded (see the file)."},
+    {"plain_sources", plain_sources, METH_VARARGS, "A compact table's plain moves, backwards."},
     {"hash_find", hash_find, METH_VARARGS, "Values of keys in a hash table."},
     {"hash_place", hash_place, METH_VARARGS, "Keys placed in a hash table."},
     {"count_edges", count_edges, METH_VARARGS, "Edges counted by destination."},
