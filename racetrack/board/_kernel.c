@@ -925,25 +925,26 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
                          (long long)count);
 }
 
-/* plain_sources(space, land, keys, plain, ids, out): the compact table's plain moves read
+/* plain_sources(space, land, keys, plain, starts, ids, out): the compact table's plain moves read
    backwards (``racetrack.search.compact``), for states numbered as ``expand`` numbers them:
    for each state ``ids[i]`` of the table (``keys``: its keys in order, uint32 or uint64;
    ``plain``: each state's bits, one per change of velocity, 1 to 8 bytes), and each change
    c, the state the plain move with change c into it comes from (its point less its
    velocity, its velocity less c, its progress the same), where the table holds it with bit
-   c. Writes their positions in the table into ``out`` (int64, room for every change of every
+   c; ``starts`` (int64, a point's first state in the table, for every point and one more)
+   says where each point's states lie. Writes their positions in the table into ``out`` (int64, room for every change of every
    state) and returns how many. */
 static PyObject *plain_sources(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *space_o, *land_o, *keys_o, *plain_o, *ids_o, *out_o;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &space_o, &land_o, &keys_o, &plain_o, &ids_o,
-                          &out_o))
+    PyObject *space_o, *land_o, *keys_o, *plain_o, *starts_o, *ids_o, *out_o;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &space_o, &land_o, &keys_o, &plain_o, &starts_o,
+                          &ids_o, &out_o))
         return NULL;
     Buffers b = {.count = 0};
     Space s;
     Region land;
-    Py_ssize_t n_keys, n_plain, n_ids, room;
+    Py_ssize_t n_keys, n_plain, n_ids, room, n_starts;
     const void *keys, *plain;
-    const int64_t *ids;
+    const int64_t *ids, *starts;
     int64_t *out;
     Py_ssize_t key_bytes = 8, plain_bytes = 1;
     PyObject *probes[2] = {keys_o, plain_o};
@@ -962,12 +963,17 @@ static PyObject *plain_sources(PyObject *Py_UNUSED(self), PyObject *args) {
     if (unpack_space(&b, space_o, &s) < 0 || unpack_region(&b, land_o, &land) < 0
         || !(keys = grab(&b, keys_o, key_bytes, 0, &n_keys))
         || !(plain = grab(&b, plain_o, plain_bytes, 0, &n_plain))
+        || !(starts = grab(&b, starts_o, 8, 0, &n_starts))
         || !(ids = grab(&b, ids_o, 8, 0, &n_ids))
         || !(out = grab(&b, out_o, 8, 1, &room))) {
         release(&b);
         return NULL;
     }
     if (n_plain != n_keys) return finish(&b, "a state's bits for every key");
+    if (n_starts != s.n_points + 1) return finish(&b, "a start for every point and one more");
+    for (Py_ssize_t i = 0; i < n_starts; i++)
+        if (starts[i] < 0 || starts[i] > n_keys || (i && starts[i] < starts[i - 1]))
+            return finish(&b, "the points' starts are not in order within the table");
     if (room < n_ids * (Py_ssize_t)s.n_changes) return finish(&b, "no room for the sources");
     if (s.n_changes > 8 * plain_bytes) return finish(&b, "more changes than bits");
     int64_t laps = s.goal + 1, per_point = s.span_x * s.span_y * laps;
@@ -992,19 +998,9 @@ static PyObject *plain_sources(PyObject *Py_UNUSED(self), PyObject *args) {
         int64_t fx = s.points[2 * point] - vx, fy = s.points[2 * point + 1] - vy;
         int64_t from = point_of(&land, fx, fy);
         if (from < 0 || from >= s.n_points) continue;
-        /* the states at that point lie together in the table: found once, each change's
-           source is looked for among them alone */
-        Py_ssize_t block[2];
-        for (int e = 0; e < 2; e++) {
-            uint64_t edge = (uint64_t)((from + e) * per_point);
-            Py_ssize_t lo = 0, hi = n_keys;
-            while (lo < hi) {
-                Py_ssize_t mid = lo + (hi - lo) / 2;
-                if (KEY_AT(mid) < edge) lo = mid + 1;
-                else hi = mid;
-            }
-            block[e] = lo;
-        }
+        /* the states at that point lie together in the table: each change's source is
+           looked for among them alone */
+        Py_ssize_t block[2] = {(Py_ssize_t)starts[from], (Py_ssize_t)starts[from + 1]};
         for (int64_t c = 0; c < s.n_changes && block[0] < block[1]; c++) {
             int64_t ux = vx - s.changes[2 * c], uy = vy - s.changes[2 * c + 1];
             if (iabs(ux) > s.vmax_x || iabs(uy) > s.vmax_y) continue;

@@ -200,16 +200,27 @@ def expand(space: tuple, land: RegionCells, drive: RegionCells, lines: CourseLin
                      edge_dst, count, work.plain[:written].copy() if plain else None)
 
 
+def point_starts(space: tuple, keys: np.ndarray) -> np.ndarray:
+    """Where each point's states begin in a table of keys in order, numbered as ``expand``
+    numbers them (``space``: ``StateSpace.compiled``'s tuple), for every point and one
+    more (``plain_sources`` reads it)."""
+    vmax_x, vmax_y, goal, points = space[:4]
+    per_point = (2 * vmax_x + 1) * (2 * vmax_y + 1) * (goal + 1)
+    edges = np.arange(len(points) // 2 + 1, dtype=np.int64) * per_point
+    return np.searchsorted(keys, edges.astype(keys.dtype)).astype(np.int64)
+
+
 def plain_sources(space: tuple, land: RegionCells, keys: np.ndarray, plain: np.ndarray,
-                  ids: np.ndarray) -> np.ndarray:
+                  starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """The positions in a compact table (``keys`` in order, ``plain``: each state's bit for
-    each change of velocity that makes a plain move out of it) of the states with a plain
-    move into the states at ``ids``, numbered as ``expand`` numbers them (``space``:
-    ``StateSpace.compiled``'s tuple): see ``plain_sources`` in ``_kernel.c``."""
+    each change of velocity that makes a plain move out of it, ``starts``: ``point_starts``)
+    of the states with a plain move into the states at ``ids``, numbered as ``expand``
+    numbers them (``space``: ``StateSpace.compiled``'s tuple): see ``plain_sources`` in
+    ``_kernel.c``."""
     ids = np.ascontiguousarray(ids, dtype=np.int64)
     out = np.empty(len(ids) * (len(space[4]) // 2), dtype=np.int64)
     count = _kernel.plain_sources(space, land.packed, np.ascontiguousarray(keys),
-                                  np.ascontiguousarray(plain), ids, out)
+                                  np.ascontiguousarray(plain), starts, ids, out)
     return out[:count]
 
 

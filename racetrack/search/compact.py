@@ -145,11 +145,13 @@ class CompactBuild:
                               if np.iinfo(t).bits >= len(changes))
         self.keys = np.zeros(0, self.key_type)
         self.plain = np.zeros(0, self.bits_type)
+        self._starts: np.ndarray | None = None  # where each point's states begin (kernel's)
         self.launch_chunk = max(MIN_CHUNK, memory // (8 * MOVE_BYTES * len(land.points))) \
             if transition.rules.movement_launch and "launch" in space.columns else None
 
     def build(self) -> CompactTable:
         self.keys, self.plain, kept = self._forward(self.sources)
+        self._starts = None
         value = self._backward(kept)
         crashes = kept[3].astype(bool)
         careful = self._backward(tuple(part[~crashes] for part in kept)) \
@@ -384,8 +386,10 @@ class CompactBuild:
         state asked for, where the states are numbered as it numbers them)."""
         space = self.space
         if self.compiled is not None:
+            if self._starts is None:
+                self._starts = kernel.point_starts(self.compiled, self.keys)
             return kernel.plain_sources(self.compiled, self.transition.land.compiled,
-                                        self.keys, self.plain, ids)
+                                        self.keys, self.plain, self._starts, ids)
         after = space.decode(self.keys[ids].astype(np.int64))
         m, k = len(ids), len(self.changes)
         rows = np.tile(np.arange(m), k)

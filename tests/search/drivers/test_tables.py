@@ -173,7 +173,7 @@ def test_the_kernel_reads_the_plain_moves_backwards_as_numpy_does(variant):
                                                       setup.limit),
                          setup.sources, setup.limit, setup.leave_track)
     assert build.compiled is not None
-    build.keys, build.plain, _ = build._forward(setup.sources)
+    build.keys, build.plain, _ = build._forward(setup.sources)  # (no starts found yet)
     assert build.plain.itemsize == (2 if variant == "gardner" else 4)
     ids = np.arange(0, len(build.keys), 3)
     compiled = build._plain_sources(ids)
