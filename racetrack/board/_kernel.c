@@ -2456,12 +2456,17 @@ typedef struct {
 #define NONE_G INT32_MAX
 #define FAR_TURNS (1 << 28)
 
+/* A slot of an ``IntTable``: a key, its number and (where kept) the turns it came in, side
+   by side, so a look-up reads one cache line. */
 typedef struct {
-    uint64_t *keys;
-    int32_t *vals, *turns;      /* a number per key, and (where kept) the turns it came in */
+    uint64_t key;
+    int32_t val, turns;
+} IntSlot;
+
+typedef struct {
+    IntSlot *slots;
     int bits;
     int64_t count;
-    int with_turns;
 } IntTable;
 
 typedef struct {
@@ -2539,9 +2544,8 @@ static void core_free(PyObject *capsule) {
     Core *c = PyCapsule_GetPointer(capsule, "racetrack.search");
     if (!c) return;
     release(&c->views);
-    free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.keys); free(c->turns.vals);
-    free(c->turns.turns);
-    free(c->least.keys); free(c->least.vals); free(c->least.turns); free(c->retry);
+    free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.slots);
+    free(c->least.slots); free(c->retry);
     for (int64_t i = 0; i < c->n_buckets; i++) free(c->buckets[i].items);
     free(c->buckets);
     free(c);
@@ -2553,29 +2557,24 @@ static void core_free(PyObject *capsule) {
    at most half the slots full. */
 static int table_grow(Core *c, IntTable *t) {
     int bits = t->bits ? t->bits + 1 : 16;
-    size_t slots = (size_t)1 << bits, per = t->with_turns ? 16 : 12;
-    uint64_t *keys = malloc(slots * 8);
-    int32_t *vals = malloc(slots * 4), *turns = t->with_turns ? malloc(slots * 4) : NULL;
-    if (!keys || !vals || (t->with_turns && !turns)) {
-        free(keys); free(vals); free(turns);
-        return -1;
-    }
-    memset(keys, 0xFF, slots * 8);
+    size_t slots = (size_t)1 << bits, per = sizeof(IntSlot);
+    IntSlot *grown = malloc(slots * per);
+    if (!grown) return -1;
+    for (size_t i = 0; i < slots; i++) grown[i].key = HASH_EMPTY;
     uint64_t mask = slots - 1;
-    if (t->keys) {
+    if (t->slots) {
         size_t old = (size_t)1 << t->bits;
         for (size_t i = 0; i < old; i++) {
-            if (t->keys[i] == HASH_EMPTY) continue;
-            uint64_t at = slot_of(t->keys[i], bits);
-            while (keys[at] != HASH_EMPTY) at = (at + 1) & mask;
-            keys[at] = t->keys[i];
-            vals[at] = t->vals[i];
-            if (turns) turns[at] = t->turns[i];
+            if (t->slots[i].key == HASH_EMPTY) continue;
+            uint64_t at = slot_of(t->slots[i].key, bits);
+            while (grown[at].key != HASH_EMPTY) at = (at + 1) & mask;
+            grown[at] = t->slots[i];
         }
         c->bytes -= old * per;
-        free(t->keys); free(t->vals); free(t->turns);
+        free(t->slots);
     }
-    t->keys = keys; t->vals = vals; t->turns = turns; t->bits = bits;
+    t->slots = grown;
+    t->bits = bits;
     c->bytes += slots * per;
     return 0;
 }
@@ -2583,21 +2582,21 @@ static int table_grow(Core *c, IntTable *t) {
 /* The slot of ``key`` (where it is, or where it would go). */
 static uint64_t table_slot(const IntTable *t, uint64_t key) {
     uint64_t mask = ((uint64_t)1 << t->bits) - 1, at = slot_of(key, t->bits);
-    while (t->keys[at] != HASH_EMPTY && t->keys[at] != key) at = (at + 1) & mask;
+    while (t->slots[at].key != HASH_EMPTY && t->slots[at].key != key) at = (at + 1) & mask;
     return at;
 }
 
 static int32_t table_get(const IntTable *t, uint64_t key, int32_t none) {
     uint64_t at = table_slot(t, key);
-    return t->keys[at] == key ? t->vals[at] : none;
+    return t->slots[at].key == key ? t->slots[at].val : none;
 }
 
 static int table_set(Core *c, IntTable *t, uint64_t key, int32_t value, int32_t turns) {
     if (2 * (t->count + 1) > ((int64_t)1 << t->bits) && table_grow(c, t) < 0) return -1;
     uint64_t at = table_slot(t, key);
-    if (t->keys[at] == HASH_EMPTY) { t->keys[at] = key; t->count++; }
-    t->vals[at] = value;
-    if (t->turns) t->turns[at] = turns;
+    if (t->slots[at].key == HASH_EMPTY) { t->slots[at].key = key; t->count++; }
+    t->slots[at].val = value;
+    t->slots[at].turns = turns;
     return 0;
 }
 
@@ -2607,9 +2606,9 @@ static int dominated(const Core *c, uint64_t key, int32_t g) {
     uint64_t damage = c->damage_radix ? key / c->damage_stride % c->damage_radix : 0;
     for (uint64_t less = 0; less <= damage; less++) {
         uint64_t alike = key - less * c->damage_stride;
-        uint64_t at = table_slot(&c->least, alike / c->exit_radix);
-        if (c->least.keys[at] != HASH_EMPTY && c->least.turns[at] <= g
-            && c->least.vals[at] <= (int32_t)(alike % c->exit_radix))
+        const IntSlot *at = &c->least.slots[table_slot(&c->least, alike / c->exit_radix)];
+        if (at->key != HASH_EMPTY && at->turns <= g
+            && at->val <= (int32_t)(alike % c->exit_radix))
             return 1;
     }
     return 0;
@@ -2968,7 +2967,7 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
         c->bytes += (size_t)c->space * 2;
     } else if (!least_mode) {
         if (table_grow(c, &c->turns) < 0) { Py_DECREF(capsule); return PyErr_NoMemory(); }
-    } else if ((c->least.with_turns = 1, table_grow(c, &c->least)) < 0) {
+    } else if (table_grow(c, &c->least) < 0) {
         Py_DECREF(capsule);
         return PyErr_NoMemory();
     }
