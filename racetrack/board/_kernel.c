@@ -2292,6 +2292,21 @@ static void build_least(uint16_t *table, const uint16_t *values, int64_t stride,
         }
 }
 
+/* Where the run of levels below ``j`` that the stretch [a, z] meets begins (j: none):
+   from the runs kept per coordinate (``run_hi``/``run_lo``, ``cover`` coordinates from
+   ``base``), or walked level by level for a stretch ending beyond them. */
+static inline int64_t run_from(const int32_t *run_hi, const int32_t *run_lo, int64_t cover,
+                               int64_t base, const int32_t *lo, const int32_t *hi, int64_t j,
+                               int64_t a, int64_t z) {
+    if (a >= base && a < base + cover && z >= base && z < base + cover) {
+        int64_t from_hi = run_hi[a - base], from_lo = run_lo[z - base];
+        return from_hi > from_lo ? from_hi : from_lo;
+    }
+    int64_t jj = j;
+    while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+    return jj;
+}
+
 /* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost), out)
 
    For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
@@ -2331,7 +2346,20 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     int rows = 1;
     while (((int64_t)1 << rows) <= width) rows++;
     int failed = 0;
+    /* The levels a stretch [a, z] passes below level j, in order: j - 1 down to the first
+       that it does not meet. Walked level by level, that was most of the time (160 levels);
+       instead, per coordinate, where the run of levels below j whose spans reach up to it
+       (hi >= a) begins, and of those reaching down to it (lo <= z): a stretch's run begins
+       at the later of the two. Kept for the coordinates a stretch may end at (``margin``
+       beyond the axis) and brought up to date as each level joins. */
+    int64_t margin = vmax + accel + (teleport == 1 ? slack : 0) + 2, cover = width + 2 * margin;
+    int32_t *run_hi = NULL, *run_lo = NULL;
     Py_BEGIN_ALLOW_THREADS
+    run_hi = calloc((size_t)cover, 4);
+    run_lo = calloc((size_t)cover, 4);
+    failed = !run_hi || !run_lo;
+#define RUN_FROM(j_, a_, z_) run_from(run_hi, run_lo, cover, first - margin, lo, hi, (j_), \
+                                      (a_), (z_))
     memset(out, 0, 2 * (size_t)layer);
     IdBucket *queue = calloc(0x10000, sizeof(IdBucket));
     uint16_t *start = malloc(2 * (size_t)layer);
@@ -2339,10 +2367,15 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     uint16_t *least = teleport ? malloc(2 * (size_t)(levels + 1) * (size_t)(rows * width))
                                : NULL;
     uint16_t *here = teleport ? malloc(2 * (size_t)(rows * width)) : NULL;
-    failed = !queue || !start || (teleport && (!least || !here));
+    failed |= !queue || !start || (teleport && (!least || !here));
     if (!failed && teleport) build_least(least, out + vmax, span, width, rows);
     for (int64_t j = 1; j <= levels && !failed; j++) {
         uint16_t *val = out + j * layer;
+        for (int64_t i = 0; i < cover; i++) {  /* level j - 1 joins the runs */
+            int64_t at = first - margin + i;
+            if (hi[j - 1] < at) run_hi[i] = (int32_t)j;
+            if (lo[j - 1] > at) run_lo[i] = (int32_t)j;
+        }
         /* moves that pass the next level: turns from the layers below */
         for (int64_t x = 0; x < width; x++)
             for (int64_t v = -vmax; v <= vmax; v++) {
@@ -2351,8 +2384,7 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                     int64_t w = v + d, to = x + w;
                     if (w < -vmax || w > vmax || to < 0 || to >= width) continue;
                     int64_t a = first + (x < to ? x : to), z = first + (x < to ? to : x);
-                    int64_t jj = j;
-                    while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                    int64_t jj = RUN_FROM(j, a, z);
                     if (jj == j) continue;
                     uint16_t t = out[jj * layer + to * span + w + vmax];
                     if (t != 0xFFFF && t + 1 < best) best = (uint16_t)(t + 1);
@@ -2368,8 +2400,7 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                         int64_t near = teleport == 1 ? (v - accel < 0 ? v - accel : 0) - slack : 0;
                         int64_t far = teleport == 1 ? (v + accel > 0 ? v + accel : 0) + slack : 0;
                         int64_t a = first + x + near - 1, z = first + x + far + 1;
-                        int64_t jj = j;
-                        while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                        int64_t jj = RUN_FROM(j, a, z);
                         const uint16_t *table = jj < j ? least + jj * rows * width : same;
                         uint16_t t = range_least(table, width, x + near, x + far);
                         if (t != 0xFFFF && t + cost < val[x * span + v + vmax])
@@ -2412,10 +2443,13 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         if (teleport) build_least(least + j * rows * width, val + vmax, span, width, rows);
     }
+#undef RUN_FROM
     buckets_free(queue, 0x10000);
     free(start);
     free(least);
     free(here);
+    free(run_hi);
+    free(run_lo);
     Py_END_ALLOW_THREADS
     release(&b);
     if (failed) return PyErr_NoMemory();
