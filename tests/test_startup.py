@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -33,3 +34,18 @@ def test_solving_a_track_loads_only_the_solver():
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True)
     assert found.stdout.strip() == "[]"
+
+
+def test_a_command_starts_numpy_with_one_blas_thread_unless_told_otherwise():
+    """Loading numpy with a BLAS thread for every core cost as much again as loading it with
+    one: a command asks for one, and a player's own setting stands."""
+    code = ("import contextlib, io, os; from racetrack.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()): main(['solve', 'oval'])\n"
+            "print(os.environ['OPENBLAS_NUM_THREADS'])")
+    for given, expected in ((None, "1"), ("2", "2")):
+        env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+        if given is not None:
+            env["OPENBLAS_NUM_THREADS"] = given
+        found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                               check=True, env=env)
+        assert found.stdout.strip() == expected

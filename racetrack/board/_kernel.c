@@ -750,12 +750,12 @@ static int refused_by_rules(const Space *s, int first, int64_t vx, int64_t vy, i
    The output arrays hold ``len(keys) * n_changes`` items. */
 static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *space_o, *land_o, *drive_o, *lines_o, *keys_o, *ids_o, *bitmap_o, *ok_o, *os_o,
-        *dr_o, *dx_o, *dy_o, *st_o, *dense_o, *es_o, *ed_o;
+        *dr_o, *dx_o, *dy_o, *st_o, *dense_o, *es_o, *ed_o, *pl_o = Py_None;
     int want_stuck;
     long long count;
-    if (!PyArg_ParseTuple(args, "OOOOOOOpOOOOOOOLOO", &space_o, &land_o, &drive_o, &lines_o,
+    if (!PyArg_ParseTuple(args, "OOOOOOOpOOOOOOOLOO|O", &space_o, &land_o, &drive_o, &lines_o,
                           &keys_o, &ids_o, &bitmap_o, &want_stuck, &ok_o, &os_o, &dr_o, &dx_o,
-                          &dy_o, &st_o, &dense_o, &count, &es_o, &ed_o))
+                          &dy_o, &st_o, &dense_o, &count, &es_o, &ed_o, &pl_o))
         return NULL;
     Buffers b = {.count = 0};
     Space s;
@@ -769,7 +769,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     int32_t *out_src;
     int64_t *def_rows;
     int32_t *def_wx, *def_wy;
-    int8_t *status;
+    int8_t *status, *plain = NULL;
     int32_t *dense = NULL, *edge_src = NULL, *edge_dst = NULL;
     Py_ssize_t key_bytes = 8;
     if (PyObject_CheckBuffer(keys_o)) {
@@ -803,6 +803,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
         || !(def_wx = grab_at_least(&b, dx_o, 4, 1, moves))
         || !(def_wy = grab_at_least(&b, dy_o, 4, 1, moves))
         || !(status = grab_at_least(&b, st_o, 1, 1, n))
+        || (pl_o != Py_None && !(plain = grab_at_least(&b, pl_o, 1, 1, moves)))
         || (dense_o != Py_None && (!(dense = grab_at_least(&b, dense_o, 4, 1, space))
                                    || !(edge_src = grab_at_least(&b, es_o, 4, 1, moves))
                                    || !(edge_dst = grab_at_least(&b, ed_o, 4, 1, moves))))) {
@@ -900,6 +901,7 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
             if (wide) ((int64_t *)out_keys)[written] = next_key;
             else ((uint32_t *)out_keys)[written] = (uint32_t)next_key;
             out_src[written] = (int32_t)ids[i];
+            if (plain) plain[written] = after == progress ? (int8_t)c : -1;
             written++;
             if (after >= s.goal) finishing++;
         }
@@ -921,6 +923,104 @@ static PyObject *expand(PyObject *Py_UNUSED(self), PyObject *args) {
     release(&b);
     return Py_BuildValue("nninnL", written, deferred, beyond, finishing, edges,
                          (long long)count);
+}
+
+/* plain_sources(space, land, keys, plain, starts, ids, out): the compact table's plain moves read
+   backwards (``racetrack.search.compact``), for states numbered as ``expand`` numbers them:
+   for each state ``ids[i]`` of the table (``keys``: its keys in order, uint32 or uint64;
+   ``plain``: each state's bits, one per change of velocity, 1 to 8 bytes), and each change
+   c, the state the plain move with change c into it comes from (its point less its
+   velocity, its velocity less c, its progress the same), where the table holds it with bit
+   c; ``starts`` (int64, a point's first state in the table, for every point and one more)
+   says where each point's states lie. Writes their positions in the table into ``out`` (int64, room for every change of every
+   state) and returns how many. */
+static PyObject *plain_sources(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *space_o, *land_o, *keys_o, *plain_o, *starts_o, *ids_o, *out_o;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &space_o, &land_o, &keys_o, &plain_o, &starts_o,
+                          &ids_o, &out_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Space s;
+    Region land;
+    Py_ssize_t n_keys, n_plain, n_ids, room, n_starts;
+    const void *keys, *plain;
+    const int64_t *ids, *starts;
+    int64_t *out;
+    Py_ssize_t key_bytes = 8, plain_bytes = 1;
+    PyObject *probes[2] = {keys_o, plain_o};
+    Py_ssize_t *sizes[2] = {&key_bytes, &plain_bytes};
+    for (int k = 0; k < 2; k++) {
+        Py_buffer probe;
+        if (PyObject_GetBuffer(probes[k], &probe, PyBUF_FORMAT) < 0) return NULL;
+        *sizes[k] = probe.itemsize;
+        PyBuffer_Release(&probe);
+    }
+    if ((key_bytes != 4 && key_bytes != 8)
+        || (plain_bytes != 1 && plain_bytes != 2 && plain_bytes != 4 && plain_bytes != 8)) {
+        PyErr_SetString(PyExc_TypeError, "keys of 4 or 8 bytes, bits of 1 to 8");
+        return NULL;
+    }
+    if (unpack_space(&b, space_o, &s) < 0 || unpack_region(&b, land_o, &land) < 0
+        || !(keys = grab(&b, keys_o, key_bytes, 0, &n_keys))
+        || !(plain = grab(&b, plain_o, plain_bytes, 0, &n_plain))
+        || !(starts = grab(&b, starts_o, 8, 0, &n_starts))
+        || !(ids = grab(&b, ids_o, 8, 0, &n_ids))
+        || !(out = grab(&b, out_o, 8, 1, &room))) {
+        release(&b);
+        return NULL;
+    }
+    if (n_plain != n_keys) return finish(&b, "a state's bits for every key");
+    if (n_starts != s.n_points + 1) return finish(&b, "a start for every point and one more");
+    for (Py_ssize_t i = 0; i < n_starts; i++)
+        if (starts[i] < 0 || starts[i] > n_keys || (i && starts[i] < starts[i - 1]))
+            return finish(&b, "the points' starts are not in order within the table");
+    if (room < n_ids * (Py_ssize_t)s.n_changes) return finish(&b, "no room for the sources");
+    if (s.n_changes > 8 * plain_bytes) return finish(&b, "more changes than bits");
+    int64_t laps = s.goal + 1, per_point = s.span_x * s.span_y * laps;
+    for (Py_ssize_t i = 0; i < n_ids; i++)
+        if (ids[i] < 0 || ids[i] >= n_keys) return finish(&b, "no such state");
+    Py_ssize_t written = 0;
+#define KEY_AT(j) (key_bytes == 8 ? ((const uint64_t *)keys)[j] \
+                                  : (uint64_t)((const uint32_t *)keys)[j])
+#define BITS_AT(j) (plain_bytes == 1 ? (uint64_t)((const uint8_t *)plain)[j] \
+                    : plain_bytes == 2 ? (uint64_t)((const uint16_t *)plain)[j] \
+                    : plain_bytes == 4 ? (uint64_t)((const uint32_t *)plain)[j] \
+                    : ((const uint64_t *)plain)[j])
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n_ids; i++) {
+        uint64_t key = KEY_AT(ids[i]);
+        int64_t point = (int64_t)(key / (uint64_t)per_point);
+        int64_t rest = (int64_t)(key % (uint64_t)per_point);
+        int64_t vx = rest / (s.span_y * laps) - s.vmax_x;
+        int64_t vy = (rest / laps) % s.span_y - s.vmax_y;
+        int64_t progress = rest % laps;
+        if (point >= s.n_points) continue;
+        int64_t fx = s.points[2 * point] - vx, fy = s.points[2 * point + 1] - vy;
+        int64_t from = point_of(&land, fx, fy);
+        if (from < 0 || from >= s.n_points) continue;
+        /* the states at that point lie together in the table: each change's source is
+           looked for among them alone */
+        Py_ssize_t block[2] = {(Py_ssize_t)starts[from], (Py_ssize_t)starts[from + 1]};
+        for (int64_t c = 0; c < s.n_changes && block[0] < block[1]; c++) {
+            int64_t ux = vx - s.changes[2 * c], uy = vy - s.changes[2 * c + 1];
+            if (iabs(ux) > s.vmax_x || iabs(uy) > s.vmax_y) continue;
+            uint64_t want = (uint64_t)(((from * s.span_x + ux + s.vmax_x) * s.span_y + uy
+                                        + s.vmax_y) * laps + progress);
+            Py_ssize_t lo = block[0], hi = block[1];
+            while (lo < hi) {
+                Py_ssize_t mid = lo + (hi - lo) / 2;
+                if (KEY_AT(mid) < want) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo < block[1] && KEY_AT(lo) == want && (BITS_AT(lo) >> c & 1))
+                out[written++] = lo;
+        }
+    }
+#undef KEY_AT
+#undef BITS_AT
+    Py_END_ALLOW_THREADS
+    release(&b);
+    return PyLong_FromSsize_t(written);
 }
 
 /* -- hash tables of state ids ---------------------------------------------------------- */
@@ -2192,6 +2292,21 @@ static void build_least(uint16_t *table, const uint16_t *values, int64_t stride,
         }
 }
 
+/* Where the run of levels below ``j`` that the stretch [a, z] meets begins (j: none):
+   from the runs kept per coordinate (``run_hi``/``run_lo``, ``cover`` coordinates from
+   ``base``), or walked level by level for a stretch ending beyond them. */
+static inline int64_t run_from(const int32_t *run_hi, const int32_t *run_lo, int64_t cover,
+                               int64_t base, const int32_t *lo, const int32_t *hi, int64_t j,
+                               int64_t a, int64_t z) {
+    if (a >= base && a < base + cover && z >= base && z < base + cover) {
+        int64_t from_hi = run_hi[a - base], from_lo = run_lo[z - base];
+        return from_hi > from_lo ? from_hi : from_lo;
+    }
+    int64_t jj = j;
+    while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+    return jj;
+}
+
 /* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost), out)
 
    For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
@@ -2231,7 +2346,20 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     int rows = 1;
     while (((int64_t)1 << rows) <= width) rows++;
     int failed = 0;
+    /* The levels a stretch [a, z] passes below level j, in order: j - 1 down to the first
+       that it does not meet. Walked level by level, that was most of the time (160 levels);
+       instead, per coordinate, where the run of levels below j whose spans reach up to it
+       (hi >= a) begins, and of those reaching down to it (lo <= z): a stretch's run begins
+       at the later of the two. Kept for the coordinates a stretch may end at (``margin``
+       beyond the axis) and brought up to date as each level joins. */
+    int64_t margin = vmax + accel + (teleport == 1 ? slack : 0) + 2, cover = width + 2 * margin;
+    int32_t *run_hi = NULL, *run_lo = NULL;
     Py_BEGIN_ALLOW_THREADS
+    run_hi = calloc((size_t)cover, 4);
+    run_lo = calloc((size_t)cover, 4);
+    failed = !run_hi || !run_lo;
+#define RUN_FROM(j_, a_, z_) run_from(run_hi, run_lo, cover, first - margin, lo, hi, (j_), \
+                                      (a_), (z_))
     memset(out, 0, 2 * (size_t)layer);
     IdBucket *queue = calloc(0x10000, sizeof(IdBucket));
     uint16_t *start = malloc(2 * (size_t)layer);
@@ -2239,10 +2367,15 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     uint16_t *least = teleport ? malloc(2 * (size_t)(levels + 1) * (size_t)(rows * width))
                                : NULL;
     uint16_t *here = teleport ? malloc(2 * (size_t)(rows * width)) : NULL;
-    failed = !queue || !start || (teleport && (!least || !here));
+    failed |= !queue || !start || (teleport && (!least || !here));
     if (!failed && teleport) build_least(least, out + vmax, span, width, rows);
     for (int64_t j = 1; j <= levels && !failed; j++) {
         uint16_t *val = out + j * layer;
+        for (int64_t i = 0; i < cover; i++) {  /* level j - 1 joins the runs */
+            int64_t at = first - margin + i;
+            if (hi[j - 1] < at) run_hi[i] = (int32_t)j;
+            if (lo[j - 1] > at) run_lo[i] = (int32_t)j;
+        }
         /* moves that pass the next level: turns from the layers below */
         for (int64_t x = 0; x < width; x++)
             for (int64_t v = -vmax; v <= vmax; v++) {
@@ -2251,8 +2384,7 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                     int64_t w = v + d, to = x + w;
                     if (w < -vmax || w > vmax || to < 0 || to >= width) continue;
                     int64_t a = first + (x < to ? x : to), z = first + (x < to ? to : x);
-                    int64_t jj = j;
-                    while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                    int64_t jj = RUN_FROM(j, a, z);
                     if (jj == j) continue;
                     uint16_t t = out[jj * layer + to * span + w + vmax];
                     if (t != 0xFFFF && t + 1 < best) best = (uint16_t)(t + 1);
@@ -2268,8 +2400,7 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                         int64_t near = teleport == 1 ? (v - accel < 0 ? v - accel : 0) - slack : 0;
                         int64_t far = teleport == 1 ? (v + accel > 0 ? v + accel : 0) + slack : 0;
                         int64_t a = first + x + near - 1, z = first + x + far + 1;
-                        int64_t jj = j;
-                        while (jj > 0 && lo[jj - 1] <= z && hi[jj - 1] >= a) jj--;
+                        int64_t jj = RUN_FROM(j, a, z);
                         const uint16_t *table = jj < j ? least + jj * rows * width : same;
                         uint16_t t = range_least(table, width, x + near, x + far);
                         if (t != 0xFFFF && t + cost < val[x * span + v + vmax])
@@ -2312,10 +2443,13 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         if (teleport) build_least(least + j * rows * width, val + vmax, span, width, rows);
     }
+#undef RUN_FROM
     buckets_free(queue, 0x10000);
     free(start);
     free(least);
     free(here);
+    free(run_hi);
+    free(run_lo);
     Py_END_ALLOW_THREADS
     release(&b);
     if (failed) return PyErr_NoMemory();
@@ -2348,17 +2482,25 @@ typedef struct {
 typedef struct {
     Entry *items;
     int64_t count, room;
+    /* ``ask_ahead``: 1 + how many entries at the bottom it has not looked at yet (0: none
+       looked at) */
+    int64_t unlooked;
 } Bucket;
 
 #define NONE_G INT32_MAX
 #define FAR_TURNS (1 << 28)
 
+/* A slot of an ``IntTable``: a key, its number and (where kept) the turns it came in, side
+   by side, so a look-up reads one cache line. */
 typedef struct {
-    uint64_t *keys;
-    int32_t *vals, *turns;      /* a number per key, and (where kept) the turns it came in */
+    uint64_t key;
+    int32_t val, turns;
+} IntSlot;
+
+typedef struct {
+    IntSlot *slots;
     int bits;
     int64_t count;
-    int with_turns;
 } IntTable;
 
 typedef struct {
@@ -2436,9 +2578,8 @@ static void core_free(PyObject *capsule) {
     Core *c = PyCapsule_GetPointer(capsule, "racetrack.search");
     if (!c) return;
     release(&c->views);
-    free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.keys); free(c->turns.vals);
-    free(c->turns.turns);
-    free(c->least.keys); free(c->least.vals); free(c->least.turns); free(c->retry);
+    free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.slots);
+    free(c->least.slots); free(c->retry);
     for (int64_t i = 0; i < c->n_buckets; i++) free(c->buckets[i].items);
     free(c->buckets);
     free(c);
@@ -2450,29 +2591,24 @@ static void core_free(PyObject *capsule) {
    at most half the slots full. */
 static int table_grow(Core *c, IntTable *t) {
     int bits = t->bits ? t->bits + 1 : 16;
-    size_t slots = (size_t)1 << bits, per = t->with_turns ? 16 : 12;
-    uint64_t *keys = malloc(slots * 8);
-    int32_t *vals = malloc(slots * 4), *turns = t->with_turns ? malloc(slots * 4) : NULL;
-    if (!keys || !vals || (t->with_turns && !turns)) {
-        free(keys); free(vals); free(turns);
-        return -1;
-    }
-    memset(keys, 0xFF, slots * 8);
+    size_t slots = (size_t)1 << bits, per = sizeof(IntSlot);
+    IntSlot *grown = malloc(slots * per);
+    if (!grown) return -1;
+    for (size_t i = 0; i < slots; i++) grown[i].key = HASH_EMPTY;
     uint64_t mask = slots - 1;
-    if (t->keys) {
+    if (t->slots) {
         size_t old = (size_t)1 << t->bits;
         for (size_t i = 0; i < old; i++) {
-            if (t->keys[i] == HASH_EMPTY) continue;
-            uint64_t at = slot_of(t->keys[i], bits);
-            while (keys[at] != HASH_EMPTY) at = (at + 1) & mask;
-            keys[at] = t->keys[i];
-            vals[at] = t->vals[i];
-            if (turns) turns[at] = t->turns[i];
+            if (t->slots[i].key == HASH_EMPTY) continue;
+            uint64_t at = slot_of(t->slots[i].key, bits);
+            while (grown[at].key != HASH_EMPTY) at = (at + 1) & mask;
+            grown[at] = t->slots[i];
         }
         c->bytes -= old * per;
-        free(t->keys); free(t->vals); free(t->turns);
+        free(t->slots);
     }
-    t->keys = keys; t->vals = vals; t->turns = turns; t->bits = bits;
+    t->slots = grown;
+    t->bits = bits;
     c->bytes += slots * per;
     return 0;
 }
@@ -2480,21 +2616,21 @@ static int table_grow(Core *c, IntTable *t) {
 /* The slot of ``key`` (where it is, or where it would go). */
 static uint64_t table_slot(const IntTable *t, uint64_t key) {
     uint64_t mask = ((uint64_t)1 << t->bits) - 1, at = slot_of(key, t->bits);
-    while (t->keys[at] != HASH_EMPTY && t->keys[at] != key) at = (at + 1) & mask;
+    while (t->slots[at].key != HASH_EMPTY && t->slots[at].key != key) at = (at + 1) & mask;
     return at;
 }
 
 static int32_t table_get(const IntTable *t, uint64_t key, int32_t none) {
     uint64_t at = table_slot(t, key);
-    return t->keys[at] == key ? t->vals[at] : none;
+    return t->slots[at].key == key ? t->slots[at].val : none;
 }
 
 static int table_set(Core *c, IntTable *t, uint64_t key, int32_t value, int32_t turns) {
     if (2 * (t->count + 1) > ((int64_t)1 << t->bits) && table_grow(c, t) < 0) return -1;
     uint64_t at = table_slot(t, key);
-    if (t->keys[at] == HASH_EMPTY) { t->keys[at] = key; t->count++; }
-    t->vals[at] = value;
-    if (t->turns) t->turns[at] = turns;
+    if (t->slots[at].key == HASH_EMPTY) { t->slots[at].key = key; t->count++; }
+    t->slots[at].val = value;
+    t->slots[at].turns = turns;
     return 0;
 }
 
@@ -2504,9 +2640,9 @@ static int dominated(const Core *c, uint64_t key, int32_t g) {
     uint64_t damage = c->damage_radix ? key / c->damage_stride % c->damage_radix : 0;
     for (uint64_t less = 0; less <= damage; less++) {
         uint64_t alike = key - less * c->damage_stride;
-        uint64_t at = table_slot(&c->least, alike / c->exit_radix);
-        if (c->least.keys[at] != HASH_EMPTY && c->least.turns[at] <= g
-            && c->least.vals[at] <= (int32_t)(alike % c->exit_radix))
+        const IntSlot *at = &c->least.slots[table_slot(&c->least, alike / c->exit_radix)];
+        if (at->key != HASH_EMPTY && at->turns <= g
+            && at->val <= (int32_t)(alike % c->exit_radix))
             return 1;
     }
     return 0;
@@ -2696,9 +2832,16 @@ static int keep_for_retry(Core *c, int64_t id, int32_t g) {
 static void ask_ahead(Core *c, const Facts *f, Needs *needs) {
     Succ found[65];
     for (int64_t at = c->now; at < c->n_buckets && at <= c->now + 2; at++) {
-        const Bucket *b = &c->buckets[at];
-        for (int64_t i = b->count - 1; i >= 0; i--) {
-            if (needs->count + 256 > needs->room) return;
+        Bucket *b = &c->buckets[at];
+        /* each entry looked at once: the facts it asks for stay known (those pushed since
+           are taken first, and ask for their own) */
+        int64_t from = b->unlooked ? b->unlooked - 1 : b->count;
+        for (int64_t i = (from < b->count ? from : b->count) - 1; i >= 0; i--) {
+            if (needs->count + 256 > needs->room) {
+                b->unlooked = i + 2;
+                return;
+            }
+            b->unlooked = i + 1;
             const Entry *e = &b->items[i];
             if (!c->least_mode && best_g(c, e->key) < e->g) continue;  /* stale */
             int n = 0;
@@ -2738,6 +2881,7 @@ static int run_core(Core *c, const Facts *f, Needs *needs) {
             free(done->items);
             done->items = NULL;
             done->room = 0;
+            done->unlooked = 0;
             if (growing_too_fast(c)) return RUN_GROWING;
             c->now++;
         }
@@ -2857,7 +3001,7 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
         c->bytes += (size_t)c->space * 2;
     } else if (!least_mode) {
         if (table_grow(c, &c->turns) < 0) { Py_DECREF(capsule); return PyErr_NoMemory(); }
-    } else if ((c->least.with_turns = 1, table_grow(c, &c->least)) < 0) {
+    } else if (table_grow(c, &c->least) < 0) {
         Py_DECREF(capsule);
         return PyErr_NoMemory();
     }
@@ -2952,6 +3096,7 @@ static PyMethodDef methods[] = {
     {"segments_inside", segments_inside, METH_VARARGS, "Moves on a region: 1, 0 or -1."},
     {"progress_after", progress_after, METH_VARARGS, "Progress after lattice moves."},
     {"expand", expand, METH_VARARGS, "A batch of states expanded (see the file)."},
+    {"plain_sources", plain_sources, METH_VARARGS, "A compact table's plain moves, backwards."},
     {"hash_find", hash_find, METH_VARARGS, "Values of keys in a hash table."},
     {"hash_place", hash_place, METH_VARARGS, "Keys placed in a hash table."},
     {"count_edges", count_edges, METH_VARARGS, "Edges counted by destination."},

@@ -136,6 +136,8 @@ class Expansion:
     edge_src: np.ndarray | None = None  # with state ids: every legal move, by ids
     edge_dst: np.ndarray | None = None
     count: int = 0                      # with state ids: the next id
+    plain: np.ndarray | None = None     # asked for: per move written, its change of velocity
+                                        # where it keeps its progress (a plain move), else -1
 
 
 class Workspace:
@@ -159,22 +161,24 @@ class Workspace:
         self.wy = np.empty(size, dtype=np.int32)
         self.edge_src = np.empty(size if dense else 0, dtype=np.int32)
         self.edge_dst = np.empty(size if dense else 0, dtype=np.int32)
+        self.plain = np.empty(size, dtype=np.int8)
 
     @property
     def nbytes(self) -> int:
-        return max(self.size, 0) * 40
+        return max(self.size, 0) * 41
 
 
 def expand(space: tuple, land: RegionCells, drive: RegionCells, lines: CourseLines,
            keys: np.ndarray, ids: np.ndarray, choices: int, bitmap: np.ndarray | None,
            want_stuck: bool, dense: np.ndarray | None = None, count: int = 0,
-           workspace: Workspace | None = None) -> Expansion:
+           workspace: Workspace | None = None, plain: bool = False) -> Expansion:
     """Every ordinary move of each state (by key: 32- or 64-bit, as the search numbers them),
     judged by the compiled rules: see ``expand`` in ``_kernel.c``. ``space`` is
     ``StateSpace.compiled``'s tuple; with a ``bitmap`` (one bit per key), moves to states
     already seen are dropped and the fresh ones marked seen; with ``dense`` (the state ids by
     key, int32, -1 for none), every legal move is an edge between ids, and the states met for
-    the first time get the ids from ``count`` on, in the order written out."""
+    the first time get the ids from ``count`` on, in the order written out; with ``plain``,
+    each move written says whether it is a plain move, and by which change of velocity."""
     if keys.dtype not in (np.uint32, np.uint64):
         keys = keys.astype(np.uint64)
     keys = np.ascontiguousarray(keys)
@@ -186,14 +190,38 @@ def expand(space: tuple, land: RegionCells, drive: RegionCells, lines: CourseLin
         space, land.packed, drive.packed, lines.packed, keys, ids, bitmap, want_stuck,
         work.keys, work.sources, work.rows, work.wx, work.wy, status, dense, count,
         work.edge_src if dense is not None else None,
-        work.edge_dst if dense is not None else None)
+        work.edge_dst if dense is not None else None, work.plain if plain else None)
     edge_src = edge_dst = None
     if dense is not None:
         edge_src, edge_dst = work.edge_src[:edges].copy(), work.edge_dst[:edges].copy()
     return Expansion(work.keys[:written].copy(), work.sources[:written].copy(),
                      work.rows[:deferred].copy(), work.wx[:deferred].copy(),
                      work.wy[:deferred].copy(), status, bool(beyond), finishing, edge_src,
-                     edge_dst, count)
+                     edge_dst, count, work.plain[:written].copy() if plain else None)
+
+
+def point_starts(space: tuple, keys: np.ndarray) -> np.ndarray:
+    """Where each point's states begin in a table of keys in order, numbered as ``expand``
+    numbers them (``space``: ``StateSpace.compiled``'s tuple), for every point and one
+    more (``plain_sources`` reads it)."""
+    vmax_x, vmax_y, goal, points = space[:4]
+    per_point = (2 * vmax_x + 1) * (2 * vmax_y + 1) * (goal + 1)
+    edges = np.arange(len(points) // 2 + 1, dtype=np.int64) * per_point
+    return np.searchsorted(keys, edges.astype(keys.dtype)).astype(np.int64)
+
+
+def plain_sources(space: tuple, land: RegionCells, keys: np.ndarray, plain: np.ndarray,
+                  starts: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The positions in a compact table (``keys`` in order, ``plain``: each state's bit for
+    each change of velocity that makes a plain move out of it, ``starts``: ``point_starts``)
+    of the states with a plain move into the states at ``ids``, numbered as ``expand``
+    numbers them (``space``: ``StateSpace.compiled``'s tuple): see ``plain_sources`` in
+    ``_kernel.c``."""
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    out = np.empty(len(ids) * (len(space[4]) // 2), dtype=np.int64)
+    count = _kernel.plain_sources(space, land.packed, np.ascontiguousarray(keys),
+                                  np.ascontiguousarray(plain), starts, ids, out)
+    return out[:count]
 
 
 def turns_to_go(edges, count: int, goals: np.ndarray,

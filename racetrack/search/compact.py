@@ -145,11 +145,13 @@ class CompactBuild:
                               if np.iinfo(t).bits >= len(changes))
         self.keys = np.zeros(0, self.key_type)
         self.plain = np.zeros(0, self.bits_type)
+        self._starts: np.ndarray | None = None  # where each point's states begin (kernel's)
         self.launch_chunk = max(MIN_CHUNK, memory // (8 * MOVE_BYTES * len(land.points))) \
             if transition.rules.movement_launch and "launch" in space.columns else None
 
     def build(self) -> CompactTable:
         self.keys, self.plain, kept = self._forward(self.sources)
+        self._starts = None
         value = self._backward(kept)
         crashes = kept[3].astype(bool)
         careful = self._backward(tuple(part[~crashes] for part in kept)) \
@@ -192,8 +194,7 @@ class CompactBuild:
                     continue
                 src, dst_keys, cost, crashed, change = self._edges(keys[racing])
                 made = change >= 0
-                np.bitwise_or.at(plain, racing[src[made]],
-                                 np.left_shift(1, change[made]).astype(self.bits_type))
+                plain |= self._bits_of(racing[src[made]], change[made], len(keys))
                 odd = ~made
                 if odd.any():
                     part = (keys[racing[src[odd]]], dst_keys[odd], cost[odd].astype(np.int8),
@@ -218,6 +219,19 @@ class CompactBuild:
         edges = tuple(np.concatenate([k[i] for k in kept]) for i in range(4)) if kept \
             else _no_edges()
         return keys, plain, edges
+
+    def _bits_of(self, rows: np.ndarray, change: np.ndarray, count: int) -> np.ndarray:
+        """Each of ``count`` states' bits of the plain moves out of it (rows: the state of
+        each plain move, change: its change of velocity). Where the kernel expands, a state
+        has one move by each change, so its bits add up as they join: counted with the moves'
+        bits as weights, exact in a float's 52 bits of fraction (elsewhere a special move may
+        make a change a second time)."""
+        if self.compiled is not None and len(self.changes) <= 52:
+            weights = np.left_shift(1, change).astype(np.float64)
+            return np.bincount(rows, weights, minlength=count).astype(self.bits_type)
+        bits = np.zeros(count, dtype=self.bits_type)
+        np.bitwise_or.at(bits, rows, np.left_shift(1, change).astype(self.bits_type))
+        return bits
 
     def _batches(self, frontier: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int]]]:
         """The frontier, in the order it is expanded, and its batches (start, end) to expand
@@ -256,40 +270,26 @@ class CompactBuild:
             found = kernel.expand(self.compiled, transition.land.compiled,
                                   transition.drive.compiled, transition.course.compiled_lines,
                                   keys, np.arange(len(keys)), len(transition.changes), None,
-                                  want_stuck, workspace=self.workspace)
+                                  want_stuck, workspace=self.workspace, plain=True)
             if found.beyond:
                 raise TableTooLarge("a legal move lies beyond the table's speed bound")
             parts = unsure_successors(transition, self.space, keys, found,
                                       self.damage_limit, self.crash_spots, want_stuck)
             src, dst = found.sources, found.keys.astype(np.int64)
             ones = np.ones(len(src), dtype=np.int64)
-            pieces.append((src, dst, ones, ones == 0, self._kernel_changes(keys[src], dst)))
+            # The kernel's ordinary moves land at their point plus their new velocity, in one
+            # turn, with no crash, and its states carry no column but progress: plain where
+            # the progress stays (the kernel says by which change).
+            pieces.append((src, dst, ones, ones == 0, found.plain.astype(np.int64)))
         for src, after, cost, crashed in parts:
             if not self.space.fits(after).all():
                 raise TableTooLarge("a legal move lies beyond the table's speed bound")
             dst = self.space.encode(after).astype(np.int64)
             pieces.append((src, dst, cost, crashed,
                            self._plain_changes(keys, src, dst, cost, crashed)))
+        if len(pieces) == 1:
+            return pieces[0]
         return tuple(np.concatenate([p[i] for p in pieces]) for i in range(5))
-
-    def _kernel_changes(self, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-        """``_plain_changes`` for the kernel's ordinary moves (each lands at its point plus
-        its new velocity, one turn, no crash, and the kernel's states carry no other column
-        but progress): plain where the progress stays, by the keys alone."""
-        space = self.space
-        laps = self.goal + 1
-        src_speed, src_progress = np.divmod(src, laps)
-        dst_speed, dst_progress = np.divmod(dst, laps)
-        src_point, src_vy = np.divmod(src_speed, space.span_y)
-        dst_point, dst_vy = np.divmod(dst_speed, space.span_y)
-        dx = dst_point % space.span_x - src_point % space.span_x
-        dy = dst_vy - src_vy
-        near = (np.abs(dx) <= self.reach) & (np.abs(dy) <= self.reach)
-        side = 2 * self.reach + 1
-        change = np.full(len(src), -1, dtype=np.int64)
-        change[near] = self.bit_of[(dy[near] + self.reach) * side + dx[near] + self.reach]
-        change[src_progress != dst_progress] = -1
-        return change
 
     def _plain_changes(self, keys: np.ndarray, src: np.ndarray, dst_keys: np.ndarray,
                        cost: np.ndarray, crashed: np.ndarray) -> np.ndarray:
@@ -382,8 +382,14 @@ class CompactBuild:
         """The states (ids) with a plain move into one of ``ids``: for each change of
         velocity, the state it would come from, where the table holds it with that change's
         bit. The states asked for are looked up in the order of their keys, which keeps the
-        bisections of the table in the cache."""
+        bisections of the table in the cache (the compiled kernel's, by bisection of each
+        state asked for, where the states are numbered as it numbers them)."""
         space = self.space
+        if self.compiled is not None:
+            if self._starts is None:
+                self._starts = kernel.point_starts(self.compiled, self.keys)
+            return kernel.plain_sources(self.compiled, self.transition.land.compiled,
+                                        self.keys, self.plain, self._starts, ids)
         after = space.decode(self.keys[ids].astype(np.int64))
         m, k = len(ids), len(self.changes)
         rows = np.tile(np.arange(m), k)

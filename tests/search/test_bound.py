@@ -16,6 +16,7 @@ import os
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from racetrack.board.course import Course
 from racetrack.board.track import find_track, load_track
@@ -164,3 +165,54 @@ def test_the_bounded_search_proves_the_breadth_first_optimum_under_every_rule_se
     solution = bounded.route()
     state = race_plays(track, rules, solution)
     assert state.cars[0].finish is not None and state.last_round == solution.moves
+
+
+def axis_turns_by_hand(lo, hi, first, width, vmax, accel):
+    """``axis_turns`` without crashes, worked out the plain way: for each number of levels
+    still to pass, every (coordinate, velocity)'s fewest turns, relaxed until nothing
+    changes; a move passes the levels below, in order, while its stretch meets their spans."""
+    far = 0xFFFF
+    levels = len(lo)
+    table = np.full((levels + 1, width, 2 * vmax + 1), far, dtype=np.int64)
+    table[0] = 0
+    for j in range(1, levels + 1):
+        changed = True
+        while changed:
+            changed = False
+            for x in range(width):
+                for v in range(-vmax, vmax + 1):
+                    best = table[j, x, v + vmax]
+                    for d in range(-accel, accel + 1):
+                        w, to = v + d, x + v + d
+                        if abs(w) > vmax or not 0 <= to < width:
+                            continue
+                        a, z = first + min(x, to), first + max(x, to)
+                        jj = j
+                        while jj > 0 and lo[jj - 1] <= z and hi[jj - 1] >= a:
+                            jj -= 1
+                        after = table[jj, to, w + vmax]
+                        if after < far and after + 1 < best:
+                            best = after + 1
+                    if best < table[j, x, v + vmax]:
+                        table[j, x, v + vmax] = best
+                        changed = True
+    return table
+
+
+@settings(max_examples=25, deadline=None)
+@given(spans=st.lists(st.tuples(st.integers(-3, 14), st.integers(0, 5)), min_size=1,
+                      max_size=7),
+       vmax=st.integers(1, 4), accel=st.integers(1, 2))
+def test_a_lone_coordinate_passes_the_levels_in_as_few_turns_as_by_hand(spans, vmax, accel):
+    """The kernel's axis tables (where the runs of levels a move passes are kept per
+    coordinate rather than walked) are the plain relaxation's, on random spans: some beyond
+    the axis, some passed in one move, some not reachable at all."""
+    from racetrack.board import kernel
+
+    first, width = 3, 12
+    lo = np.array([s for s, _ in spans], dtype=np.int32) + first
+    hi = lo + np.array([n for _, n in spans], dtype=np.int32)
+    out = np.empty((len(lo) + 1) * width * (2 * vmax + 1), dtype=np.uint16)
+    kernel._kernel.axis_turns(lo, hi, first, width, vmax, accel, (0, 0, 0), out)
+    expected = axis_turns_by_hand(lo, hi, first, width, vmax, accel)
+    assert np.array_equal(out.reshape(expected.shape).astype(np.int64), expected)

@@ -147,3 +147,36 @@ def test_small_batches_build_the_same_table(monkeypatch, variant):
     assert np.array_equal(small.keys, whole.keys)
     assert np.array_equal(small.value, whole.value)
     assert np.array_equal(small.careful, whole.careful)
+
+
+#: The ring with no zone: the compiled kernel expands its states under the ordinary rules.
+PLAIN_RING = """
+    outer: [[0, 0], [12, 0], [12, 9], [0, 9]]
+    holes: [[[3, 3], [9, 3], [9, 6], [3, 6]]]
+    start: {a: [5, 0], b: [5, 3], forward: [1, 0]}
+    checkpoints: [{a: [7, 6], b: [7, 9], forward: [-1, 0]}]
+"""
+
+
+@pytest.mark.parametrize("variant", ["gardner", "classroom-24"])
+def test_the_kernel_reads_the_plain_moves_backwards_as_numpy_does(variant):
+    """The compiled reading of the plain moves into a state (two bytes of bits a state under
+    Gardner's nine changes, four under the 25 of ``square-24``) finds the states the numpy
+    reading finds, and the table it builds holds the values of the table of every edge."""
+    rules = load_rules(variant)
+    course = Course(make_track(PLAIN_RING), laps=rules.laps)
+    table = edge_table(course, rules)
+    states = table.search.states(np.arange(table.search.count))
+    assert np.array_equal(regenerated(course, rules).values_of(states), table.value)
+    setup = table_setup(course, rules)
+    build = CompactBuild(setup.transition, StateSpace(setup.transition, setup.columns,
+                                                      setup.limit),
+                         setup.sources, setup.limit, setup.leave_track)
+    assert build.compiled is not None
+    build.keys, build.plain, _ = build._forward(setup.sources)  # (no starts found yet)
+    assert build.plain.itemsize == (2 if variant == "gardner" else 4)
+    ids = np.arange(0, len(build.keys), 3)
+    compiled = build._plain_sources(ids)
+    build.compiled = None
+    by_numpy = build._plain_sources(ids)
+    assert len(compiled) > len(ids) and np.array_equal(np.sort(compiled), np.sort(by_numpy))
