@@ -83,6 +83,20 @@ def fewest_moves(track: Track, start=None, changes=SQUARE, limit=300, must_chang
     return None
 
 
+#: What the shapely calls said of each segment, for the last few (track, boundary, lines):
+#: the facts are the geometry's alone, so the rule sets searched on one track share them.
+_FACTS: dict[tuple, dict[tuple, tuple]] = {}
+
+
+def _segment_facts(track: Track, boundary_counts: bool, lines: tuple) -> dict[tuple, tuple]:
+    key = (track, boundary_counts, lines)
+    if key not in _FACTS:
+        while len(_FACTS) >= 4:
+            del _FACTS[next(iter(_FACTS))]
+        _FACTS[key] = {}
+    return _FACTS[key]
+
+
 def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
     """Fewest moves from the best start under the readers' options, tested plainly.
 
@@ -125,7 +139,8 @@ def fewest_moves_with(track: Track, rules, limit: int = 300) -> int | None:
 
     drawn = [line.geometry() for line in course.lines if line.a != line.b]
     waypoints = {tuple(w) for w in track.waypoints}
-    facts: dict[tuple, tuple] = {}
+    facts = _segment_facts(track, rules.boundary_counts,
+                           tuple((line.a, line.b) for line in course.lines if line.a != line.b))
     advanced: dict[tuple, int] = {}
 
     def segment(p, q):

@@ -36,6 +36,9 @@ def add_online_commands(commands) -> None:
     serve.add_argument("--client-buffer", type=int, default=2 * 1024 * 1024, metavar="BYTES",
                        help="how much may wait for a client that does not read before it is "
                             "disconnected (default: 2 MiB)")
+    serve.add_argument("--close-timeout", type=float, default=5.0, metavar="SECONDS",
+                       help="how long a client closed by the server is given to answer "
+                            "before its connection is dropped (default: 5)")
     serve.set_defaults(run=run_serve)
 
     online = commands.add_parser("online", help="online games without a window: make one, "
@@ -132,7 +135,8 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.getLogger("websockets").setLevel(logging.WARNING)
     config = ServerConfig(host=args.host, port=args.port, certfile=args.certfile,
                           keyfile=args.keyfile, computer_pause=max(0.0, args.computer_pause),
-                          client_buffer=max(1024, args.client_buffer))
+                          client_buffer=max(1024, args.client_buffer),
+                          close_timeout=min(max(0.1, args.close_timeout), 60.0))
     store = open_store(args.db)
     where = args.db if args.db else str(default_database())
     if "://" in where and "@" in where:  # never print a password

@@ -74,6 +74,10 @@ class ServerConfig:
     #: Bytes of messages that may wait for a client before it is taken for a reader that
     #: stopped reading and disconnected (one message larger than this is still sent).
     client_buffer: int = 2 * 1024 * 1024
+    #: Seconds a client is given to answer when the server closes its connection, before the
+    #: connection is dropped: a client that stopped reading never answers, and holds its
+    #: socket this long.
+    close_timeout: float = 5.0
 
 
 class Client:
@@ -175,8 +179,8 @@ class GameServer:
         self.server = await serve(
             self._connection, self.config.host, self.config.port, ssl=context,
             process_request=self._admit, max_size=protocol.MAX_MESSAGE_BYTES, max_queue=16,
-            compression=None, open_timeout=10, close_timeout=5, ping_interval=20,
-            ping_timeout=20, server_header="racetrack")
+            compression=None, open_timeout=10, close_timeout=self.config.close_timeout,
+            ping_interval=20, ping_timeout=20, server_header="racetrack")
 
     @property
     def port(self) -> int:

@@ -143,7 +143,10 @@ def slow_reader(host: str, port: int, game: int, token: str) -> socket.socket:
 
 
 def test_hostile_clients_harm_no_game_and_stop_no_server(home, tmp_path, ring, database):
-    server = start_server(home, database, 0, "--client-buffer", "65536")
+    # The flood and the slow reader are both disconnected and never answer the closing: a
+    # second's wait for that answer, not the default five, before each connection is dropped.
+    server = start_server(home, database, 0, "--client-buffer", "65536",
+                          "--close-timeout", "1")
     try:
         game = new_game(home, server.url, "--track", ring, "--seats", "2")
         number, seats, watch = game["game"], game["seats"], game["watch"]
