@@ -4,6 +4,7 @@ window fits is drawn at the most it fits, never cut)."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import pygame
@@ -83,7 +84,9 @@ def words(element) -> str:
     return repr(getattr(element, "text", "") or getattr(element, "selected_option", element))
 
 
-def finished_race():
+@functools.cache
+def played_race():
+    """One race played out, once per test process: each screen size shows a copy of it."""
     race = Race(load_track(find_track("oval")), load_rules("baker"),
                 [CarSetup("Ann", "red", "human"), CarSetup("Computer 1", "blue", "easy")],
                 seed=2)
@@ -135,7 +138,7 @@ def test_every_first_screens_words_fit_their_boxes(size, scale, tmp_path, monkey
         app.routes.pause(race)
         look("pause")
         race.close()
-        app.push(ResultsScene(app, finished_race(), rematch=lambda: None))
+        app.push(ResultsScene(app, played_race().clone(), rematch=lambda: None))
         look("results", frames=4)
         app.pop()
         entrants = [Entrant("Ann", "red", "human"), Entrant("Computer 1", "blue", "easy")]
