@@ -314,6 +314,9 @@ static PyObject *classify(PyObject *Py_UNUSED(self), PyObject *args) {
 /* -- one move against a region ------------------------------------------------------------ */
 
 #define MOST_EDGES 256
+/* ``racetrack.board.lattice.NEAREST_WINDOW``: how far round a place the nearest point is looked
+   for before the answer is sure. */
+#define NEAREST_WINDOW 2
 
 typedef struct {
     int32_t ids[MOST_EDGES];
@@ -364,6 +367,38 @@ static inline int strictly_inside_edge(const double *g, double x, double y) {
     return t > 0 && t < ex * ex + ey * ey;
 }
 
+/* ``EdgeSet._signs`` and ``_contacts`` for one move p-q and one edge: the cross-product signs
+   (``sa``/``sb``: the edge's ends against the move's line; ``sp``/``sq``: the move's ends
+   against the edge's line, positive on the region's side), whether one is too close to zero
+   to trust (the corners are not multiples of a quarter), where the edge's ends fall along the
+   move (0 at p, 1 at q), and whether the two share no point. */
+typedef struct {
+    int sa, sb, sp, sq, collinear, unsure, apart;
+    double op, oq, ta;
+} Contact;
+
+static void contact_of(const double *g, uint8_t flags, double px, double py, double qx,
+                       double qy, Contact *c) {
+    double dx = qx - px, dy = qy - py, length = dx * dx + dy * dy;
+    double ax = g[0], ay = g[1], bx = g[2], by = g[3], ex = bx - ax, ey = by - ay;
+    double oa = dx * (ay - py) - dy * (ax - px), ob = dx * (by - py) - dy * (bx - px);
+    double op = ex * (py - ay) - ey * (px - ax), oq = ex * (qy - ay) - ey * (qx - ax);
+    double root = fabs(dx) + fabs(dy) + fabs(ex) + fabs(ey) + fabs(px - ax) + fabs(py - ay)
+                  + 1.0;
+    double scale = root * root * 1e-12;
+    c->unsure = (!(flags & EXACT_A) && fabs(oa) <= scale)
+                || (!(flags & EXACT_B) && fabs(ob) <= scale)
+                || ((flags & (EXACT_A | EXACT_B)) != (EXACT_A | EXACT_B)
+                    && (fabs(op) <= scale || fabs(oq) <= scale));
+    c->sa = sign(oa); c->sb = sign(ob); c->sp = sign(op); c->sq = sign(oq);
+    c->op = op; c->oq = oq;
+    c->collinear = c->sa == 0 && c->sb == 0;
+    c->ta = ((ax - px) * dx + (ay - py) * dy) / length;
+    double tb = ((ax + ex - px) * dx + (ay + ey - py) * dy) / length;
+    c->apart = c->sa * c->sb > 0 || c->sp * c->sq > 0
+               || (c->collinear && ((c->ta < 0 && tb < 0) || (c->ta > 1 && tb > 1)));
+}
+
 /* ``EdgeSet._stays`` for one move p-q and the listed edges: 1 the move meets none of them in a
    way that leaves the region, 0 it leaves, -1 unsure. Both ends are known to be on the
    region. The same arithmetic in the same order; where a sign is too close to zero to trust
@@ -371,30 +406,18 @@ static inline int strictly_inside_edge(const double *g, double x, double y) {
    have set the edge apart. */
 static int judge_edges(const Region *r, const EdgeList *list, double px, double py, double qx,
                        double qy) {
-    double dx = qx - px, dy = qy - py, length = dx * dx + dy * dy;
+    double dx = qx - px, dy = qy - py;
     int doubt = 0;
     for (int i = 0; i < list->count; i++) {
         int32_t e = list->ids[i];
         const double *g = r->edges + 6 * (int64_t)e;
         uint8_t flags = r->flags[e];
-        double ax = g[0], ay = g[1], bx = g[2], by = g[3], ex = bx - ax, ey = by - ay;
-        double oa = dx * (ay - py) - dy * (ax - px), ob = dx * (by - py) - dy * (bx - px);
-        double op = ex * (py - ay) - ey * (px - ax), oq = ex * (qy - ay) - ey * (qx - ax);
-        double root = fabs(dx) + fabs(dy) + fabs(ex) + fabs(ey) + fabs(px - ax) + fabs(py - ay)
-                      + 1.0;
-        double scale = root * root * 1e-12;
-        int unsure = (!(flags & EXACT_A) && fabs(oa) <= scale)
-                     || (!(flags & EXACT_B) && fabs(ob) <= scale)
-                     || ((flags & (EXACT_A | EXACT_B)) != (EXACT_A | EXACT_B)
-                         && (fabs(op) <= scale || fabs(oq) <= scale));
-        int sa = sign(oa), sb = sign(ob), sp = sign(op), sq = sign(oq);
-        int collinear = sa == 0 && sb == 0;
-        double ta = ((ax - px) * dx + (ay - py) * dy) / length;
-        double tb = ((bx - px) * dx + (by - py) * dy) / length;
-        int apart = sa * sb > 0 || sp * sq > 0
-                    || (collinear && ((ta < 0 && tb < 0) || (ta > 1 && tb > 1)));
-        if (unsure) { doubt = 1; continue; }
-        if (apart) continue;
+        Contact c;
+        contact_of(g, flags, px, py, qx, qy, &c);
+        int sa = c.sa, sb = c.sb, sp = c.sp, sq = c.sq, collinear = c.collinear;
+        double ta = c.ta;
+        if (c.unsure) { doubt = 1; continue; }
+        if (c.apart) continue;
         if (!r->closed) return 0;  /* the open interior: any contact leaves it */
         if (sa * sb < 0 && sp * sq < 0) return 0;  /* a proper crossing */
         if (!collinear && sp == 0 && sq < 0 && strictly_inside_edge(g, px, py)) return 0;
@@ -410,19 +433,16 @@ static int judge_edges(const Region *r, const EdgeList *list, double px, double 
     return doubt ? -1 : 1;
 }
 
-/* 1 inside, 0 outside, -1 unsure: the move from lattice point p to lattice point q, both on
-   the region. */
-static int move_inside(const Region *r, int64_t px, int64_t py, int64_t qx, int64_t qy) {
+/* The edges of the mixed cells a move from lattice point p to q passes through, up to the
+   first cell outside the region (the move has left it by then: a cell inside and a cell
+   outside never share a side, whose edges would make both mixed). Returns 1 where the move
+   reaches a cell outside, else 0. */
+static int edges_until_out(const Region *r, int64_t px, int64_t py, int64_t qx, int64_t qy,
+                           EdgeList *list) {
     int64_t dx = qx - px, dy = qy - py;
-    if (dx == 0 && dy == 0) return 1;
-    int64_t reach = imax(iabs(dx), iabs(dy));
-    if (reach <= r->clearance[(py - r->y0) * r->width + (px - r->x0)]) return 1;
-    EdgeList list;
-    list.count = 0;
-    list.overflow = 0;
     int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
-    if (dx == 0 || dy == 0) {  /* along a grid line: each unit piece between two cells */
-        int64_t n = dx != 0 ? (dx > 0 ? dx : -dx) : (dy > 0 ? dy : -dy);
+    if (dx == 0 || dy == 0) {
+        int64_t n = dx != 0 ? iabs(dx) : iabs(dy);
         for (int64_t k = 0; k < n; k++) {
             int64_t c1, c2;
             if (dy == 0) {
@@ -435,29 +455,39 @@ static int move_inside(const Region *r, int64_t px, int64_t py, int64_t qx, int6
                 c2 = cell_at(r, px - 1, y);
             }
             int s1 = cell_state(r, c1), s2 = cell_state(r, c2);
-            if (s1 == CELL_OUT || s2 == CELL_OUT) return 0;
-            if (s1 == CELL_IN || s2 == CELL_IN) continue;
-            add_cell_edges(r, c1, &list);
-            add_cell_edges(r, c2, &list);
+            if (s1 == CELL_MIXED) add_cell_edges(r, c1, list);
+            if (s2 == CELL_MIXED) add_cell_edges(r, c2, list);
+            if (s1 == CELL_OUT || s2 == CELL_OUT) return 1;
         }
-    } else {  /* the pieces between crossings of grid lines, each inside one cell */
-        int64_t adx = dx > 0 ? dx : -dx, ady = dy > 0 ? dy : -dy;
-        /* Crossings in units of 1 / (2 |dx| |dy|) of the move: of vertical grid lines every
-           2 |dy|, of horizontal ones every 2 |dx|; through a lattice point, both at once. */
-        int64_t ux = 2 * ady, uy = 2 * adx, total = 2 * adx * ady;
-        int64_t nextx = ux, nexty = uy;
-        int64_t cx = sx > 0 ? px : px - 1, cy = sy > 0 ? py : py - 1;
-        for (;;) {
-            int64_t cell = cell_at(r, cx, cy);
-            int st = cell_state(r, cell);
-            if (st == CELL_OUT) return 0;
-            if (st == CELL_MIXED) add_cell_edges(r, cell, &list);
-            int64_t next = nextx < nexty ? nextx : nexty;
-            if (next >= total) break;
-            if (nextx == next) { cx += sx; nextx += ux; }
-            if (nexty == next) { cy += sy; nexty += uy; }
-        }
+        return 0;
     }
+    int64_t adx = iabs(dx), ady = iabs(dy);
+    int64_t ux = 2 * ady, uy = 2 * adx, total = 2 * adx * ady;
+    int64_t nextx = ux, nexty = uy;
+    int64_t cx = sx > 0 ? px : px - 1, cy = sy > 0 ? py : py - 1;
+    for (;;) {
+        int64_t cell = cell_at(r, cx, cy);
+        int st = cell_state(r, cell);
+        if (st == CELL_OUT) return 1;
+        if (st == CELL_MIXED) add_cell_edges(r, cell, list);
+        int64_t next = nextx < nexty ? nextx : nexty;
+        if (next >= total) return 0;
+        if (nextx == next) { cx += sx; nextx += ux; }
+        if (nexty == next) { cy += sy; nexty += uy; }
+    }
+}
+
+/* 1 inside, 0 outside, -1 unsure: the move from lattice point p to lattice point q, both on
+   the region. */
+static int move_inside(const Region *r, int64_t px, int64_t py, int64_t qx, int64_t qy) {
+    int64_t dx = qx - px, dy = qy - py;
+    if (dx == 0 && dy == 0) return 1;
+    int64_t reach = imax(iabs(dx), iabs(dy));
+    if (reach <= r->clearance[(py - r->y0) * r->width + (px - r->x0)]) return 1;
+    EdgeList list;
+    list.count = 0;
+    list.overflow = 0;
+    if (edges_until_out(r, px, py, qx, qy, &list)) return 0;
     if (list.overflow) return -1;
     if (!list.count) return 1;
     return judge_edges(r, &list, (double)px, (double)py, (double)qx, (double)qy);
@@ -485,6 +515,117 @@ static PyObject *segments_inside(PyObject *Py_UNUSED(self), PyObject *args) {
         if (point_of(&r, px[i], py[i]) < 0 || point_of(&r, qx[i], qy[i]) < 0) out[i] = 0;
         else out[i] = (int8_t)move_inside(&r, px[i], py[i], qx[i], qy[i]);
     }
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
+/* -- where a crash puts a car back ---------------------------------------------------------- */
+
+
+/* ``EdgeSet.first_exit`` (closed regions) for one move from lattice point p, a point of the
+   region, to q: the fraction of the move at which it first leaves the region (1.0 if never),
+   the same arithmetic in the same order; -1.0 where that is unsure (the numpy transition
+   then answers, with shapely). */
+static double first_exit(const Region *r, int64_t px, int64_t py, int64_t qx, int64_t qy) {
+    if (!r->closed) return -1.0;
+    if (px == qx && py == qy) return 1.0;
+    EdgeList list;
+    list.count = 0;
+    list.overflow = 0;
+    int leaves = edges_until_out(r, px, py, qx, qy, &list);
+    if (list.overflow) return -1.0;
+    double fx = (double)px, fy = (double)py, dx = (double)(qx - px), dy = (double)(qy - py);
+    double t = 1.0;
+    for (int i = 0; i < list.count; i++) {
+        int32_t e = list.ids[i];
+        const double *g = r->edges + 6 * (int64_t)e;
+        uint8_t flags = r->flags[e];
+        Contact c;
+        contact_of(g, flags, fx, fy, (double)qx, (double)qy, &c);
+        if (c.apart) continue;  /* no contact */
+        if (c.unsure) return -1.0;
+        double event = INFINITY;
+        if (c.sa * c.sb < 0 && c.sp * c.sq < 0) {
+            double crossing = c.op / (c.op - c.oq);
+            event = crossing < 0.0 ? 0.0 : crossing > 1.0 ? 1.0 : crossing;
+        }
+        if (!c.collinear && c.sp == 0 && c.sq < 0 && strictly_inside_edge(g, fx, fy))
+            event = 0.0;
+        if (c.sa == 0 && c.ta >= 0 && c.ta < 1) {
+            int doubt = 0;
+            int inside = in_wedge(g, flags, dx, dy, &doubt);
+            if (doubt) return -1.0;
+            if (!inside && c.ta < event) event = c.ta;
+        }
+        if (event < t) t = event;
+    }
+    /* Past a cell outside the region, the move has left it: an exit must have been found. */
+    if (leaves && t >= 1.0) return -1.0;
+    return t;
+}
+
+/* ``LatticeRegion.nearest_points`` for one place (ex, ey): the index of the region's lattice
+   point nearest to it, ties to the point nearest (prefer_x, prefer_y), then to the smallest
+   (y, x); -1 where the nearest may lie outside the window looked at (the numpy transition
+   then answers). */
+static int64_t nearest_point(const Region *r, double ex, double ey, int64_t prefer_x,
+                             int64_t prefer_y) {
+    const int64_t reach = NEAREST_WINDOW, side = 2 * NEAREST_WINDOW + 1;
+    int64_t cx = (int64_t)rint(ex), cy = (int64_t)rint(ey);
+    int64_t best = -1, best_score = INT64_MAX, best_d2 = 0;
+    for (int64_t row = 0; row < side; row++)
+        for (int64_t col = 0; col < side; col++) {
+            int64_t wx = cx + col - reach, wy = cy + row - reach;
+            int64_t at = point_of(r, wx, wy);
+            if (at < 0) continue;
+            double ox = (double)wx - ex, oy = (double)wy - ey;
+            int64_t d2 = (int64_t)rint((ox * ox + oy * oy) * 1e9);
+            int64_t p2 = (wx - prefer_x) * (wx - prefer_x) + (wy - prefer_y) * (wy - prefer_y);
+            if (p2 > (1 << 20) - 1) p2 = (1 << 20) - 1;
+            int64_t score = (d2 << 26) | (p2 << 6) | (row * side + col);
+            if (score < best_score) { best_score = score; best = at; best_d2 = d2; }
+        }
+    /* a point outside the window is at least reach + 1/2 away: only nearer finds are sure */
+    if (best < 0 || best_d2 >= (int64_t)((reach + 0.5) * (reach + 0.5) * 1e9)) return -1;
+    return best;
+}
+
+/* ``Transition.restart_points`` for one car at lattice point p (a point of the land) crashing
+   on its move to q: the land's index of the point it is put back on; -1 where the compiled
+   answer is unsure (the numpy transition's then stands). */
+static int64_t restart_spot(const Region *drive, const Region *land, int64_t px, int64_t py,
+                            int64_t qx, int64_t qy) {
+    double t = 0.0;
+    if (point_of(drive, px, py) >= 0) {
+        t = first_exit(drive, px, py, qx, qy);
+        if (t < 0) return -1;
+    }
+    double ex = (double)px + t * (double)(qx - px), ey = (double)py + t * (double)(qy - py);
+    return nearest_point(land, ex, ey, px, py);
+}
+
+/* restart_spots(drive, land, px, py, qx, qy, out): ``restart_spot`` of each move (int64
+   coordinates; the regions as ``RegionCells.packed``), -1 where unsure. */
+static PyObject *restart_spots(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *drive_o, *land_o, *pxo, *pyo, *qxo, *qyo, *outo;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &drive_o, &land_o, &pxo, &pyo, &qxo, &qyo, &outo))
+        return NULL;
+    Buffers b = {.count = 0};
+    Region drive, land;
+    Py_ssize_t n;
+    const int64_t *px, *py, *qx, *qy;
+    int64_t *out;
+    if (unpack_region(&b, drive_o, &drive) < 0 || unpack_region(&b, land_o, &land) < 0
+        || !(px = grab(&b, pxo, 8, 0, &n)) || !(py = grab_at_least(&b, pyo, 8, 0, n))
+        || !(qx = grab_at_least(&b, qxo, 8, 0, n)) || !(qy = grab_at_least(&b, qyo, 8, 0, n))
+        || !(out = grab_at_least(&b, outo, 8, 1, n))) {
+        release(&b);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++)
+        out[i] = restart_spot(&drive, &land, px[i], py[i], qx[i], qy[i]);
     Py_END_ALLOW_THREADS
     release(&b);
     Py_RETURN_NONE;
@@ -1575,12 +1716,16 @@ static int crash_to(const Rules *r, const Facts *f, Needs *needs, const State *s
         /* a lone car knows no history: set back no moves it stays, set back more it is out */
         if (r->set_back > 0) return 0;
     } else {
-        uint64_t fact = fact_of(f, st->x, st->y, tx, ty);
-        if (!(fact & F_SPOT)) {
-            ask(needs, st->x, st->y, tx, ty, NEED_SPOT);
-            return -1;
+        /* worked out here where the answer is sure, else asked of the numpy transition */
+        int64_t spot = restart_spot(&r->drive, &r->land, st->x, st->y, tx, ty);
+        if (spot < 0) {
+            uint64_t fact = fact_of(f, st->x, st->y, tx, ty);
+            if (!(fact & F_SPOT)) {
+                ask(needs, st->x, st->y, tx, ty, NEED_SPOT);
+                return -1;
+            }
+            spot = (int64_t)(fact >> SPOT_SHIFT) - 1;
         }
-        int64_t spot = (int64_t)(fact >> SPOT_SHIFT) - 1;
         if (spot < 0 || spot >= r->n_land) return 0;  /* no point to put it on: out */
         sx = r->s.points[2 * spot];
         sy = r->s.points[2 * spot + 1];
@@ -3094,6 +3239,7 @@ static PyObject *search_route(PyObject *Py_UNUSED(self), PyObject *args) {
 static PyMethodDef methods[] = {
     {"classify", classify, METH_VARARGS, "Classify a region's unit cells (see the file)."},
     {"segments_inside", segments_inside, METH_VARARGS, "Moves on a region: 1, 0 or -1."},
+    {"restart_spots", restart_spots, METH_VARARGS, "Where crashes put cars back."},
     {"progress_after", progress_after, METH_VARARGS, "Progress after lattice moves."},
     {"expand", expand, METH_VARARGS, "A batch of states expanded (see the file)."},
     {"plain_sources", plain_sources, METH_VARARGS, "A compact table's plain moves, backwards."},

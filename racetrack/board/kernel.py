@@ -80,6 +80,18 @@ class RegionCells:
         return out
 
 
+def restart_spots(drive: RegionCells, land: RegionCells, px, py, qx, qy) -> np.ndarray:
+    """``Transition.restart_points`` of crashes from lattice points p of the land along moves
+    to q, as the land's point indexes, -1 where the compiled answer is unsure (the search then
+    asks the numpy transition): the first exit from ``drive`` by its edges
+    (``EdgeSet.first_exit``), then the nearest point of ``land`` in a window round it
+    (``LatticeRegion.nearest_points``). The search works these out itself; this is for tests."""
+    ends = [np.ascontiguousarray(v, dtype=np.int64) for v in (px, py, qx, qy)]
+    out = np.empty(len(ends[0]), dtype=np.int64)
+    _kernel.restart_spots(drive.packed, land.packed, *ends, out)
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class CourseLines:
     """A course's listed lines as the kernel follows progress over them."""

@@ -25,6 +25,7 @@ from racetrack.board.course import Course
 from racetrack.board.geometry import Line
 from racetrack.board.lattice import LatticeRegion, SheetGrid
 from racetrack.board.track import bundled_track_paths, find_track, load_track
+from racetrack.engine.transition import Cars
 from racetrack.rules import load_rules
 from racetrack.search.drivers.tables import build_value_table, table_setup
 from racetrack.search.solver import Search, ValueTable, lone_car, solve, standing_starts
@@ -129,6 +130,50 @@ def test_imported_maps_with_corner_joins_agree_with_shapely():
         px, py, qx, qy = random_moves(rng, region.points, 1500, 4)
         truth = shapely_truth(region, course, px, py, qx, qy, True)
         assert (region.segments_inside(px, py, qx, qy) == truth).all(), path.name
+
+
+def assert_spots_agree(transition, px, py, qx, qy) -> float:
+    """The kernel's restart points are the numpy transition's wherever it is sure of them;
+    returns the share it is sure of."""
+    found = kernel.restart_spots(transition.drive.compiled, transition.land.compiled,
+                                 px, py, qx, qy)
+    spots = transition.restart_points(Cars(x=px, y=py), qx, qy)
+    truth = transition.land.point_index(spots[:, 0], spots[:, 1])
+    sure = found >= 0
+    assert (found == truth)[sure].all(), np.flatnonzero(sure & (found != truth))[:5]
+    return float(sure.mean())
+
+
+@settings(max_examples=20, deadline=None)
+@given(rings(), st.randoms(use_true_random=False))
+def test_where_a_crash_puts_the_car_back_is_the_numpy_transitions(track, rng):
+    """Moves from points of the track in every direction (most leave it), corners on
+    quarters and on hundredths, the wall counting as the track or not."""
+    rules = COMPILED_RULES["plus-restart"]
+    for walls in ("touching-allowed", "off-track"):
+        course = Course.for_rules(track, rules.replace(walls=walls))
+        transition = lone_car(course, rules.replace(walls=walls))[0]
+        px, py, qx, qy = random_moves(rng, transition.land.points, 300, 9)
+        sure = assert_spots_agree(transition, px, py, qx, qy)
+        if walls == "touching-allowed":
+            assert sure > 0.5
+
+
+def test_where_a_crash_puts_the_car_back_on_every_bundled_track_and_map():
+    """Baker's rules on every bundled track and imported map: the kernel is sure of nearly
+    every crash's put-back point, and each is the numpy transition's."""
+    from racetrack.board import lattice
+    from racetrack.board.track.maps import bundled_map_paths, import_map
+
+    assert lattice.NEAREST_WINDOW == 2, "_kernel.c's NEAREST_WINDOW must follow it"
+    rules = load_rules("baker")
+    rng = random.Random(11)
+    tracks = [load_track(path) for path in bundled_track_paths()]
+    tracks += [import_map(path).track() for path in bundled_map_paths()]
+    for track in tracks:
+        transition = lone_car(Course.for_rules(track, rules), rules)[0]
+        px, py, qx, qy = random_moves(rng, transition.land.points, 400, 9)
+        assert assert_spots_agree(transition, px, py, qx, qy) > 0.9, track.name
 
 
 # -- progress ---------------------------------------------------------------------------------

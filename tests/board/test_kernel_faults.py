@@ -1,9 +1,9 @@
-"""The differential tests of the compiled kernel (``tests/board/test_kernel_rules.py``) would
-catch a real bug: faults planted one at a time in a copy of ``racetrack/board/_kernel.c`` (a
-skid judged a speed too late, a damage limit one too tight, a crash put back on the wrong
-point, a detour allowed back on ahead of where it left, a legal move beyond the speed bound let
-through) must each make the kernel disagree with the numpy transition on the rule sets that
-reach the rule.
+"""The differential tests of the compiled kernel (``tests/board/test_kernel_rules.py``) would catch
+a real bug: faults planted one at a time in a copy of ``racetrack/board/_kernel.c`` (a skid
+judged a speed too late, a damage limit one too tight, a crash put back on the wrong point or
+sought from where the move ends rather than where it left the track, a detour allowed back on
+ahead of where it left, a legal move beyond the speed bound let through) must each make the
+kernel disagree with the numpy transition on the rule sets that reach the rule.
 
 Each copy is compiled here with the C compiler Python was built with and loaded, in a process of
 its own, in place of the built kernel; the same copy unchanged must agree, so a fault caught is
@@ -47,6 +47,10 @@ FAULTS = {
     "put back level with the crash": (
         "        sy = r->s.points[2 * spot + 1];\n",
         "        sy = st->y;\n",
+        ["baker", "classroom"]),
+    "a put-back sought from the move's end, not where it left the track": (
+        "double ex = (double)px + t * (double)(qx - px), ey",
+        "double ex = (double)qx + 0 * t, ey",
         ["baker", "classroom"]),
     "a detour back on level with where it left": (
         "if (r->return_level ? there < st.exit : there <= st.exit) continue;",
