@@ -2452,6 +2452,51 @@ static inline int64_t run_from(const int32_t *run_hi, const int32_t *run_lo, int
     return jj;
 }
 
+/* cover_turns(accel, slack, cost, out): where a crash puts a car back, the fewest turns in
+   which a lone car at speed s covers d squares (uint16 ``out``, d × speeds + s, for every d
+   below ``len(out) / speeds`` and s below ``speeds``, speeds being out's second dimension
+   given as ``speeds``): each turn either a move, whose length (its larger component) differs
+   from the last by at most ``accel`` and is at most speeds - 1, or a crash, which covers at
+   most the longest move it could have made and ``slack`` squares more, leaves the car at rest
+   and takes ``cost`` turns (one where it finishes). Every turn of a real route is one of
+   these, so this is a lower bound on its turns that falls by at most a turn a turn; without
+   the crashes it is ``turns_to_cover``, and it is never less than ``turns_to_cover`` with
+   every turn ``slack`` squares longer, which it replaces. */
+static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *out_o;
+    long long accel, slack, cost, speeds;
+    if (!PyArg_ParseTuple(args, "LLLLO", &accel, &slack, &cost, &speeds, &out_o)) return NULL;
+    Buffers b = {.count = 0};
+    Py_ssize_t n;
+    uint16_t *out;
+    if (!(out = grab(&b, out_o, 2, 1, &n))) return NULL;
+    if (speeds < 1 || accel < 1 || slack < 0 || cost < 1 || n % speeds) {
+        release(&b);
+        PyErr_SetString(PyExc_ValueError, "a crash table that does not fit");
+        return NULL;
+    }
+    int64_t squares = n / speeds;
+    Py_BEGIN_ALLOW_THREADS
+    for (int64_t s = 0; s < speeds && squares; s++) out[s] = 0;
+    for (int64_t d = 1; d < squares; d++)
+        for (int64_t s = 0; s < speeds; s++) {
+            int64_t best = 0xFFFF;
+            int64_t from = s - accel > 1 ? s - accel : 1, to = s + accel < speeds - 1
+                                                              ? s + accel : speeds - 1;
+            for (int64_t w = from; w <= to; w++) {
+                int64_t t = 1 + (d > w ? out[(d - w) * speeds + w] : 0);
+                if (t < best) best = t;
+            }
+            int64_t rest = d - (s + accel + slack);
+            int64_t t = rest <= 0 ? 1 : cost + out[rest * speeds];
+            if (t < best) best = t;
+            out[d * speeds + s] = (uint16_t)(best < 0xFFFF ? best : 0xFFFF);
+        }
+    Py_END_ALLOW_THREADS
+    release(&b);
+    Py_RETURN_NONE;
+}
+
 /* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost), out)
 
    For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
@@ -2659,6 +2704,9 @@ typedef struct {
     int64_t bx0, by0, bwidth, bheight;
     int64_t accel, slack;       /* a speed grows by at most accel a turn; a crash's put-back
                                    may add slack squares to a turn */
+    const uint16_t *cover;      /* where crashes put cars back: per (squares, speed) the turns
+                                   at least (``cover_turns``), or NULL */
+    int64_t cover_squares, cover_speeds;
     const int32_t *level_of;    /* per square still to go: the index of its level */
     int64_t n_dist;             /* squares still to go that have a level (0 to n_dist - 1) */
     int64_t n_levels;
@@ -2846,7 +2894,9 @@ static int64_t bound_of(const Core *c, const State *state) {
     if (col < 0 || row < 0 || col >= c->bwidth || row >= c->bheight) return 0;
     int32_t d = c->dist[(st.progress * c->bheight + row) * c->bwidth + col];
     if (d < 0) return FAR_TURNS;
-    int64_t turns = turns_to_cover(d, speed + c->slack, c->accel);
+    int64_t turns = c->cover && d < c->cover_squares && speed < c->cover_speeds
+                        ? c->cover[d * c->cover_speeds + speed]
+                        : turns_to_cover(d, speed + c->slack, c->accel);
     if (c->level_of && d < c->n_dist) {
         int64_t level = c->level_of[d];
         int64_t coordinate[2] = {st.x, st.y}, velocity[2] = {st.vx, st.vy};
@@ -3087,12 +3137,25 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
             for (int j = i + 1; j < r->n_extra; j++) c->damage_stride *= (uint64_t)r->extra_radix[j];
         }
     if (bound_o != Py_None) {
-        PyObject *dist_o, *level_o, *ax_o, *ay_o;
-        long long bx0, by0, bw, bh, accel, slack, n_levels;
-        if (!PyArg_ParseTuple(bound_o, "OLLLLLLOLOO", &dist_o, &bx0, &by0, &bw, &bh, &accel,
-                              &slack, &level_o, &n_levels, &ax_o, &ay_o)) {
+        PyObject *dist_o, *level_o, *ax_o, *ay_o, *cover_o;
+        long long bx0, by0, bw, bh, accel, slack, n_levels, cover_speeds;
+        if (!PyArg_ParseTuple(bound_o, "OLLLLLLOLOOOL", &dist_o, &bx0, &by0, &bw, &bh, &accel,
+                              &slack, &level_o, &n_levels, &ax_o, &ay_o, &cover_o,
+                              &cover_speeds)) {
             Py_DECREF(capsule);
             return NULL;
+        }
+        if (cover_o != Py_None) {
+            Py_ssize_t n;
+            if (cover_speeds < 1
+                || !(c->cover = grab(&c->views, cover_o, 2, 0, &n))) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "a crash table with no speeds");
+                Py_DECREF(capsule);
+                return NULL;
+            }
+            c->cover_speeds = cover_speeds;
+            c->cover_squares = n / cover_speeds;
         }
         c->bx0 = bx0; c->by0 = by0; c->bwidth = bw; c->bheight = bh;
         c->accel = accel > 0 ? accel : 1;
@@ -3256,6 +3319,7 @@ static PyMethodDef methods[] = {
     {"search_route", search_route, METH_VARARGS, "The keys of the route to a state."},
     {"bound_field", bound_field, METH_VARARGS, "Squares still to go, for the bound."},
     {"axis_turns", axis_turns, METH_VARARGS, "Turns a lone coordinate needs, for the bound."},
+    {"cover_turns", cover_turns, METH_VARARGS, "Turns to cover squares, crashes and all."},
     {NULL, NULL, 0, NULL},
 };
 

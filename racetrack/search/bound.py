@@ -18,7 +18,11 @@ coordinate rounded down), each a step from the last, none passing a line; a move
 is one of the moves taken as they are. A crash that puts a car back on the track (``restart``)
 moves it from where it left the track to the nearest point of the track: where every point of
 the wall has a point of the track within ``slack`` squares (at most 2; found by walking the
-wall), a crash covers at most its move and ``slack`` more, and every turn is counted so.
+wall), a crash covers at most its move and ``slack`` more, and leaves the car at rest: the
+turns to cover the squares are then those of a lone car that may also crash so, each crash
+costing its turn and the turns it misses (``cover_turns`` in ``_kernel.c``, a table by squares
+and speed); counting every turn ``slack`` squares longer, as this did first, gave a bound a turn
+or so weaker on a long way to go.
 
 **Each axis on its own.** The two components of a car's position move independently, each as
 a coordinate whose velocity changes by at most ``a`` a turn. Every route passes, in order, the
@@ -51,6 +55,9 @@ WALL_STEP = 0.1
 MOST_LEVELS = 160
 #: The most moves near the lines taken as they are (more: no bound).
 MOST_NEAR_MOVES = 30_000_000
+#: The most squares to go the crashes' table of turns covers (beyond: every turn ``slack``
+#: squares longer).
+MOST_SQUARES = 60_000
 
 
 def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
@@ -97,7 +104,15 @@ def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
         crash = (1 if teleports else 2 if stays else 0, slack, 1 + rules.crash_miss_turns)
         level_of, levels, axes = axis_bounds(np.frombuffer(boxes, dtype=np.int32).reshape(-1, 4),
                                              grid, space, accel, crash)
-    return (out, grid.x0, grid.y0, width, height, accel, slack, level_of, levels, *axes)
+    cover, speeds = None, 1
+    if teleports:
+        finite = out[out >= 0]
+        squares = min(int(finite.max()) + 1 if len(finite) else 1, MOST_SQUARES)
+        speeds = max(space.vmax_x, space.vmax_y) + 1
+        cover = np.empty(squares * speeds, dtype=np.uint16)
+        kernel._kernel.cover_turns(accel, slack, 1 + rules.crash_miss_turns, speeds, cover)
+    return (out, grid.x0, grid.y0, width, height, accel, slack, level_of, levels, *axes, cover,
+            speeds)
 
 
 def near_points(cells: kernel.RegionCells, width: int, height: int) -> np.ndarray:
@@ -183,16 +198,20 @@ def axis_bounds(boxes: np.ndarray, grid, space, accel: int, crash: tuple[int, in
 def turns_at_least(bound: tuple, space, cars) -> np.ndarray:
     """The bound (as ``bound_for`` gives it) for a batch of states, as the compiled search
     works it out (``bound_of`` in ``_kernel.c``); a large number where a state cannot finish."""
-    distances, x0, y0, width, height, accel, slack, level_of, levels, axis_x, axis_y = bound
+    (distances, x0, y0, width, height, accel, slack, level_of, levels, axis_x, axis_y, cover,
+     speeds) = bound
     goal = space.transition.goal
     far = np.int64(1 << 28)
-    speed = np.maximum(np.abs(cars.vx), np.abs(cars.vy)).astype(np.int64) + slack
+    speed = np.maximum(np.abs(cars.vx), np.abs(cars.vy)).astype(np.int64)
     on = cars.progress < goal
     result = np.zeros(len(cars), dtype=np.int64)
     col, row = cars.x.astype(np.int64) - x0, cars.y.astype(np.int64) - y0
     at = (np.minimum(cars.progress, goal - 1).astype(np.int64) * height + row) * width + col
     d = np.where(on, distances[np.where(on, at, 0)], 0).astype(np.int64)
-    result[on] = _cover(np.maximum(d[on], 0), speed[on], accel)
+    result[on] = _cover(np.maximum(d[on], 0), speed[on] + slack, accel)
+    if cover is not None:
+        listed = on & (d >= 0) & (d < len(cover) // speeds) & (speed < speeds)
+        result[listed] = cover[d[listed] * speeds + speed[listed]]
     result[on & (d < 0)] = far
     if level_of is not None:
         use = on & (d >= 0) & (d < len(level_of))
