@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from racetrack.board.course import Course
-from racetrack.board.geometry import Vec
+from racetrack.board.geometry import ZERO, Vec
 from racetrack.board.track import Track, find_track, load_track, parse_track
 from racetrack.cli import main
 from racetrack.engine.model import CarSetup, CarState, CarStatus, Move
@@ -306,23 +306,32 @@ def test_cli_text_and_starts(capsys):
     assert report["best"] == PINNED["oval"] and len(report["starts"]) == 5
 
 
-@pytest.mark.parametrize("track_name, variant", [("oval", "baker"),
-                                                 ("riddler-opolis", "simulation")])
-def test_cli_json_steps_race_as_clicks(capsys, track_name, variant):
+#: A car heading for the wall too fast to turn: under the simulation sheet's rules it has no
+#: legal move, so every route from there starts with a crash and a missed turn.
+HEADING_FOR_THE_WALL = ("-6,-6 -4,0 1", Vec(-4, 0))
+
+
+@pytest.mark.parametrize("track_name, variant, position", [
+    ("oval", "baker", None), ("riddler-opolis", "simulation", HEADING_FOR_THE_WALL)])
+def test_cli_json_steps_race_as_clicks(capsys, track_name, variant, position):
     """``steps``: one a turn, each where the car stands after it (the path's points) and the
     point a player clicks (none for a turn the game plays itself). Clicking the targets in
     order drives the same race, the crash included: the put-back point alone would be a
     different move."""
-    assert main(["solve", track_name, "--rules", variant, "--json"]) == 0
+    where = [] if position is None else ["--position", position[0]]
+    assert main(["solve", track_name, "--rules", variant, *where, "--json"]) == 0
     found = json.loads(capsys.readouterr().out)
     steps = found["steps"]
     assert len(steps) == found["moves"] and found["states"] > 0
     assert [step["position"] for step in steps] == found["path"][1:]
     assert "crash" in [step["event"] for step in steps] and steps[-1]["event"] == "finish"
     rules = load_rules(variant)
-    state = Race(load_track(find_track(track_name)), rules.replace(start_grid="spread"),
-                 [CarSetup("Solo")]).start()
-    state.set_car(0, replace(state.cars[0], position=Vec(*found["start"])))
+    race = Race(load_track(find_track(track_name)), rules.replace(start_grid="spread"),
+                [CarSetup("Solo")])
+    # (a race begun with the car there plays at once the turns it has no choice in)
+    state = RaceState(race, [replace(race.start().cars[0], position=Vec(*found["start"]),
+                                     velocity=ZERO if position is None else position[1])],
+                      placed=True)
     clicked = [i for i, step in enumerate(steps) if step["target"] is not None]
     for i, after in zip(clicked, [*clicked[1:], len(steps)], strict=True):
         state.apply(Move(Vec(*steps[i]["target"])))
@@ -337,8 +346,9 @@ def test_cli_text_marks_a_crash(capsys):
     # (the start is the search's pick among those equally fast)
     assert re.search(r"27 moves from \(\d+, \d+\), 1 crash", out)
     assert "2,9(crash at 1,9) 2,10" in out
-    assert main(["solve", "riddler-opolis", "--rules", "simulation"]) == 0
-    assert "-6,1(crash) -6,1(missed) -5,0" in capsys.readouterr().out
+    assert main(["solve", "riddler-opolis", "--rules", "simulation", "--position",
+                 HEADING_FOR_THE_WALL[0]]) == 0
+    assert "-6,-6 -6,-6(crash) -6,-6(missed) -5,-5" in capsys.readouterr().out
 
 
 def test_either_way_round_both_ways_are_solved_and_the_faster_named(capsys):
