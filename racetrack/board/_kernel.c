@@ -2452,20 +2452,22 @@ static inline int64_t run_from(const int32_t *run_hi, const int32_t *run_lo, int
     return jj;
 }
 
-/* cover_turns(accel, slack, cost, out): where a crash puts a car back, the fewest turns in
-   which a lone car at speed s covers d squares (uint16 ``out``, d × speeds + s, for every d
-   below ``len(out) / speeds`` and s below ``speeds``, speeds being out's second dimension
-   given as ``speeds``): each turn either a move, whose length (its larger component) differs
-   from the last by at most ``accel`` and is at most speeds - 1, or a crash, which covers at
-   most the longest move it could have made and ``slack`` squares more, leaves the car at rest
-   and takes ``cost`` turns (one where it finishes). Every turn of a real route is one of
-   these, so this is a lower bound on its turns that falls by at most a turn a turn; without
-   the crashes it is ``turns_to_cover``, and it is never less than ``turns_to_cover`` with
-   every turn ``slack`` squares longer, which it replaces. */
+/* cover_turns(accel, slack, cost, most, speeds, out): where a crash puts a car back, the
+   fewest turns in which a lone car at speed s covers d squares (uint16 ``out``, d × speeds +
+   s, for every d below ``len(out) / speeds`` and s below ``speeds``). Each turn is either a
+   move, whose length (its larger component) differs from the last by at most ``accel`` and
+   is below ``speeds``, or a crash: it covers at most the longest move it could have made and
+   ``slack`` squares more and takes one turn where that may reach the finish; otherwise the
+   car stays in the race only on a move no longer than ``most`` (a crash's damage is its
+   speed), and the crash leaves it at rest after ``cost`` turns. Every turn of a real route is
+   one of these, so this is a lower bound on its turns that falls by at most a turn a turn;
+   without the crashes it is ``turns_to_cover``, and it is never less than ``turns_to_cover``
+   with every turn ``slack`` squares longer, which it replaces. */
 static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *out_o;
-    long long accel, slack, cost, speeds;
-    if (!PyArg_ParseTuple(args, "LLLLO", &accel, &slack, &cost, &speeds, &out_o)) return NULL;
+    long long accel, slack, cost, most, speeds;
+    if (!PyArg_ParseTuple(args, "LLLLLO", &accel, &slack, &cost, &most, &speeds, &out_o))
+        return NULL;
     Buffers b = {.count = 0};
     Py_ssize_t n;
     uint16_t *out;
@@ -2487,9 +2489,13 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                 int64_t t = 1 + (d > w ? out[(d - w) * speeds + w] : 0);
                 if (t < best) best = t;
             }
-            int64_t rest = d - (s + accel + slack);
-            int64_t t = rest <= 0 ? 1 : cost + out[rest * speeds];
-            if (t < best) best = t;
+            if (d <= s + accel + slack) best = 1;  /* a crash that may finish */
+            else if (s - accel <= most) {  /* a crash it survives (one that gains nothing
+                                             never helps) */
+                int64_t rest = d - ((s + accel < most ? s + accel : most) + slack);
+                int64_t t = rest <= 0 ? 1 : rest < d ? cost + out[rest * speeds] : 0xFFFF;
+                if (t < best) best = t;
+            }
             out[d * speeds + s] = (uint16_t)(best < 0xFFFF ? best : 0xFFFF);
         }
     Py_END_ALLOW_THREADS
@@ -2497,7 +2503,7 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost), out)
+/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost, most), out)
 
    For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
    velocity changing by at most ``accel`` a turn, never beyond ``vmax``, never off the
@@ -2510,14 +2516,16 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
    ``teleport`` 1: a crash may also put it, at rest, anywhere from its place to as far as its
    next move would take it and ``slack`` more either way, in ``cost`` turns (passing what that
    stretch, a square wider, meets); 2: a crash leaves it where it is, at rest, in ``cost`` turns.
-   Crashes that pass no level land in the layer being worked out: they are counted with
+   ``most``: the longest move a car may crash on and stay in the race (a crash's damage its
+   speed, past the damage limit it is out): a coordinate crashes only from a velocity a move of
+   that length could come from, and a crash's move reaches no farther than that. Crashes that pass no level land in the layer being worked out: they are counted with
    values of that layer known to be no greater (first the layer below, then a first round of
    this one), so every value stays a lower bound. */
 static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *lo_o, *hi_o, *out_o;
-    long long first, width, vmax, accel, teleport, slack, cost;
-    if (!PyArg_ParseTuple(args, "OOLLLL(LLL)O", &lo_o, &hi_o, &first, &width, &vmax, &accel,
-                          &teleport, &slack, &cost, &out_o))
+    long long first, width, vmax, accel, teleport, slack, cost, most;
+    if (!PyArg_ParseTuple(args, "OOLLLL(LLLL)O", &lo_o, &hi_o, &first, &width, &vmax, &accel,
+                          &teleport, &slack, &cost, &most, &out_o))
         return NULL;
     Buffers b = {.count = 0};
     Py_ssize_t levels;
@@ -2587,14 +2595,25 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                 const uint16_t *same = round == 0 ? least + (j - 1) * rows * width : here;
                 for (int64_t x = 0; x < width; x++)
                     for (int64_t v = -vmax; v <= vmax; v++) {
+                        uint16_t *here_v = &val[x * span + v + vmax];
+                        /* a crash that may pass every level may finish: one turn, whatever
+                           its speed (a car that finishes is not out) */
                         int64_t near = teleport == 1 ? (v - accel < 0 ? v - accel : 0) - slack : 0;
                         int64_t far = teleport == 1 ? (v + accel > 0 ? v + accel : 0) + slack : 0;
+                        if (RUN_FROM(j, first + x + near - 1, first + x + far + 1) == 0) {
+                            if (1 < *here_v) *here_v = 1;
+                            continue;
+                        }
+                        if (iabs(v) - accel > most) continue;  /* too fast to crash and stay */
+                        int64_t back = v - accel > -most ? v - accel : -most;
+                        int64_t ahead = v + accel < most ? v + accel : most;
+                        near = teleport == 1 ? (back < 0 ? back : 0) - slack : 0;
+                        far = teleport == 1 ? (ahead > 0 ? ahead : 0) + slack : 0;
                         int64_t a = first + x + near - 1, z = first + x + far + 1;
                         int64_t jj = RUN_FROM(j, a, z);
                         const uint16_t *table = jj < j ? least + jj * rows * width : same;
                         uint16_t t = range_least(table, width, x + near, x + far);
-                        if (t != 0xFFFF && t + cost < val[x * span + v + vmax])
-                            val[x * span + v + vmax] = (uint16_t)(t + cost);
+                        if (t != 0xFFFF && t + cost < *here_v) *here_v = (uint16_t)(t + cost);
                     }
             }
             /* then within the layer, by Dial's buckets (every move one turn) */

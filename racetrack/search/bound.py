@@ -22,7 +22,9 @@ wall), a crash covers at most its move and ``slack`` more, and leaves the car at
 turns to cover the squares are then those of a lone car that may also crash so, each crash
 costing its turn and the turns it misses (``cover_turns`` in ``_kernel.c``, a table by squares
 and speed); counting every turn ``slack`` squares longer, as this did first, gave a bound a turn
-or so weaker on a long way to go.
+or so weaker on a long way to go. Where a crash's damage is its speed (Baker's), a car crashes
+and stays in the race only on a move no longer than the damage limit (``longest_crash``): a
+crash from faster only counts where it may finish the race.
 
 **Each axis on its own.** The two components of a car's position move independently, each as
 a coordinate whose velocity changes by at most ``a`` a turn. Every route passes, in order, the
@@ -101,7 +103,8 @@ def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
     level_of, levels = None, 0
     if transition.leaving in ("illegal", "crash"):  # a car on the track, or put back on it
         stays = rules.crash_outcome == "set-back" and rules.crash_set_back == 0
-        crash = (1 if teleports else 2 if stays else 0, slack, 1 + rules.crash_miss_turns)
+        crash = (1 if teleports else 2 if stays else 0, slack, 1 + rules.crash_miss_turns,
+                 longest_crash(rules, damage_limit))
         level_of, levels, axes = axis_bounds(np.frombuffer(boxes, dtype=np.int32).reshape(-1, 4),
                                              grid, space, accel, crash)
     cover, speeds = None, 1
@@ -110,9 +113,19 @@ def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
         squares = min(int(finite.max()) + 1 if len(finite) else 1, MOST_SQUARES)
         speeds = max(space.vmax_x, space.vmax_y) + 1
         cover = np.empty(squares * speeds, dtype=np.uint16)
-        kernel._kernel.cover_turns(accel, slack, 1 + rules.crash_miss_turns, speeds, cover)
+        kernel._kernel.cover_turns(accel, slack, 1 + rules.crash_miss_turns,
+                                   longest_crash(rules, damage_limit), speeds, cover)
     return (out, grid.x0, grid.y0, width, height, accel, slack, level_of, levels, *axes, cover,
             speeds)
+
+
+def longest_crash(rules, damage_limit: int | None) -> int:
+    """The longest move a car may crash on and stay in the race: its speed is its damage,
+    and past the damage limit it is out (a crash that finishes the race excepted, which the
+    tables count apart); without either, any."""
+    if damage_limit is None or rules.crash_damage != "speed":
+        return 1 << 20
+    return max(int(damage_limit), 0)
 
 
 def near_points(cells: kernel.RegionCells, width: int, height: int) -> np.ndarray:

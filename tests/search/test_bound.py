@@ -213,6 +213,49 @@ def test_a_lone_coordinate_passes_the_levels_in_as_few_turns_as_by_hand(spans, v
     lo = np.array([s for s, _ in spans], dtype=np.int32) + first
     hi = lo + np.array([n for _, n in spans], dtype=np.int32)
     out = np.empty((len(lo) + 1) * width * (2 * vmax + 1), dtype=np.uint16)
-    kernel._kernel.axis_turns(lo, hi, first, width, vmax, accel, (0, 0, 0), out)
+    kernel._kernel.axis_turns(lo, hi, first, width, vmax, accel, (0, 0, 0, 0), out)
     expected = axis_turns_by_hand(lo, hi, first, width, vmax, accel)
     assert np.array_equal(out.reshape(expected.shape).astype(np.int64), expected)
+
+
+def cover_turns_by_hand(squares, speeds, accel, slack, cost, most):
+    """``cover_turns`` worked out the plain way: a breadth of turns over (squares still to
+    go, speed), each turn a move (its length within ``accel`` of the last, below ``speeds``)
+    or a crash (as far as the longest move and ``slack`` more: one turn where that may reach
+    the finish, else only on a move no longer than ``most``, ``cost`` turns and at rest)."""
+    table = np.full((squares, speeds), 1 << 30, dtype=np.int64)
+    table[0] = 0
+    for _ in range(squares * speeds + 2):  # relaxed until nothing changes
+        before = table.copy()
+        for d in range(1, squares):
+            for s in range(speeds):
+                options = [1 + table[max(d - w, 0), w]
+                           for w in range(max(s - accel, 1), min(s + accel, speeds - 1) + 1)]
+                if d <= s + accel + slack:
+                    options.append(1)
+                elif s - accel <= most:
+                    rest = d - min(s + accel, most) - slack
+                    options.append(1 if rest <= 0 else cost + table[rest, 0])
+                table[d, s] = min([table[d, s], *options])
+        if np.array_equal(before, table):
+            break
+    return np.minimum(table, 0xFFFF)  # the kernel's "cannot"
+
+
+@settings(max_examples=25, deadline=None)
+@given(squares=st.integers(1, 40), speeds=st.integers(1, 7), accel=st.integers(1, 2),
+       slack=st.integers(0, 2), cost=st.integers(1, 3), most=st.integers(0, 8))
+def test_the_turns_to_cover_with_crashes_are_those_by_hand(squares, speeds, accel, slack, cost,
+                                                            most):
+    """The crashes' table of the bound is the plain relaxation's, and never fewer turns than
+    covering the squares with every turn ``slack`` longer (the bound it replaced)."""
+    from racetrack.board import kernel
+    from racetrack.search.bound import _cover
+
+    out = np.empty(squares * speeds, dtype=np.uint16)
+    kernel._kernel.cover_turns(accel, slack, cost, most, speeds, out)
+    found = out.reshape(squares, speeds).astype(np.int64)
+    assert np.array_equal(found, cover_turns_by_hand(squares, speeds, accel, slack, cost, most))
+    d = np.repeat(np.arange(squares), speeds)
+    s = np.tile(np.arange(speeds), squares)
+    assert (found.reshape(-1) >= _cover(d, s + slack, accel)).all()
