@@ -1456,6 +1456,16 @@ enum { K_DRIVE = 0, K_CRASH = 1, K_LEAVE = 2, K_OFF = 3, K_RETURN = 4 };
 
 #define MOST_EXTRA 8
 
+/* A search meets the same crash (a move from one point to another) at every speed, damage and
+   progress it is made from: the point it puts the car back on is kept by the move, in a
+   table of ``SPOT_CACHE`` slots, each move in one slot (a later move there replaces it). */
+#define SPOT_BITS 16
+#define SPOT_CACHE (1 << SPOT_BITS)
+typedef struct {
+    uint64_t key;               /* the move's key + 1 (0: empty) */
+    int64_t spot;
+} SpotCache;
+
 typedef struct {
     Space s;                    /* the numbering's speed bound and goal, the ordinary rules */
     Region land, drive;
@@ -1477,6 +1487,7 @@ typedef struct {
     int finish_area;
     const int32_t *units;       /* the exit's distance to go, per (progress, areas, land point) */
     int64_t sets, n_land;
+    SpotCache *spots;           /* a search's put-back points worked out so far, or NULL */
 } Rules;
 
 typedef struct {
@@ -1704,6 +1715,19 @@ static void marks_advance(const Rules *r, int64_t before, int64_t *progress, int
     *areas = passed_areas;
 }
 
+/* ``restart_spot`` through the search's table of those worked out (where it has one). */
+static int64_t cached_restart_spot(const Rules *r, int64_t px, int64_t py, int64_t tx,
+                                   int64_t ty) {
+    if (!r->spots) return restart_spot(&r->drive, &r->land, px, py, tx, ty);
+    uint64_t key = move_key(px, py, tx, ty) + 1;
+    SpotCache *slot = &r->spots[(key * HASH_MIX) >> (64 - SPOT_BITS)];
+    if (slot->key != key) {
+        slot->key = key;
+        slot->spot = restart_spot(&r->drive, &r->land, px, py, tx, ty);
+    }
+    return slot->spot;
+}
+
 /* ``Transition.crash`` for one car on its move to (tx, ty): the state it is put back in, or
    none (it is out: 0 returned, or -1 while the restart point is not known yet). */
 static int crash_to(const Rules *r, const Facts *f, Needs *needs, const State *st, int64_t tx,
@@ -1717,7 +1741,7 @@ static int crash_to(const Rules *r, const Facts *f, Needs *needs, const State *s
         if (r->set_back > 0) return 0;
     } else {
         /* worked out here where the answer is sure, else asked of the numpy transition */
-        int64_t spot = restart_spot(&r->drive, &r->land, st->x, st->y, tx, ty);
+        int64_t spot = cached_restart_spot(r, st->x, st->y, tx, ty);
         if (spot < 0) {
             uint64_t fact = fact_of(f, st->x, st->y, tx, ty);
             if (!(fact & F_SPOT)) {
@@ -2791,7 +2815,7 @@ static void core_free(PyObject *capsule) {
     if (!c) return;
     release(&c->views);
     free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.slots);
-    free(c->least.slots); free(c->retry);
+    free(c->least.slots); free(c->retry); free(c->r.spots);
     for (int64_t i = 0; i < c->n_buckets; i++) free(c->buckets[i].items);
     free(c->buckets);
     free(c);
@@ -3146,6 +3170,11 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
     if (!capsule) { free(c); return NULL; }
     if (unpack_rules(&c->views, rules_o, &c->r) < 0) { Py_DECREF(capsule); return NULL; }
     Rules *r = &c->r;
+    if (r->crash_outcome == CRASH_RESTART) {
+        r->spots = calloc(SPOT_CACHE, sizeof(SpotCache));
+        if (!r->spots) { Py_DECREF(capsule); return PyErr_NoMemory(); }
+        c->bytes += SPOT_CACHE * sizeof(SpotCache);
+    }
     c->space = (uint64_t)(r->off_track ? r->nwidth * r->nheight : r->s.n_points)
                * (uint64_t)(r->s.span_x * r->s.span_y * (r->s.goal + 1));
     for (int i = 0; i < r->n_extra; i++) c->space *= (uint64_t)r->extra_radix[i];
