@@ -62,6 +62,7 @@ from racetrack.board.track import (  # noqa: E402  # noqa: E402
     parse_track,
     save_track,
 )
+from racetrack.cli.commands import BLAS_THREADS  # noqa: E402
 from racetrack.engine.model import CarSetup  # noqa: E402
 from racetrack.engine.moves import candidates as generate_candidates  # noqa: E402
 from racetrack.games.race import Race  # noqa: E402
@@ -135,9 +136,13 @@ def fresh_process(argv: list[str], stdin: str | None = None,
 
     The process runs as a player's Python runs it: its modules' bytecode cached once compiled
     (a ``PYTHONDONTWRITEBYTECODE`` set here is not passed on: it had every process compile the
-    game's modules again, 0.065 s of a small solve's 0.3)."""
+    game's modules again, 0.065 s of a small solve's 0.3), and numpy with the one BLAS thread
+    every ``racetrack`` command starts it with (``BLAS_THREADS``): a child that calls the game's
+    code directly would otherwise count the spinning of a BLAS thread per core in its CPU time."""
     env = {name: value for name, value in os.environ.items()
            if name != "PYTHONDONTWRITEBYTECODE"}
+    for name, value in BLAS_THREADS.items():
+        env.setdefault(name, value)
     with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as report:
         child = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", report.name, *argv],
                                  stdin=subprocess.PIPE if stdin is not None else None,
