@@ -1462,8 +1462,8 @@ enum { K_DRIVE = 0, K_CRASH = 1, K_LEAVE = 2, K_OFF = 3, K_RETURN = 4 };
 #define SPOT_BITS 16
 #define SPOT_CACHE (1 << SPOT_BITS)
 typedef struct {
-    uint64_t key;               /* the move's key + 1 (0: empty) */
-    int64_t spot;
+    uint64_t key;               /* the move's key (``move_key``) */
+    int64_t spot;               /* where it puts the car back; -2: the slot is empty */
 } SpotCache;
 
 typedef struct {
@@ -1718,10 +1718,12 @@ static void marks_advance(const Rules *r, int64_t before, int64_t *progress, int
 /* ``restart_spot`` through the search's table of those worked out (where it has one). */
 static int64_t cached_restart_spot(const Rules *r, int64_t px, int64_t py, int64_t tx,
                                    int64_t ty) {
-    if (!r->spots) return restart_spot(&r->drive, &r->land, px, py, tx, ty);
-    uint64_t key = move_key(px, py, tx, ty) + 1;
+    /* a move's key is one only for coordinates of 16 bits */
+    if (!r->spots || imax(imax(iabs(px), iabs(py)), imax(iabs(tx), iabs(ty))) > 32767)
+        return restart_spot(&r->drive, &r->land, px, py, tx, ty);
+    uint64_t key = move_key(px, py, tx, ty);
     SpotCache *slot = &r->spots[(key * HASH_MIX) >> (64 - SPOT_BITS)];
-    if (slot->key != key) {
+    if (slot->spot == -2 || slot->key != key) {
         slot->key = key;
         slot->spot = restart_spot(&r->drive, &r->land, px, py, tx, ty);
     }
@@ -2296,11 +2298,15 @@ static PyObject *bound_field(PyObject *Py_UNUSED(self), PyObject *args) {
                         continue;
                     int64_t q = qr * width + qc;
                     if (land[q] < 0) continue;
+                    int cost = (int)imax(iabs(wx), iabs(wy));
+                    /* the buckets below must span every cost: a longer edge put in a bucket
+                       a turn of the ring early was lost, and its points held unreachable */
+                    if (cost > max_cost) max_cost = cost;
                     for (int k = 0; k < goal && !failed; k++) {
                         int64_t after = advance(&l, k, px, py, px + wx, py + wy, 0, 0, goal);
                         int64_t to = after >= goal ? finished : after * points + q;
-                        failed |= add_edge(&e, (int32_t)(k * points + c), (int32_t)to,
-                                           (int)imax(iabs(wx), iabs(wy)), (int32_t)q) < 0;
+                        failed |= add_edge(&e, (int32_t)(k * points + c), (int32_t)to, cost,
+                                           (int32_t)q) < 0;
                     }
                 }
             if (land[c] < 0) continue;
@@ -2624,7 +2630,8 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                            its speed (a car that finishes is not out) */
                         int64_t near = teleport == 1 ? (v - accel < 0 ? v - accel : 0) - slack : 0;
                         int64_t far = teleport == 1 ? (v + accel > 0 ? v + accel : 0) + slack : 0;
-                        if (RUN_FROM(j, first + x + near - 1, first + x + far + 1) == 0) {
+                        if (teleport == 1
+                            && RUN_FROM(j, first + x + near - 1, first + x + far + 1) == 0) {
                             if (1 < *here_v) *here_v = 1;
                             continue;
                         }
@@ -3149,9 +3156,10 @@ static int run_core(Core *c, const Facts *f, Needs *needs) {
 
 /* search_new(rules, sources, budget, least_mode, exit_radix, least_turns, bound or None): a
    search from the source keys (uint64, at 0 turns), as a capsule; ``least_turns`` bounds the
-   turns to the finish from below (for ``growing_too_fast``). ``bound`` is (dist, x0, y0, width, height,
-   accel, slack, level_of or None, n_levels, x axis, y axis), each axis (table or None, lo,
-   width, vmax) (see ``bound_of``). */
+   turns to the finish from below (for ``growing_too_fast``). ``bound`` is (dist, x0, y0, width,
+   height, accel, slack, level_of or None, n_levels, x axis, y axis, cover or None,
+   cover_speeds), each axis (table or None, lo, width, vmax), ``cover`` the crashes' table of
+   turns (``cover_turns``, cover_speeds to a row) (see ``bound_of``). */
 static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *rules_o, *sources_o, *bound_o;
     long long budget, exit_radix, least_turns;
@@ -3171,8 +3179,9 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
     if (unpack_rules(&c->views, rules_o, &c->r) < 0) { Py_DECREF(capsule); return NULL; }
     Rules *r = &c->r;
     if (r->crash_outcome == CRASH_RESTART) {
-        r->spots = calloc(SPOT_CACHE, sizeof(SpotCache));
+        r->spots = malloc(SPOT_CACHE * sizeof(SpotCache));
         if (!r->spots) { Py_DECREF(capsule); return PyErr_NoMemory(); }
+        for (int64_t i = 0; i < SPOT_CACHE; i++) r->spots[i].spot = -2;
         c->bytes += SPOT_CACHE * sizeof(SpotCache);
     }
     c->space = (uint64_t)(r->off_track ? r->nwidth * r->nheight : r->s.n_points)

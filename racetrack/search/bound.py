@@ -57,8 +57,8 @@ WALL_STEP = 0.1
 MOST_LEVELS = 160
 #: The most moves near the lines taken as they are (more: no bound).
 MOST_NEAR_MOVES = 30_000_000
-#: The most squares to go the crashes' table of turns covers (beyond: every turn ``slack``
-#: squares longer).
+#: The most squares to go the crashes' table of turns covers (a farther way: no table, and
+#: every turn counted ``slack`` squares longer).
 MOST_SQUARES = 60_000
 
 
@@ -108,9 +108,9 @@ def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
         level_of, levels, axes = axis_bounds(np.frombuffer(boxes, dtype=np.int32).reshape(-1, 4),
                                              grid, space, accel, crash)
     cover, speeds = None, 1
-    if teleports:
-        finite = out[out >= 0]
-        squares = min(int(finite.max()) + 1 if len(finite) else 1, MOST_SQUARES)
+    finite = out[out >= 0]
+    squares = int(finite.max()) + 1 if len(finite) else 1
+    if teleports and squares <= MOST_SQUARES:  # (beyond, no table: one bound for all squares)
         speeds = max(space.vmax_x, space.vmax_y) + 1
         cover = np.empty(squares * speeds, dtype=np.uint16)
         kernel._kernel.cover_turns(accel, slack, 1 + rules.crash_miss_turns,

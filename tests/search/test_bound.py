@@ -58,6 +58,11 @@ def test_the_bound_never_exceeds_the_turns_to_go(name):
     found = turns_at_least(bound, space, states)
     known = truth < UNSOLVED
     assert (found[known] <= truth[known]).all(), name
+    # ... and falls by no more than a move's turns from a state to the next (the best-first
+    # search expands each state once)
+    src, dst, cost, _ = table.search.edges()
+    racing_src = states.progress[src] < table.search.goal
+    assert (found[src] <= cost + found[dst])[racing_src].all(), name
     # ... and it bounds: most states get more than nothing, and some the truth itself
     racing = known & (states.progress < table.search.goal)
     assert (found[racing] > 0).mean() > 0.9 and (found[racing] == truth[racing]).any()
@@ -259,3 +264,23 @@ def test_the_turns_to_cover_with_crashes_are_those_by_hand(squares, speeds, acce
     d = np.repeat(np.arange(squares), speeds)
     s = np.tile(np.arange(speeds), squares)
     assert (found.reshape(-1) >= _cover(d, s + slack, accel)).all()
+
+
+def test_a_crash_that_puts_the_car_back_keeps_every_point_in_the_bounds_reach():
+    """On the bundled maps (road cells meeting only at a corner: the way through is a crash)
+    under rules whose crashes put the car back: the bounded search proves the optimum of the
+    search by turns alone. The put-back's steps of two squares were once queued a turn of the
+    distance field's ring of buckets early and lost, so the zigzag's way to the finish was
+    held unreachable and the solve found none."""
+    from racetrack.board.track.maps import bundled_map_paths, import_map
+
+    for path in bundled_map_paths():
+        track = import_map(path).track()
+        for name in ("classroom", "baker", "simulation"):
+            rules = _rules(name)
+            course = Course.for_rules(track, rules)
+            transition, columns, limit = lone_car(course, rules)
+            sources = standing_starts(transition, course.start_positions)
+            bounded = BestFirst(transition, sources, columns, limit)
+            plain = BestFirst(transition, sources, columns, limit, bounded=False)
+            assert bounded.goal_turns == plain.goal_turns, (path.name, name)
