@@ -32,8 +32,12 @@ points at every distance from the finish (the distances fall by at most one a st
 coordinate must pass, in order, the span of x of the points at each distance (within a square),
 and so must y. ``axis_turns`` works out the fewest turns a lone coordinate needs to pass a
 level of distances every ``band`` in order, for each coordinate and velocity: no route is
-faster than either axis alone. (Only where no crash puts the car back somewhere and no car
-leaves the track: a put-back or a detour moves a coordinate as no velocity does.)
+faster than either axis alone. A crash that puts the car back moves a coordinate as no
+velocity does, so the lone coordinate may also crash: at rest, anywhere its next move and the
+put-back's slack reach, in the crash's turns (and, under Baker's damage, only from a speed a
+car survives a crash at), passing the levels that stretch meets; a set-back that leaves the car
+where it stands stops the coordinate there. No car that may leave the track gets these tables:
+a detour or a crawl goes anywhere off it.
 
 Where no bound is proven (a car that may leave the track: off it, a detour or a crawl may go
 anywhere; a wall with no point of the track near enough; too many moves near the lines to
