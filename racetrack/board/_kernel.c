@@ -2533,7 +2533,312 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost, most), out)
+/* unit_levels(land, drive, lines, units, (vmax_x, vmax_y), band,
+               (restarts, slack, most, changes), from_only, lo_x, hi_x, lo_y, hi_y, crash_x,
+               crash_y)
+
+   The levels of the axes' tables where a car may leave the track and must come back no
+   nearer the finish than it left (Nystrom's detour; Levi's crawl under ``crawl-return:
+   not-ahead``), by the distance still to go along the track that rule compares (``units``:
+   int32 per (progress, point of the ``land``), as ``Transition.exit_table``, one set of
+   areas). Level i is the distance ``band`` (i + 1): a route passes it on the first move
+   whose end is no farther than that, which is a move between points of the land that stays
+   on the region ``drive`` (or is unsure there) from farther on: leaving the track keeps the
+   distance it left at, and coming back never lowers it. So each level's span on an axis
+   (int32 ``lo``/``hi``, one per level) meets the stretch of every such move from farther
+   than it to it or nearer: from the least end of those stretches to the greatest start,
+   whichever way round they lie (no such move: the widest span, passed by anything). Every
+   move is tried, of at most ``vmax`` along each axis, at every progress short of the goal
+   (or, given ``from_only``, uint8 per (progress, point), only from those marked). Where
+   ``restarts``, so is the crash of every such move (a car with no legal move crashes along
+   its unchanged move): it puts the car back on the land, where ``restart_spot`` says or,
+   where unsure, on any point within ``slack`` squares of the move, each taken as a move
+   there (a crash from a speed over ``most`` puts the car out, unless it finishes), from
+   every state that may have no legal move (``may_be_stuck``, by the rules' ``changes``):
+   ``crash_x``/``crash_y`` (uint8 per (coordinate, velocity + vmax) of the sheet) mark the
+   coordinates and velocities a crash may come from, for ``axis_turns``. */
+/* Whether a car at (x, y) on the track moving (vx, vy) may have no legal move, so crash
+   (``successors``) where a car may leave the track: unless one of its changed moves (``changes``, x y each; NULL: any may be refused) surely is legal: off the
+   land but on the paper (it leaves the track), or on the land along the region. */
+static int may_be_stuck(const Region *land, const Region *drive, const int32_t *changes,
+                        Py_ssize_t n_changes, int64_t x, int64_t y, int64_t vx, int64_t vy) {
+    if (!changes) return 1;
+    int drives = point_of(drive, x, y) >= 0;
+    for (Py_ssize_t c = 0; c < n_changes; c++) {
+        if (changes[2 * c] == 0 && changes[2 * c + 1] == 0) continue;
+        int64_t tx = x + vx + changes[2 * c], ty = y + vy + changes[2 * c + 1];
+        int64_t col = tx - land->x0, row = ty - land->y0;
+        if (col < 0 || row < 0 || col >= land->width || row >= land->height) continue;
+        if (point_of(land, tx, ty) < 0) return 0;
+        if (drives && point_of(drive, tx, ty) >= 0 && move_inside(drive, x, y, tx, ty) == 1)
+            return 0;
+    }
+    return 1;
+}
+
+/* The distance from the point (x, y) to the segment p-q. */
+static double segment_distance(int64_t px, int64_t py, int64_t qx, int64_t qy, int64_t x,
+                               int64_t y) {
+    double dx = (double)(qx - px), dy = (double)(qy - py);
+    double length2 = dx * dx + dy * dy, t = 0.0;
+    if (length2 > 0) t = ((double)(x - px) * dx + (double)(y - py) * dy) / length2;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    double ex = (double)px + t * dx - (double)x, ey = (double)py + t * dy - (double)y;
+    return sqrt(ex * ex + ey * ey);
+}
+
+/* The coordinates of the region's points, in index order (``px``/``py`` malloc'd, ``n`` of
+   them); -1 where memory runs out. */
+static int region_points(const Region *region, int64_t **px, int64_t **py, int64_t *n) {
+    *n = 0;
+    for (int64_t i = 0; i < region->width * region->height; i++)
+        if (region->point_index[i] >= 0) (*n)++;
+    *px = malloc(8 * (size_t)(*n ? *n : 1));
+    *py = malloc(8 * (size_t)(*n ? *n : 1));
+    if (!*px || !*py) {
+        free(*px); free(*py);
+        return -1;
+    }
+    for (int64_t row = 0; row < region->height; row++)
+        for (int64_t col = 0; col < region->width; col++) {
+            int32_t at = region->point_index[row * region->width + col];
+            if (at >= 0 && at < *n) { (*px)[at] = region->x0 + col; (*py)[at] = region->y0 + row; }
+        }
+    return 0;
+}
+
+/* ``unit_levels``: a move from ``from`` to ``to`` still to go passes the levels between, so
+   each one's spans must meet its stretch (x0 to x1, y0 to y1): the least end and the
+   greatest start of the stretches so far, per axis. */
+static void pass_levels(int32_t *out[4], Py_ssize_t levels, int64_t band, int64_t from,
+                        int64_t to, int32_t x0, int32_t x1, int32_t y0, int32_t y1) {
+    if (from <= to) return;
+    /* levels i with to <= band (i + 1) < from */
+    int64_t first = (to + band - 1) / band - 1, last = (from - 1) / band - 1;
+    if (first < 0) first = 0;
+    if (last >= levels) last = levels - 1;
+    for (int64_t i = first; i <= last; i++) {
+        if (x1 < out[0][i]) out[0][i] = x1;
+        if (x0 > out[1][i]) out[1][i] = x0;
+        if (y1 < out[2][i]) out[2][i] = y1;
+        if (y0 > out[3][i]) out[3][i] = y0;
+    }
+}
+
+static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *land_o, *drive_o, *lines_o, *units_o, *from_o, *out_o[4];
+    PyObject *changes_o, *crash_o[2];
+    long long vmax_x, vmax_y, band, restarts, slack, most;
+    if (!PyArg_ParseTuple(args, "OOOO(LL)L(LLLO)OOOOOOO", &land_o, &drive_o, &lines_o, &units_o,
+                          &vmax_x, &vmax_y, &band, &restarts, &slack, &most, &changes_o, &from_o,
+                          &out_o[0], &out_o[1], &out_o[2], &out_o[3], &crash_o[0], &crash_o[1]))
+        return NULL;
+    const int32_t *changes = NULL;
+    Py_ssize_t n_changes = 0;
+    uint8_t *may_crash[2];
+    Buffers b = {.count = 0};
+    Region land, drive;
+    Lines lines;
+    const int32_t *units;
+    const uint8_t *from_only = NULL;
+    int32_t *out[4];
+    Py_ssize_t n_units, levels;
+    if (unpack_region(&b, land_o, &land) < 0 || unpack_region(&b, drive_o, &drive) < 0
+        || unpack_lines(&b, lines_o, &lines) < 0 || !(units = grab(&b, units_o, 4, 0, &n_units))
+        || (from_o != Py_None && !(from_only = grab_at_least(&b, from_o, 1, 0, n_units)))
+        || !(out[0] = grab(&b, out_o[0], 4, 1, &levels))) {
+        release(&b);
+        return NULL;
+    }
+    for (int i = 1; i < 4; i++)
+        if (!(out[i] = grab_at_least(&b, out_o[i], 4, 1, levels))) {
+            release(&b);
+            return NULL;
+        }
+    if ((changes_o != Py_None && !(changes = grab(&b, changes_o, 4, 0, &n_changes)))
+        || !(may_crash[0] = grab_at_least(&b, crash_o[0], 1, 1, land.width * (2 * vmax_x + 1)))
+        || !(may_crash[1] = grab_at_least(&b, crash_o[1], 1, 1,
+                                          land.height * (2 * vmax_y + 1)))) {
+        release(&b);
+        return NULL;
+    }
+    n_changes /= 2;
+    int64_t n_land, *px, *py;
+    if (region_points(&land, &px, &py, &n_land) < 0) {
+        release(&b);
+        return PyErr_NoMemory();
+    }
+    int64_t goal = lines.goal;
+    if (band < 1 || n_units < (goal + 1) * n_land) {
+        free(px); free(py);
+        release(&b);
+        PyErr_SetString(PyExc_ValueError, "the distances do not fit the land");
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    memset(may_crash[0], 0, (size_t)(land.width * (2 * vmax_x + 1)));
+    memset(may_crash[1], 0, (size_t)(land.height * (2 * vmax_y + 1)));
+    /* the least end and the greatest start of the stretches that pass each level */
+    for (Py_ssize_t i = 0; i < levels; i++) {
+        out[0][i] = out[2][i] = INT32_MAX;
+        out[1][i] = out[3][i] = INT32_MIN;
+    }
+    for (int64_t a = 0; a < n_land; a++) {
+        int64_t ax = px[a], ay = py[a];
+        int a_drives = point_of(&drive, ax, ay) >= 0;
+        for (int64_t dy = -vmax_y; dy <= vmax_y; dy++)
+            for (int64_t dx = -vmax_x; dx <= vmax_x; dx++) {
+                int64_t bx = ax + dx, by = ay + dy;
+                int64_t q = point_of(&land, bx, by);
+                if (q < 0 || (dx == 0 && dy == 0)) continue;
+                if (!a_drives || point_of(&drive, bx, by) < 0
+                    || move_inside(&drive, ax, ay, bx, by) == 0)
+                    continue;
+                int32_t x0 = (int32_t)(ax < bx ? ax : bx), x1 = (int32_t)(ax < bx ? bx : ax);
+                int32_t y0 = (int32_t)(ay < by ? ay : by), y1 = (int32_t)(ay < by ? by : ay);
+                for (int64_t k = 0; k < goal; k++) {
+                    if (from_only && !from_only[k * n_land + a]) continue;
+                    int64_t after = advance(&lines, k, (double)ax, (double)ay, (double)bx,
+                                            (double)by, 1, 0, goal);
+                    pass_levels(out, levels, band, units[k * n_land + a],
+                                units[after * n_land + q], x0, x1, y0, y1);
+                }
+            }
+        if (!restarts) continue;
+        /* a car with no legal move crashes along its unchanged move (``crash_to``), to
+           where the crash puts it back, at rest: anywhere from its place to as far as the
+           move and the slack reach, if unsure where (its stretch then only its place) */
+        for (int64_t k = 0; k < goal; k++) {
+            if (from_only && !from_only[k * n_land + a]) continue;
+            int64_t from = units[k * n_land + a];
+            for (int64_t vy = -vmax_y; vy <= vmax_y; vy++)
+                for (int64_t vx = -vmax_x; vx <= vmax_x; vx++) {
+                    /* (at rest, a crash puts the car back where it stands, as waiting does) */
+                    if ((vx == 0 && vy == 0)
+                        || !may_be_stuck(&land, &drive, changes, n_changes, ax, ay, vx, vy))
+                        continue;
+                    int crashes = 0;  /* and stays in the race (or finishes) */
+                    int64_t tx = ax + vx, ty = ay + vy, speed = imax(iabs(vx), iabs(vy));
+                    int64_t spot = a_drives ? restart_spot(&drive, &land, ax, ay, tx, ty) : -1;
+                    int64_t lo_x = (ax < tx ? ax : tx) - slack, hi_x = (ax < tx ? tx : ax) + slack;
+                    int64_t lo_y = (ay < ty ? ay : ty) - slack, hi_y = (ay < ty ? ty : ay) + slack;
+                    int anywhere = spot < 0 && point_of(&land, tx, ty) < 0
+                                   && point_of(&drive, tx, ty) >= 0;
+                    if (anywhere) {
+                        /* it may end off the land on the region (a jump): put back anywhere */
+                        lo_x = land.x0; hi_x = land.x0 + land.width - 1;
+                        lo_y = land.y0; hi_y = land.y0 + land.height - 1;
+                    }
+                    for (int64_t sy = lo_y; sy <= hi_y; sy++)
+                        for (int64_t sx = lo_x; sx <= hi_x; sx++) {
+                            int64_t q = point_of(&land, sx, sy);
+                            if (q < 0 || q >= n_land || (spot >= 0 && q != spot)) continue;
+                            if (spot < 0 && !anywhere
+                                && segment_distance(ax, ay, tx, ty, sx, sy) > (double)slack + 1e-9)
+                                continue;  /* the wall has the land within the slack */
+                            int64_t after = advance(&lines, k, (double)ax, (double)ay,
+                                                    (double)sx, (double)sy, 0, 0, goal);
+                            if (speed > most && after < goal) continue;  /* out */
+                            crashes = 1;
+                            int32_t x0 = (int32_t)(ax < sx ? ax : sx), x1 = (int32_t)(ax < sx ? sx : ax);
+                            int32_t y0 = (int32_t)(ay < sy ? ay : sy), y1 = (int32_t)(ay < sy ? sy : ay);
+                            pass_levels(out, levels, band, from, units[after * n_land + q], x0,
+                                        x1, y0, y1);
+                        }
+                    if (crashes) {
+                        may_crash[0][(ax - land.x0) * (2 * vmax_x + 1) + vx + vmax_x] = 1;
+                        may_crash[1][(ay - land.y0) * (2 * vmax_y + 1) + vy + vmax_y] = 1;
+                    }
+                }
+        }
+    }
+    for (Py_ssize_t i = 0; i < levels; i++)
+        for (int axis = 0; axis < 2; axis++) {
+            int32_t *lo = out[2 * axis], *hi = out[2 * axis + 1];
+            if (lo[i] == INT32_MAX) { hi[i] = INT32_MAX; lo[i] = INT32_MIN; continue; }
+            if (lo[i] > hi[i]) { int32_t t = lo[i]; lo[i] = hi[i]; hi[i] = t; }
+        }
+    Py_END_ALLOW_THREADS
+    free(px); free(py);
+    release(&b);
+    Py_RETURN_NONE;
+}
+
+/* track_reach(land, drive, lines, (vmax_x, vmax_y), sources, out): which (progress, point of
+   the land) a car reaches from the ``sources`` (int64 ids, progress × points + point) by moves
+   between points of the land that stay on the region ``drive`` (or are unsure there), of at
+   most ``vmax`` along each axis (``out``: uint8 per id, 1 where reached; finished ids are
+   reached but not moved on from). */
+static PyObject *track_reach(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *land_o, *drive_o, *lines_o, *sources_o, *out_o;
+    long long vmax_x, vmax_y;
+    if (!PyArg_ParseTuple(args, "OOO(LL)OO", &land_o, &drive_o, &lines_o, &vmax_x, &vmax_y,
+                          &sources_o, &out_o))
+        return NULL;
+    Buffers b = {.count = 0};
+    Region land, drive;
+    Lines lines;
+    const int64_t *sources;
+    uint8_t *out;
+    Py_ssize_t n_sources, n_ids;
+    if (unpack_region(&b, land_o, &land) < 0 || unpack_region(&b, drive_o, &drive) < 0
+        || unpack_lines(&b, lines_o, &lines) < 0
+        || !(sources = grab(&b, sources_o, 8, 0, &n_sources))
+        || !(out = grab(&b, out_o, 1, 1, &n_ids))) {
+        release(&b);
+        return NULL;
+    }
+    int64_t n_land, *px, *py;
+    if (region_points(&land, &px, &py, &n_land) < 0) {
+        release(&b);
+        return PyErr_NoMemory();
+    }
+    int64_t goal = lines.goal;
+    if (n_ids < (goal + 1) * n_land) {
+        free(px); free(py);
+        release(&b);
+        PyErr_SetString(PyExc_ValueError, "the marks do not fit the land");
+        return NULL;
+    }
+    int64_t *queue = malloc(8 * (size_t)(n_ids ? n_ids : 1));
+    if (!queue) {
+        free(px); free(py);
+        release(&b);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    memset(out, 0, (size_t)n_ids);
+    int64_t head = 0, tail = 0;
+    for (Py_ssize_t i = 0; i < n_sources; i++)
+        if (sources[i] >= 0 && sources[i] < n_ids && !out[sources[i]]) {
+            out[sources[i]] = 1;
+            queue[tail++] = sources[i];
+        }
+    while (head < tail) {
+        int64_t id = queue[head++], k = id / n_land, a = id % n_land;
+        if (k >= goal) continue;
+        int64_t ax = px[a], ay = py[a];
+        if (point_of(&drive, ax, ay) < 0) continue;
+        for (int64_t dy = -vmax_y; dy <= vmax_y; dy++)
+            for (int64_t dx = -vmax_x; dx <= vmax_x; dx++) {
+                int64_t bx = ax + dx, by = ay + dy;
+                int64_t q = point_of(&land, bx, by);
+                if (q < 0 || (dx == 0 && dy == 0) || point_of(&drive, bx, by) < 0) continue;
+                int64_t after = advance(&lines, k, (double)ax, (double)ay, (double)bx,
+                                        (double)by, 1, 0, goal);
+                int64_t next = after * n_land + q;
+                if (out[next] || move_inside(&drive, ax, ay, bx, by) == 0) continue;
+                out[next] = 1;
+                queue[tail++] = next;
+            }
+    }
+    Py_END_ALLOW_THREADS
+    free(px); free(py); free(queue);
+    release(&b);
+    Py_RETURN_NONE;
+}
+
+/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost, most), out[, may_crash])
 
    For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
    velocity changing by at most ``accel`` a turn, never beyond ``vmax``, never off the
@@ -2546,16 +2851,18 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
    ``teleport`` 1: a crash may also put it, at rest, anywhere from its place to as far as its
    next move would take it and ``slack`` more either way, in ``cost`` turns (passing what that
    stretch, a square wider, meets); 2: a crash leaves it where it is, at rest, in ``cost`` turns.
+   ``may_crash`` (uint8 per (coordinate, velocity + vmax), optional): the only places and
+   velocities a crash may come from.
    ``most``: the longest move a car may crash on and stay in the race (a crash's damage its
    speed, past the damage limit it is out): a coordinate crashes only from a velocity a move of
    that length could come from, and a crash's move reaches no farther than that. Crashes that pass no level land in the layer being worked out: they are counted with
    values of that layer known to be no greater (first the layer below, then a first round of
    this one), so every value stays a lower bound. */
 static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *lo_o, *hi_o, *out_o;
+    PyObject *lo_o, *hi_o, *out_o, *crash_o = Py_None;
     long long first, width, vmax, accel, teleport, slack, cost, most;
-    if (!PyArg_ParseTuple(args, "OOLLLL(LLLL)O", &lo_o, &hi_o, &first, &width, &vmax, &accel,
-                          &teleport, &slack, &cost, &most, &out_o))
+    if (!PyArg_ParseTuple(args, "OOLLLL(LLLL)O|O", &lo_o, &hi_o, &first, &width, &vmax, &accel,
+                          &teleport, &slack, &cost, &most, &out_o, &crash_o))
         return NULL;
     Buffers b = {.count = 0};
     Py_ssize_t levels;
@@ -2567,7 +2874,9 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     int64_t layer = width * span;
-    if (!(out = grab_at_least(&b, out_o, 2, 1, (levels + 1) * layer))) {
+    const uint8_t *may_crash = NULL;
+    if (!(out = grab_at_least(&b, out_o, 2, 1, (levels + 1) * layer))
+        || (crash_o != Py_None && !(may_crash = grab_at_least(&b, crash_o, 1, 0, layer)))) {
         release(&b);
         return NULL;
     }
@@ -2625,6 +2934,7 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                 const uint16_t *same = round == 0 ? least + (j - 1) * rows * width : here;
                 for (int64_t x = 0; x < width; x++)
                     for (int64_t v = -vmax; v <= vmax; v++) {
+                        if (may_crash && !may_crash[x * span + v + vmax]) continue;
                         uint16_t *here_v = &val[x * span + v + vmax];
                         /* a crash that may pass every level may finish: one turn, whatever
                            its speed (a car that finishes is not out) */
@@ -2933,12 +3243,31 @@ static int64_t turns_to_cover(int64_t d, int64_t s, int64_t a) {
     return k;
 }
 
+/* The larger of ``turns`` and the axes' tables' turns for the state ``st`` with ``level``
+   levels still to pass (FAR_TURNS where a coordinate cannot pass them). */
+static int64_t axes_bound(const Core *c, int64_t level, const State *st, int64_t turns) {
+    int64_t coordinate[2] = {st->x, st->y}, velocity[2] = {st->vx, st->vy};
+    for (int a = 0; a < 2; a++) {
+        if (!c->axis[a]) continue;
+        int64_t at = coordinate[a] - c->axis_lo[a], v = velocity[a] + c->axis_v[a];
+        if (at < 0 || at >= c->axis_width[a] || v < 0 || v >= c->axis_span[a]) continue;
+        int64_t t = c->axis[a][(level * c->axis_width[a] + at) * c->axis_span[a] + v];
+        if (t == 0xFFFF) return FAR_TURNS;
+        if (t > turns) turns = t;
+    }
+    return turns;
+}
+
 /* A lower bound on the turns still to go from the state ``st`` (FAR_TURNS where it cannot
    finish at all); 0 without a bound. */
 static int64_t bound_of(const Core *c, const State *state) {
     if (!c->has_bound) return 0;
     State st = *state;
     if (st.progress >= c->r.s.goal) return 0;
+    if (!c->dist) {  /* by the distance along the track: a car off it, by where it left */
+        int64_t u = st.off ? st.exit : exit_units(&c->r, st.x, st.y, st.progress, st.areas);
+        return axes_bound(c, u >= 0 && u < c->n_dist ? c->level_of[u] : c->n_levels, &st, 0);
+    }
     int64_t speed = imax(iabs(st.vx), iabs(st.vy));
     int64_t col = st.x - c->bx0, row = st.y - c->by0;
     if (col < 0 || row < 0 || col >= c->bwidth || row >= c->bheight) return 0;
@@ -2947,18 +3276,7 @@ static int64_t bound_of(const Core *c, const State *state) {
     int64_t turns = c->cover && d < c->cover_squares && speed < c->cover_speeds
                         ? c->cover[d * c->cover_speeds + speed]
                         : turns_to_cover(d, speed + c->slack, c->accel);
-    if (c->level_of && d < c->n_dist) {
-        int64_t level = c->level_of[d];
-        int64_t coordinate[2] = {st.x, st.y}, velocity[2] = {st.vx, st.vy};
-        for (int a = 0; a < 2; a++) {
-            if (!c->axis[a]) continue;
-            int64_t at = coordinate[a] - c->axis_lo[a], v = velocity[a] + c->axis_v[a];
-            if (at < 0 || at >= c->axis_width[a] || v < 0 || v >= c->axis_span[a]) continue;
-            int64_t t = c->axis[a][(level * c->axis_width[a] + at) * c->axis_span[a] + v];
-            if (t == 0xFFFF) return FAR_TURNS;
-            if (t > turns) turns = t;
-        }
-    }
+    if (c->level_of && d < c->n_dist) turns = axes_bound(c, c->level_of[d], &st, turns);
     return turns;
 }
 
@@ -3001,8 +3319,10 @@ static int push(Core *c, uint64_t key, const State *st, int32_t parent, int32_t 
 /* Queue a state reached in ``g`` turns from ``parent``, unless it was reached as soon before
    (or, with detours, a state alike but for a farther-on exit was taken in). */
 static int reach(Core *c, uint64_t key, const State *st, int32_t parent, int32_t g) {
-    if (c->least_mode) return dominated(c, key, g) ? 0 : push(c, key, st, parent, g);
-    if (best_g(c, key) <= g || less_damaged(c, key, g)) return 0;
+    if (c->least_mode && (dominated(c, key, g) || (c->has_bound && best_g(c, key) <= g)))
+        return 0;
+    if (c->least_mode && !c->has_bound) return push(c, key, st, parent, g);
+    if (!c->least_mode && (best_g(c, key) <= g || less_damaged(c, key, g))) return 0;
     if (set_g(c, key, g) < 0) return -1;
     return push(c, key, st, parent, g);
 }
@@ -3010,8 +3330,9 @@ static int reach(Core *c, uint64_t key, const State *st, int32_t parent, int32_t
 /* ``SeenFn`` for ``successors``: reached in ``turns`` or fewer (or, with detours, dominated). */
 static int core_seen(const void *ctx, uint64_t key, int32_t turns) {
     const Core *c = ctx;
-    return c->least_mode ? dominated(c, key, turns)
-                         : best_g(c, key) <= turns || less_damaged(c, key, turns);
+    if (c->least_mode)
+        return dominated(c, key, turns) || (c->has_bound && best_g(c, key) <= turns);
+    return best_g(c, key) <= turns || less_damaged(c, key, turns);
 }
 
 /* Number a state taken from the queue; -1 where it is stale (reached sooner, or dominated). */
@@ -3019,7 +3340,10 @@ static int64_t take_in(Core *c, const Entry *e) {
     if (c->least_mode) {
         uint64_t rest = e->key / c->exit_radix;
         int32_t exit_ = (int32_t)(e->key % c->exit_radix);
-        if (dominated(c, e->key, e->g)) return -1;
+        /* searched best first, states come in out of order of turns: each key is also
+           kept with the least turns it was reached in, so it is expanded once */
+        if (dominated(c, e->key, e->g) || (c->has_bound && best_g(c, e->key) < e->g))
+            return -1;
         /* kept: the least exit taken in (with its turns), to dominate those behind it */
         if (exit_ < table_get(&c->least, rest, INT32_MAX)
             && table_set(c, &c->least, rest, exit_, e->g) < 0)
@@ -3088,7 +3412,8 @@ static void ask_ahead(Core *c, const Facts *f, Needs *needs) {
             }
             b->unlooked = i + 1;
             const Entry *e = &b->items[i];
-            if (!c->least_mode && best_g(c, e->key) < e->g) continue;  /* stale */
+            if ((!c->least_mode || c->has_bound) && best_g(c, e->key) < e->g)
+                continue;  /* stale */
             int n = 0;
             successors(&c->r, f, needs, e->key, found, &n, core_seen, c, e->g);
         }
@@ -3217,7 +3542,14 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
         c->bx0 = bx0; c->by0 = by0; c->bwidth = bw; c->bheight = bh;
         c->accel = accel > 0 ? accel : 1;
         c->slack = slack > 0 ? slack : 0;
-        if (!(c->dist = grab_at_least(&c->views, dist_o, 4, 0, bw * bh * r->s.goal))) {
+        if (dist_o == Py_None) {  /* by the distance along the track (``unit_levels``) */
+            if (!r->keeps_exit || level_o == Py_None) {
+                PyErr_SetString(PyExc_ValueError,
+                                "a bound by the distance along the track needs the exits");
+                Py_DECREF(capsule);
+                return NULL;
+            }
+        } else if (!(c->dist = grab_at_least(&c->views, dist_o, 4, 0, bw * bh * r->s.goal))) {
             Py_DECREF(capsule);
             return NULL;
         }
@@ -3260,13 +3592,16 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         c->has_bound = 1;
     }
-    if (!least_mode && c->space * 2 <= c->budget / 2) {
+    int keeps_g = !least_mode || c->has_bound;  /* the least turns per key (see take_in) */
+    if (keeps_g && c->space * 2 <= c->budget / 2) {
         c->dense_g = calloc((size_t)c->space, 2);
         if (!c->dense_g) { Py_DECREF(capsule); return PyErr_NoMemory(); }
         c->bytes += (size_t)c->space * 2;
-    } else if (!least_mode) {
-        if (table_grow(c, &c->turns) < 0) { Py_DECREF(capsule); return PyErr_NoMemory(); }
-    } else if (table_grow(c, &c->least) < 0) {
+    } else if (keeps_g && table_grow(c, &c->turns) < 0) {
+        Py_DECREF(capsule);
+        return PyErr_NoMemory();
+    }
+    if (least_mode && table_grow(c, &c->least) < 0) {
         Py_DECREF(capsule);
         return PyErr_NoMemory();
     }
@@ -3377,6 +3712,8 @@ static PyMethodDef methods[] = {
     {"bound_field", bound_field, METH_VARARGS, "Squares still to go, for the bound."},
     {"axis_turns", axis_turns, METH_VARARGS, "Turns a lone coordinate needs, for the bound."},
     {"cover_turns", cover_turns, METH_VARARGS, "Turns to cover squares, crashes and all."},
+    {"unit_levels", unit_levels, METH_VARARGS, "The axes' levels by the distance along the track."},
+    {"track_reach", track_reach, METH_VARARGS, "What moves on the track reach, by progress."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -36,14 +36,27 @@ faster than either axis alone. A crash that puts the car back moves a coordinate
 velocity does, so the lone coordinate may also crash: at rest, anywhere its next move and the
 put-back's slack reach, in the crash's turns (and, under Baker's damage, only from a speed a
 car survives a crash at), passing the levels that stretch meets; a set-back that leaves the car
-where it stands stops the coordinate there. No car that may leave the track gets these tables:
-a detour or a crawl goes anywhere off it.
+where it stands stops the coordinate there.
 
-Where no bound is proven (a car that may leave the track: off it, a detour or a crawl may go
-anywhere; a wall with no point of the track near enough; too many moves near the lines to
-take), there is none, and the search goes by turns alone: breadth first. (So it goes for a
-detour's search in any case: of states alike but for where they left the track it keeps the
-farthest on, which needs them in order of turns.)
+**A detour's levels.** Where a car may leave the track and must come back onto it no nearer
+the finish than it left (Nystrom's detour), the squares to go bound nothing: off the track a
+car goes anywhere. What it keeps is the distance still to go along the track that the rule
+compares (``Transition.exit_units``): on the track the distance from where it is, off it the
+distance from where it left, which coming back never lowers. So a route passes each level of
+that distance on a move between points of the track (or on a stuck car's crash, which puts it
+back), and each level's span on an axis must meet the stretch of every such move that passes
+it (``unit_levels`` in ``_kernel.c``); the axes' tables then bound the turns as above, the
+lone coordinate crashing only from where a stuck car's crash may come. Every progress is taken
+at every point, not only those a car reaches on the track: going round a line's end off the
+track gives a car a progress it would not have there (past a line it has not passed), from
+which it is nearer the finish going back. On courses of many lines that widens the levels
+until the bound is too weak to search by, and the search goes by turns instead
+(``WEAKEST_DETOUR_BOUND``). Levi's crawl gets no bound: a crawling car's velocity jumps to a
+step, which the lone coordinate does not model.
+
+Where no bound is proven (a crawl; a wall with no point of the track near enough; too many
+moves near the lines to take; a detour's bound too weak), there is none, and the search goes
+by turns alone: breadth first.
 """
 
 from __future__ import annotations
@@ -61,18 +74,30 @@ WALL_STEP = 0.1
 MOST_LEVELS = 160
 #: The most moves near the lines taken as they are (more: no bound).
 MOST_NEAR_MOVES = 30_000_000
+#: Where a car may come back onto the track behind where it left, the bound counts, to be
+#: sure, moves from every progress at every point: also from a progress a car has only after
+#: going round a line's end off the track (past a line it has not passed, where it is nearer
+#: the finish going back), which widens the levels, and so do the crashes of cars with no
+#: legal move, each a stop. Where that leaves the bound at the start below this share of
+#: what moves on the track alone would give, the search goes by turns: searched best first
+#: under a bound that weak, more states are searched than by turns (of the states alike but
+#: for where they left, fewer are left out), each dearer.
+WEAKEST_DETOUR_BOUND = 0.6
 #: The most squares to go the crashes' table of turns covers (a farther way: no table, and
 #: every turn counted ``slack`` squares longer).
 MOST_SQUARES = 60_000
 
 
-def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
+def bound_for(transition, space, damage_limit: int | None, sources=None) -> tuple | None:
     """The bound's tables as ``racetrack.board.kernel.CompiledSearch`` takes them (see
-    ``search_new`` in ``_kernel.c``), or ``None`` where no bound is proven for these rules."""
+    ``search_new`` in ``_kernel.c``), or ``None`` where no bound is proven for these rules
+    (or, searching from ``sources``, where a detour's is too weak there to search by)."""
     rules = transition.rules
     if not kernel.enabled() or not transition.compiled:
         return None
-    if transition.leaving in ("detour", "crawl"):
+    if transition.leaving == "detour":
+        return detour_bound(transition, space, damage_limit, sources)
+    if transition.leaving == "crawl":
         return None  # off the track a car may go anywhere
     accel = int(np.abs(transition.changes).max())
     teleports = rules.crash_outcome == "restart"
@@ -121,6 +146,89 @@ def bound_for(transition, space, damage_limit: int | None) -> tuple | None:
                                    longest_crash(rules, damage_limit), speeds, cover)
     return (out, grid.x0, grid.y0, width, height, accel, slack, level_of, levels, *axes, cover,
             speeds)
+
+
+def detour_bound(transition, space, damage_limit: int | None, sources=None) -> tuple | None:
+    """The axes' tables by the distance to go along the track (``unit_levels`` in
+    ``_kernel.c`` says why they bound the turns), for a car that must come back onto the
+    track no nearer the finish than it left: ``None`` where the distances are not worked out,
+    where areas count (the distance then depends on them too), or where the bound is too weak
+    at the ``sources`` to search by (see ``WEAKEST_DETOUR_BOUND``)."""
+    units = transition.exit_table
+    if units is None or transition.marks:
+        return None
+    rules = transition.rules
+    restarts = rules.crash_outcome == "restart"
+    slack = put_back_reach(transition) if restarts else 0
+    if slack is None:
+        return None
+    stays = rules.crash_outcome == "set-back" and rules.crash_set_back == 0
+    most = longest_crash(rules, damage_limit)
+    crash = (1 if restarts else 2 if stays else 0, slack, 1 + rules.crash_miss_turns, most)
+    cap = transition.exit_cap
+    finite = units[units < cap]
+    farthest = int(finite.max()) if len(finite) else 0
+    band = max(1, -(-farthest // MOST_LEVELS))
+    n = len(range(band, farthest + 1, band))
+    units_to_go = np.arange(cap + 1)
+    level_of = np.ascontiguousarray(
+        np.where(units_to_go >= 1, np.minimum((units_to_go - 1) // band, n), 0), dtype=np.int32)
+    accel = int(np.abs(transition.changes).max())
+    grid = transition.grid
+    packed = (transition.land.compiled.packed, transition.drive.compiled.packed,
+              transition.course.compiled_lines.packed)
+    vmax = (space.vmax_x, space.vmax_y)
+    units = np.ascontiguousarray(units, dtype=np.int32)
+
+    # Where no zone nor skid may refuse a move, a car has no legal move (and crashes) only
+    # where none of its changed moves surely is legal; elsewhere anywhere.
+    plain = not (transition.oil or transition.jump or transition.upgrade
+                 or transition.downgrade or rules.movement_skid_speed)
+    changes = np.ascontiguousarray(transition.changes.reshape(-1), dtype=np.int32) \
+        if plain else None
+
+    def tables(from_only, crashes: bool = True) -> list[tuple]:
+        spans = [np.empty(n, dtype=np.int32) for _ in range(4)]
+        may_crash = [np.empty(grid.width * (2 * space.vmax_x + 1), dtype=np.uint8),
+                     np.empty(grid.height * (2 * space.vmax_y + 1), dtype=np.uint8)]
+        kernel._kernel.unit_levels(*packed, units, vmax, band,
+                                   (int(restarts and crashes), slack, most, changes), from_only,
+                                   *spans, *may_crash)
+        return [axis_table(spans[2 * axis], spans[2 * axis + 1], first, extent, top, accel,
+                           crash, may_crash[axis])
+                for axis, first, extent, top in ((0, grid.x0, grid.width, space.vmax_x),
+                                                 (1, grid.y0, grid.height, space.vmax_y))]
+
+    axes = tables(None)
+    point = None if sources is None else transition.land.point_index(sources.x, sources.y)
+    racing = None if sources is None else np.flatnonzero(
+        (point >= 0) & (sources.off == 0) & (sources.progress < transition.goal))
+    if racing is not None and len(racing):  # (judged from the sources on the track)
+        cars = sources.take(racing)
+        ids = cars.progress.astype(np.int64) * len(transition.land.points) + point[racing]
+        reached = np.zeros(len(units), dtype=np.uint8)
+        kernel._kernel.track_reach(*packed, vmax, np.ascontiguousarray(ids, dtype=np.int64),
+                                   reached)
+        at = level_of[np.minimum(units[ids], cap)]
+        tight = axes_turns(tables(reached, crashes=False), at, cars).min()
+        if WEAKEST_DETOUR_BOUND * tight > axes_turns(axes, at, cars).min():
+            return None
+    return (None, grid.x0, grid.y0, grid.width, grid.height, accel, slack, level_of, n, *axes,
+            None, 1)
+
+
+def axes_turns(axes: list[tuple], level: np.ndarray, cars) -> np.ndarray:
+    """The axes' tables' turns (``bound_of`` in ``_kernel.c``) for cars with ``level`` levels
+    still to pass; a large number where a coordinate cannot pass them."""
+    result = np.zeros(len(cars), dtype=np.int64)
+    for (table, first, extent, vmax), coord, vel in ((axes[0], cars.x, cars.vx),
+                                                     (axes[1], cars.y, cars.vy)):
+        span = 2 * vmax + 1
+        where = (level.astype(np.int64) * extent + (coord.astype(np.int64) - first)) * span \
+            + vel + vmax
+        turns = table[where].astype(np.int64)
+        result = np.maximum(result, np.where(turns == 0xFFFF, 1 << 28, turns))
+    return result
 
 
 def longest_crash(rules, damage_limit: int | None) -> int:
@@ -204,12 +312,20 @@ def axis_bounds(boxes: np.ndarray, grid, space, accel: int, crash: tuple[int, in
         hi = boxes[levels, 2 * axis + 1].astype(np.int64)
         empty = lo > hi  # no point at that distance: nothing to pass there
         lo[empty], hi[empty] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
-        table = np.empty((n + 1) * extent * (2 * vmax + 1), dtype=np.uint16)
-        kernel._kernel.axis_turns(np.ascontiguousarray(lo, dtype=np.int32),
-                                  np.ascontiguousarray(hi, dtype=np.int32), first, extent,
-                                  vmax, accel, crash, table)
-        axes.append((table, first, extent, vmax))
+        axes.append(axis_table(lo, hi, first, extent, vmax, accel, crash))
     return np.ascontiguousarray(level_of, dtype=np.int32), n, axes
+
+
+def axis_table(lo, hi, first: int, extent: int, vmax: int, accel: int, crash: tuple,
+               may_crash: np.ndarray | None = None) -> tuple:
+    """One axis's table (``axis_turns``) for the levels spanning ``lo`` to ``hi``, as the
+    bound's tuple holds it: (table, first coordinate, extent, vmax); ``may_crash`` marks the
+    coordinates and velocities a crash may come from (``None``: any)."""
+    table = np.empty((len(lo) + 1) * extent * (2 * vmax + 1), dtype=np.uint16)
+    kernel._kernel.axis_turns(np.ascontiguousarray(lo, dtype=np.int32),
+                              np.ascontiguousarray(hi, dtype=np.int32), first, extent, vmax,
+                              accel, crash, table, may_crash)
+    return table, first, extent, vmax
 
 
 def turns_at_least(bound: tuple, space, cars) -> np.ndarray:
@@ -217,11 +333,21 @@ def turns_at_least(bound: tuple, space, cars) -> np.ndarray:
     works it out (``bound_of`` in ``_kernel.c``); a large number where a state cannot finish."""
     (distances, x0, y0, width, height, accel, slack, level_of, levels, axis_x, axis_y, cover,
      speeds) = bound
-    goal = space.transition.goal
+    transition = space.transition
+    goal = transition.goal
     far = np.int64(1 << 28)
-    speed = np.maximum(np.abs(cars.vx), np.abs(cars.vy)).astype(np.int64)
     on = cars.progress < goal
     result = np.zeros(len(cars), dtype=np.int64)
+    if distances is None:  # by the distance along the track: a car off it, by where it left
+        units = np.where(cars.off > 0, cars.exit, 0).astype(np.int64)
+        track = on & (cars.off == 0)
+        if track.any():
+            units[track] = transition.exit_units(cars.x[track], cars.y[track],
+                                                 cars.progress[track], cars.areas[track])
+        level = np.where(units < len(level_of), level_of[np.minimum(units, len(level_of) - 1)],
+                         levels)
+        return np.where(on, axes_turns([axis_x, axis_y], level, cars), 0)
+    speed = np.maximum(np.abs(cars.vx), np.abs(cars.vy)).astype(np.int64)
     col, row = cars.x.astype(np.int64) - x0, cars.y.astype(np.int64) - y0
     at = (np.minimum(cars.progress, goal - 1).astype(np.int64) * height + row) * width + col
     d = np.where(on, distances[np.where(on, at, 0)], 0).astype(np.int64)
@@ -233,13 +359,8 @@ def turns_at_least(bound: tuple, space, cars) -> np.ndarray:
     if level_of is not None:
         use = on & (d >= 0) & (d < len(level_of))
         level = level_of[np.where(use, d, 0)].astype(np.int64)
-        for (table, first, extent, vmax), coord, vel in ((axis_x, cars.x, cars.vx),
-                                                         (axis_y, cars.y, cars.vy)):
-            span = 2 * vmax + 1
-            where = (level * extent + (coord.astype(np.int64) - first)) * span + vel + vmax
-            turns = table[np.where(use, where, 0)].astype(np.int64)
-            turns = np.where(turns == 0xFFFF, far, turns)
-            result = np.where(use, np.maximum(result, turns), result)
+        result = np.where(use, np.maximum(result, axes_turns([axis_x, axis_y], level, cars)),
+                          result)
     return result
 
 

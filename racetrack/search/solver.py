@@ -65,6 +65,12 @@ from racetrack.search.bound import bound_for
 
 #: Bytes a search may use for its states, its seen-set and its edges before it gives up.
 MEMORY_BUDGET = 1 << 30
+#: Searched best first under a detour's bound, a state costs about four times the memory it
+#: does breadth first (the least turns of every state alike but for its exit are kept, and
+#: states come in out of order of turns), and where the bound is weak more states are
+#: searched than breadth first would: such a search gets this share of the budget, and past
+#: it the search starts again breadth first.
+DETOUR_TRIAL = 8
 #: States expanded at once (their moves are built and judged as one batch).
 CHUNK = 1 << 15
 #: States of a turn taken in at once (deduplicated, numbered and decoded as one batch).
@@ -815,8 +821,9 @@ class BestFirst:
     which is optimal. It covers the rules the kernel's ``successors`` covers
     (``StateSpace.kernel_rules``); what it asks about moves, the numpy transition works out.
 
-    Where the states carry the exit of a detour, it goes by turns alone, and of states alike
-    but for the exit keeps the one that left farthest on (as ``Search`` does)."""
+    Where the states carry the exit of a detour, of states alike but for the exit it keeps
+    the one that left farthest on (as ``Search`` does), and under a detour's bound it first
+    tries a share of the memory budget (``DETOUR_TRIAL``)."""
 
     def __init__(self, transition: Transition, sources: Cars, columns: Sequence[str],
                  damage_limit: int | None = None, memory: int = MEMORY_BUDGET,
@@ -835,11 +842,22 @@ class BestFirst:
         self.facts = kernel.MoveFacts()
         exit_radix = self.space.exit_radix
         least = least_turns(transition, sources, self.space.accel)
-        self.bound = bound_for(transition, self.space, damage_limit) if bounded else None
-        self.core = kernel.CompiledSearch(rules, keys, memory, exit_radix, least, self.bound)
+        self.bound = bound_for(transition, self.space, damage_limit, sources) if bounded else None
+        trial = self.bound is not None and self.bound[0] is None
+        self.core = kernel.CompiledSearch(rules, keys, memory // DETOUR_TRIAL if trial else memory,
+                                          exit_radix, least, self.bound)
         status = self.core.run(self.facts, transition.move_facts)
+        tried = 0
+        if trial and status in (kernel.SearchStatus.MEMORY, kernel.SearchStatus.GROWING):
+            # a detour's bound too weak here after all: the breadth-first search keeps fewer
+            # states of each (see ``DETOUR_TRIAL``)
+            tried = self.core.result()[2]
+            self.bound = None
+            self.core = kernel.CompiledSearch(rules, keys, memory, exit_radix, least, None)
+            status = self.core.run(self.facts, transition.move_facts)
         goal, turns, self.expanded, self.count, used, self.inconsistent, now, layer = \
             self.core.result()
+        self.expanded += tried  # (the states expanded in all)
         if status == kernel.SearchStatus.TOO_FAST:
             raise SolverError("a legal move lies beyond the solver's speed bound")
         if status == kernel.SearchStatus.MEMORY:

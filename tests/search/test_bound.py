@@ -38,6 +38,11 @@ BOUNDED = {
     "skidding": ("zones", VARIANTS["skidding"][1]),
     "karopapier": ("areas", VARIANTS["karopapier"][1]),
     "stays": ("areas", VARIANTS["karopapier-stays"][1]),
+    # a car that leaves the track must come back behind where it left: levels by the distance
+    # along the track, a stuck car's crash putting it back (or ending its race)
+    "nystrom": ("zones", VARIANTS["nystrom"][1]),
+    "nystrom-oval": ("oval", VARIANTS["nystrom"][1]),
+    "nystrom-out": ("oval", VARIANTS["nystrom-oval"][1]),
 }
 
 
@@ -77,12 +82,49 @@ def test_a_state_that_cannot_finish_is_bounded_out():
     assert (found[table.value == UNSOLVED] >= 1 << 28).any()
 
 
-def test_no_bound_where_a_car_may_leave_the_track():
-    for name in ("nystrom", "levi", "levi-as-written"):
+def test_no_bound_where_a_car_may_crawl_anywhere_off_the_track():
+    for name in ("levi", "levi-as-written"):
         track_name, rules = VARIANTS[name]
         course = course_for(track_name, rules)
         transition, columns, limit = lone_car(course, rules)
         assert bound_for(transition, StateSpace(transition, columns, limit), limit) is None
+
+
+def test_a_detours_bound_too_weak_at_the_start_is_left_out():
+    """On the Riddler's lap under Nystrom's rules the levels by the distance along the track,
+    widened by every progress a detour may give and every crash a stuck car may have, bound
+    the start at a third of what moves on the track alone give: the search goes by turns."""
+    rules = VARIANTS["nystrom"][1]
+    course = course_for("riddler-opolis", rules)
+    transition, columns, limit = lone_car(course, rules)
+    space = StateSpace(transition, columns, limit)
+    sources = standing_starts(transition, course.start_positions)
+    assert bound_for(transition, space, limit) is not None
+    assert bound_for(transition, space, limit, sources) is None
+    course = course_for("oval", rules)
+    transition, columns, limit = lone_car(course, rules)
+    sources = standing_starts(transition, course.start_positions)
+    assert bound_for(transition, StateSpace(transition, columns, limit), limit,
+                     sources) is not None
+
+
+def test_a_detours_search_past_its_share_of_memory_starts_again_by_turns(monkeypatch):
+    """A best-first search under a detour's bound that passes its share of the memory budget
+    (``DETOUR_TRIAL``) is not refused: the search by turns alone finds the optimum."""
+    from racetrack.search import solver
+
+    rules = VARIANTS["nystrom"][1]
+    course = course_for("oval", rules)
+    transition, columns, limit = lone_car(course, rules)
+    sources = standing_starts(transition, course.start_positions)
+    bounded = BestFirst(transition, sources, columns, limit)
+    assert bounded.bound is not None
+    monkeypatch.setattr(solver, "DETOUR_TRIAL", 1 << 40)  # (a share of no bytes at all)
+    again = BestFirst(transition, sources, columns, limit)
+    plain = BestFirst(transition, sources, columns, limit, bounded=False)
+    assert again.bound is None
+    assert again.goal_turns == plain.goal_turns == bounded.goal_turns
+    assert again.expanded >= plain.expanded > bounded.expanded  # (the trial's counted too)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
@@ -99,6 +141,20 @@ def test_the_best_first_search_proves_the_breadth_first_optimum(course):
         assert bounded.bound is not None
         assert bounded.goal_turns == plain.goal_turns
         assert bounded.expanded <= plain.expanded
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(course=courses())
+def test_the_best_first_search_proves_the_optimum_of_a_detour(course):
+    """On random rings under Nystrom's rules (a car may leave the track and must come back
+    behind where it left; a stuck car crashes and is put back), and with a stuck car out: the
+    optimum of the search by turns alone, whether the bound is taken or left out."""
+    for rules in (VARIANTS["nystrom"][1], VARIANTS["nystrom-oval"][1]):
+        transition, columns, limit = lone_car(course, rules)
+        sources = standing_starts(transition, course.start_positions)
+        bounded = BestFirst(transition, sources, columns, limit)
+        plain = BestFirst(transition, sources, columns, limit, bounded=False)
+        assert bounded.goal_turns == plain.goal_turns
 
 
 def test_the_best_first_route_races_in_its_turns():
@@ -147,7 +203,7 @@ COMPILED = ("gardner", "gardner-addenda", "classroom", "classroom-24", "simulati
 
 @pytest.mark.parametrize("track_name, name", [
     (track_name, name) for name in COMPILED for track_name in ("oval", "riddler-opolis", "hairpins")
-    if (track_name, name) != ("hairpins", "nystrom")])  # (nine seconds, and no bound to check)
+    if (track_name, name) != ("hairpins", "nystrom")])  # (seconds; its bound is too weak to take)
 def test_the_bounded_search_proves_the_breadth_first_optimum_under_every_rule_set(track_name,
                                                                                    name):
     """Crashes put back or set back, restarts, missed turns, detours and crawls included:
@@ -284,3 +340,72 @@ def test_a_crash_that_puts_the_car_back_keeps_every_point_in_the_bounds_reach():
             bounded = BestFirst(transition, sources, columns, limit)
             plain = BestFirst(transition, sources, columns, limit, bounded=False)
             assert bounded.goal_turns == plain.goal_turns, (path.name, name)
+
+
+def unit_levels_by_hand(transition, vmax, band, levels, from_only=None):
+    """``unit_levels``' spans without crashes, worked out the plain way: every move of at
+    most ``vmax`` between points of the track that stays on it (or is unsure there), from
+    every progress short of the goal (or those ``from_only`` marks); each level it passes
+    (the distance band (i + 1) to go: farther at its start, no farther at its end) spans from
+    the least end of such moves' stretches to the greatest start."""
+    land, course = transition.land, transition.course
+    units = transition.exit_table
+    points = land.points
+    n = len(points)
+    lo = np.full((levels, 2), np.iinfo(np.int32).max, dtype=np.int64)
+    hi = np.full((levels, 2), np.iinfo(np.int32).min, dtype=np.int64)
+    for dx in range(-vmax[0], vmax[0] + 1):
+        for dy in range(-vmax[1], vmax[1] + 1):
+            to = land.point_index(points[:, 0] + dx, points[:, 1] + dy)
+            a = np.flatnonzero((to >= 0) & ((dx, dy) != (0, 0)))
+            b = to[a]
+            inside = transition.drive.compiled.segments_inside(points[a, 0], points[a, 1],
+                                                               points[b, 0], points[b, 1])
+            a, b = a[inside != 0], b[inside != 0]
+            least = np.minimum(points[a], points[b])
+            most = np.maximum(points[a], points[b])
+            for k in range(course.goal):
+                mine = np.ones(len(a), dtype=bool) if from_only is None \
+                    else from_only[k * n + a] > 0
+                after = course.advance(np.full(len(a), k), points[a].astype(float),
+                                       points[b].astype(float))
+                start, end = units[k * n + a], units[after * n + b]
+                for i in range(levels):
+                    level = band * (i + 1)
+                    passes = mine & (start > level) & (end <= level)
+                    if passes.any():
+                        lo[i] = np.minimum(lo[i], most[passes].min(axis=0))
+                        hi[i] = np.maximum(hi[i], least[passes].max(axis=0))
+    none = lo[:, 0] == np.iinfo(np.int32).max
+    lo[none], hi[none] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
+    return np.minimum(lo, hi), np.maximum(lo, hi)
+
+
+@pytest.mark.parametrize("track_name", ["oval", "riddler-opolis"])
+def test_the_levels_by_the_distance_along_the_track_span_every_move_that_passes_them(
+        track_name):
+    """The detour's levels (``unit_levels`` in ``_kernel.c``) are those worked out by hand from
+    every move on the track, from every progress and from some only."""
+    from racetrack.board import kernel
+
+    rules = VARIANTS["nystrom-oval"][1]
+    course = course_for(track_name, rules)
+    transition, columns, limit = lone_car(course, rules)
+    space = StateSpace(transition, columns, limit)
+    vmax = (space.vmax_x, space.vmax_y)
+    units = np.ascontiguousarray(transition.exit_table, dtype=np.int32)
+    band, levels = 7, 20
+    rng = np.random.default_rng(5)
+    packed = (transition.land.compiled.packed, transition.drive.compiled.packed,
+              course.compiled_lines.packed)
+    grid = transition.grid
+    for from_only in (None, (rng.random(len(units)) < 0.5).astype(np.uint8)):
+        spans = [np.empty(levels, dtype=np.int32) for _ in range(4)]
+        marks = [np.empty(grid.width * (2 * vmax[0] + 1), dtype=np.uint8),
+                 np.empty(grid.height * (2 * vmax[1] + 1), dtype=np.uint8)]
+        kernel._kernel.unit_levels(*packed, units, vmax, band, (0, 0, 1 << 20, None),
+                                   from_only, *spans, *marks)
+        lo, hi = unit_levels_by_hand(transition, vmax, band, levels, from_only)
+        assert np.array_equal(spans[0], lo[:, 0]) and np.array_equal(spans[1], hi[:, 0])
+        assert np.array_equal(spans[2], lo[:, 1]) and np.array_equal(spans[3], hi[:, 1])
+        assert not marks[0].any() and not marks[1].any()  # (no crash taken)
