@@ -157,6 +157,7 @@ static inline int cell_state(const Region *r, int64_t cell) {
 static inline int sign64(int64_t v) { return (v > 0) - (v < 0); }
 static inline int64_t iabs(int64_t v) { return v < 0 ? -v : v; }
 static inline int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
 /* The least and the greatest of two numbers that are never NaN (as Python's min and max). */
 static inline double least(double a, double b) { return b < a ? b : a; }
 static inline double most(double a, double b) { return b > a ? b : a; }
@@ -2534,8 +2535,8 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
 }
 
 /* unit_levels(land, drive, lines, units, (vmax_x, vmax_y), band,
-               (restarts, slack, most, changes), from_only, lo_x, hi_x, lo_y, hi_y, crash_x,
-               crash_y)
+               (restarts, slack, most, changes, zones), from_only, lo_x, hi_x, lo_y, hi_y,
+               crash_x, crash_y)
 
    The levels of the axes' tables where a car may leave the track and must come back no
    nearer the finish than it left (Nystrom's detour; Levi's crawl under ``crawl-return:
@@ -2554,15 +2555,32 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
    its unchanged move): it puts the car back on the land, where ``restart_spot`` says or,
    where unsure, on any point within ``slack`` squares of the move, each taken as a move
    there (a crash from a speed over ``most`` puts the car out, unless it finishes), from
-   every state that may have no legal move (``may_be_stuck``, by the rules' ``changes``):
+   every state that may have no legal move (``may_be_stuck``, by the rules' ``changes`` and
+   the boxes of the ``zones`` that may refuse a move):
    ``crash_x``/``crash_y`` (uint8 per (coordinate, velocity + vmax) of the sheet) mark the
    coordinates and velocities a crash may come from, for ``axis_turns``. */
 /* Whether a car at (x, y) on the track moving (vx, vy) may have no legal move, so crash
-   (``successors``) where a car may leave the track: unless one of its changed moves (``changes``, x y each; NULL: any may be refused) surely is legal: off the
-   land but on the paper (it leaves the track), or on the land along the region. */
+   (``successors``) where a car may leave the track: unless one of its changed moves
+   (``changes``, x y each; NULL: any may be refused) surely is legal: off the land but on the
+   paper (it leaves the track), or on the land along the region. A zone may refuse a move
+   (or demand the unchanged one) only where the move or the unchanged one meets its box
+   (``zones``: x0 y0 x1 y1 each, ``n_zones`` of them): a car whose moves all keep clear of
+   every box is judged as though there were none. */
 static int may_be_stuck(const Region *land, const Region *drive, const int32_t *changes,
-                        Py_ssize_t n_changes, int64_t x, int64_t y, int64_t vx, int64_t vy) {
+                        Py_ssize_t n_changes, const int64_t *zones, Py_ssize_t n_zones,
+                        int64_t x, int64_t y, int64_t vx, int64_t vy) {
     if (!changes) return 1;
+    if (n_zones) {
+        int64_t reach = 0;  /* the farthest a change moves the target */
+        for (Py_ssize_t c = 0; c < 2 * n_changes; c++)
+            if (iabs(changes[c]) > reach) reach = iabs(changes[c]);
+        int64_t x0 = imin(x, x + vx - reach), x1 = imax(x, x + vx + reach);
+        int64_t y0 = imin(y, y + vy - reach), y1 = imax(y, y + vy + reach);
+        for (Py_ssize_t z = 0; z < n_zones; z++)
+            if (x1 >= zones[4 * z] && x0 <= zones[4 * z + 2] && y1 >= zones[4 * z + 1]
+                && y0 <= zones[4 * z + 3])
+                return 1;
+    }
     int drives = point_of(drive, x, y) >= 0;
     for (Py_ssize_t c = 0; c < n_changes; c++) {
         if (changes[2 * c] == 0 && changes[2 * c + 1] == 0) continue;
@@ -2627,14 +2645,16 @@ static void pass_levels(int32_t *out[4], Py_ssize_t levels, int64_t band, int64_
 
 static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *land_o, *drive_o, *lines_o, *units_o, *from_o, *out_o[4];
-    PyObject *changes_o, *crash_o[2];
+    PyObject *changes_o, *zones_o, *crash_o[2];
     long long vmax_x, vmax_y, band, restarts, slack, most;
-    if (!PyArg_ParseTuple(args, "OOOO(LL)L(LLLO)OOOOOOO", &land_o, &drive_o, &lines_o, &units_o,
-                          &vmax_x, &vmax_y, &band, &restarts, &slack, &most, &changes_o, &from_o,
-                          &out_o[0], &out_o[1], &out_o[2], &out_o[3], &crash_o[0], &crash_o[1]))
+    if (!PyArg_ParseTuple(args, "OOOO(LL)L(LLLOO)OOOOOOO", &land_o, &drive_o, &lines_o,
+                          &units_o, &vmax_x, &vmax_y, &band, &restarts, &slack, &most,
+                          &changes_o, &zones_o, &from_o, &out_o[0], &out_o[1], &out_o[2],
+                          &out_o[3], &crash_o[0], &crash_o[1]))
         return NULL;
     const int32_t *changes = NULL;
-    Py_ssize_t n_changes = 0;
+    const int64_t *zones = NULL;
+    Py_ssize_t n_changes = 0, n_zones = 0;
     uint8_t *may_crash[2];
     Buffers b = {.count = 0};
     Region land, drive;
@@ -2656,6 +2676,7 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
             return NULL;
         }
     if ((changes_o != Py_None && !(changes = grab(&b, changes_o, 4, 0, &n_changes)))
+        || !(zones = grab(&b, zones_o, 8, 0, &n_zones))
         || !(may_crash[0] = grab_at_least(&b, crash_o[0], 1, 1, land.width * (2 * vmax_x + 1)))
         || !(may_crash[1] = grab_at_least(&b, crash_o[1], 1, 1,
                                           land.height * (2 * vmax_y + 1)))) {
@@ -2663,6 +2684,7 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     n_changes /= 2;
+    n_zones /= 4;
     int64_t n_land, *px, *py;
     if (region_points(&land, &px, &py, &n_land) < 0) {
         release(&b);
@@ -2715,7 +2737,8 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
                 for (int64_t vx = -vmax_x; vx <= vmax_x; vx++) {
                     /* (at rest, a crash puts the car back where it stands, as waiting does) */
                     if ((vx == 0 && vy == 0)
-                        || !may_be_stuck(&land, &drive, changes, n_changes, ax, ay, vx, vy))
+                        || !may_be_stuck(&land, &drive, changes, n_changes, zones, n_zones, ax, ay,
+                                         vx, vy))
                         continue;
                     int crashes = 0;  /* and stays in the race (or finishes) */
                     int64_t tx = ax + vx, ty = ay + vy, speed = imax(iabs(vx), iabs(vy));

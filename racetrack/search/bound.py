@@ -180,20 +180,26 @@ def detour_bound(transition, space, damage_limit: int | None, sources=None) -> t
     vmax = (space.vmax_x, space.vmax_y)
     units = np.ascontiguousarray(units, dtype=np.int32)
 
-    # Where no zone nor skid may refuse a move, a car has no legal move (and crashes) only
-    # where none of its changed moves surely is legal; elsewhere anywhere.
-    plain = not (transition.oil or transition.jump or transition.upgrade
-                 or transition.downgrade or rules.movement_skid_speed)
-    changes = np.ascontiguousarray(transition.changes.reshape(-1), dtype=np.int32) \
-        if plain else None
+    # A car has no legal move (and crashes) only where none of its changed moves surely is
+    # legal, and only a zone whose box its moves meet may refuse one; a skid anywhere.
+    changes = None if rules.movement_skid_speed else \
+        np.ascontiguousarray(transition.changes.reshape(-1), dtype=np.int32)
+    zones = [zone for kind in (transition.oil, transition.jump, transition.upgrade,
+                               transition.downgrade) for zone in kind.zones]
+    boxes = np.zeros((len(zones), 4), dtype=np.int64)
+    if zones:
+        bounds = shapely.bounds(zones)
+        boxes[:, :2] = np.floor(bounds[:, :2]) - 1
+        boxes[:, 2:] = np.ceil(bounds[:, 2:]) + 1
+    boxes = np.ascontiguousarray(boxes.reshape(-1))
 
     def tables(from_only, crashes: bool = True) -> list[tuple]:
         spans = [np.empty(n, dtype=np.int32) for _ in range(4)]
         may_crash = [np.empty(grid.width * (2 * space.vmax_x + 1), dtype=np.uint8),
                      np.empty(grid.height * (2 * space.vmax_y + 1), dtype=np.uint8)]
         kernel._kernel.unit_levels(*packed, units, vmax, band,
-                                   (int(restarts and crashes), slack, most, changes), from_only,
-                                   *spans, *may_crash)
+                                   (int(restarts and crashes), slack, most, changes, boxes),
+                                   from_only, *spans, *may_crash)
         return [axis_table(spans[2 * axis], spans[2 * axis + 1], first, extent, top, accel,
                            crash, may_crash[axis])
                 for axis, first, extent, top in ((0, grid.x0, grid.width, space.vmax_x),

@@ -403,8 +403,9 @@ def test_the_levels_by_the_distance_along_the_track_span_every_move_that_passes_
         spans = [np.empty(levels, dtype=np.int32) for _ in range(4)]
         marks = [np.empty(grid.width * (2 * vmax[0] + 1), dtype=np.uint8),
                  np.empty(grid.height * (2 * vmax[1] + 1), dtype=np.uint8)]
-        kernel._kernel.unit_levels(*packed, units, vmax, band, (0, 0, 1 << 20, None),
-                                   from_only, *spans, *marks)
+        no_crash = (0, 0, 1 << 20, None, np.zeros(0, np.int64))
+        kernel._kernel.unit_levels(*packed, units, vmax, band, no_crash, from_only, *spans,
+                                   *marks)
         lo, hi = unit_levels_by_hand(transition, vmax, band, levels, from_only)
         assert np.array_equal(spans[0], lo[:, 0]) and np.array_equal(spans[1], hi[:, 0])
         assert np.array_equal(spans[2], lo[:, 1]) and np.array_equal(spans[3], hi[:, 1])
