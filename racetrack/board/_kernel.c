@@ -2551,14 +2551,18 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
    whichever way round they lie (no such move: the widest span, passed by anything). Every
    move is tried, of at most ``vmax`` along each axis, at every progress short of the goal
    (or, given ``from_only``, uint8 per (progress, point), only from those marked). Where
-   ``restarts``, so is the crash of every such move (a car with no legal move crashes along
-   its unchanged move): it puts the car back on the land, where ``restart_spot`` says or,
-   where unsure, on any point within ``slack`` squares of the move, each taken as a move
-   there (a crash from a speed over ``most`` puts the car out, unless it finishes), from
-   every state that may have no legal move (``may_be_stuck``, by the rules' ``changes`` and
-   the boxes of the ``zones`` that may refuse a move):
-   ``crash_x``/``crash_y`` (uint8 per (coordinate, velocity + vmax) of the sheet) mark the
-   coordinates and velocities a crash may come from, for ``axis_turns``. */
+   ``restarts`` is 1, a crash (a car with no legal move crashes along its unchanged move)
+   puts the car back on the land, where ``restart_spot`` says or, where unsure, on any point
+   within ``slack`` squares of the move; where 2, it stays where it is; a crash from a speed
+   over ``most`` puts the car out, unless it finishes. Crashes come from every state that may
+   have no legal move (``may_be_stuck``, by the rules' ``changes`` and the boxes of the
+   ``zones`` that may refuse a move), and pass no level as a move does: a crash puts the car
+   back at some distance, which may be a lap nearer the finish across a thin wall, and taken
+   as a move over the levels between it widened their spans to nothing. Instead
+   ``crash_x``/``crash_y`` (uint16 per (level, coordinate, velocity + vmax) of the sheet, the
+   ``jumps`` of ``axis_turns``) hold for each place and velocity the least level a crash from
+   there puts a car at, over the crashes from that level and every level farther (a car may
+   have gone back since it was nearest). */
 /* Whether a car at (x, y) on the track moving (vx, vy) may have no legal move, so crash
    (``successors``) where a car may leave the track: unless one of its changed moves
    (``changes``, x y each; NULL: any may be refused) surely is legal: off the land but on the
@@ -2625,6 +2629,12 @@ static int region_points(const Region *region, int64_t **px, int64_t **py, int64
     return 0;
 }
 
+/* ``unit_levels``: the level of a distance still to go (its levels still to pass). */
+static int64_t unit_level(int64_t units, int64_t band, int64_t levels) {
+    int64_t level = units < 1 ? 0 : (units - 1) / band;
+    return level < levels ? level : levels;
+}
+
 /* ``unit_levels``: a move from ``from`` to ``to`` still to go passes the levels between, so
    each one's spans must meet its stretch (x0 to x1, y0 to y1): the least end and the
    greatest start of the stretches so far, per axis. */
@@ -2655,7 +2665,7 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
     const int32_t *changes = NULL;
     const int64_t *zones = NULL;
     Py_ssize_t n_changes = 0, n_zones = 0;
-    uint8_t *may_crash[2];
+    uint16_t *jumps[2];
     Buffers b = {.count = 0};
     Region land, drive;
     Lines lines;
@@ -2675,11 +2685,11 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
             release(&b);
             return NULL;
         }
+    int64_t layer[2] = {land.width * (2 * vmax_x + 1), land.height * (2 * vmax_y + 1)};
     if ((changes_o != Py_None && !(changes = grab(&b, changes_o, 4, 0, &n_changes)))
         || !(zones = grab(&b, zones_o, 8, 0, &n_zones))
-        || !(may_crash[0] = grab_at_least(&b, crash_o[0], 1, 1, land.width * (2 * vmax_x + 1)))
-        || !(may_crash[1] = grab_at_least(&b, crash_o[1], 1, 1,
-                                          land.height * (2 * vmax_y + 1)))) {
+        || !(jumps[0] = grab_at_least(&b, crash_o[0], 2, 1, (levels + 1) * layer[0]))
+        || !(jumps[1] = grab_at_least(&b, crash_o[1], 2, 1, (levels + 1) * layer[1]))) {
         release(&b);
         return NULL;
     }
@@ -2698,8 +2708,8 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    memset(may_crash[0], 0, (size_t)(land.width * (2 * vmax_x + 1)));
-    memset(may_crash[1], 0, (size_t)(land.height * (2 * vmax_y + 1)));
+    for (int axis = 0; axis < 2; axis++)
+        for (int64_t i = 0; i < (levels + 1) * layer[axis]; i++) jumps[axis][i] = 0xFFFF;
     /* the least end and the greatest start of the stretches that pass each level */
     for (Py_ssize_t i = 0; i < levels; i++) {
         out[0][i] = out[2][i] = INT32_MAX;
@@ -2740,9 +2750,15 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
                         || !may_be_stuck(&land, &drive, changes, n_changes, zones, n_zones, ax, ay,
                                          vx, vy))
                         continue;
-                    int crashes = 0;  /* and stays in the race (or finishes) */
+                    int64_t landing = -1;  /* the nearest level a crash that stays in the
+                                              race (or finishes) puts the car back at */
                     int64_t tx = ax + vx, ty = ay + vy, speed = imax(iabs(vx), iabs(vy));
-                    int64_t spot = a_drives ? restart_spot(&drive, &land, ax, ay, tx, ty) : -1;
+                    if (restarts == 2) {  /* it stays where it is */
+                        if (speed <= most) landing = unit_level(from, band, levels);
+                        tx = ax; ty = ay;
+                    }
+                    int64_t spot = restarts == 2 ? point_of(&land, ax, ay)
+                                   : a_drives ? restart_spot(&drive, &land, ax, ay, tx, ty) : -1;
                     int64_t lo_x = (ax < tx ? ax : tx) - slack, hi_x = (ax < tx ? tx : ax) + slack;
                     int64_t lo_y = (ay < ty ? ay : ty) - slack, hi_y = (ay < ty ? ty : ay) + slack;
                     int anywhere = spot < 0 && point_of(&land, tx, ty) < 0
@@ -2761,20 +2777,33 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
                                 continue;  /* the wall has the land within the slack */
                             int64_t after = advance(&lines, k, (double)ax, (double)ay,
                                                     (double)sx, (double)sy, 0, 0, goal);
-                            if (speed > most && after < goal) continue;  /* out */
-                            crashes = 1;
-                            int32_t x0 = (int32_t)(ax < sx ? ax : sx), x1 = (int32_t)(ax < sx ? sx : ax);
-                            int32_t y0 = (int32_t)(ay < sy ? ay : sy), y1 = (int32_t)(ay < sy ? sy : ay);
-                            pass_levels(out, levels, band, from, units[after * n_land + q], x0,
-                                        x1, y0, y1);
+                            if (restarts == 2 || (speed > most && after < goal))
+                                continue;  /* (staying: above; too fast: out) */
+                            int64_t level = unit_level(units[after * n_land + q], band, levels);
+                            if (landing < 0 || level < landing) landing = level;
                         }
-                    if (crashes) {
-                        may_crash[0][(ax - land.x0) * (2 * vmax_x + 1) + vx + vmax_x] = 1;
-                        may_crash[1][(ay - land.y0) * (2 * vmax_y + 1) + vy + vmax_y] = 1;
+                    if (landing >= 0) {
+                        int64_t level = unit_level(from, band, levels);
+                        uint16_t *at[2] = {
+                            &jumps[0][level * layer[0] + (ax - land.x0) * (2 * vmax_x + 1) + vx
+                                      + vmax_x],
+                            &jumps[1][level * layer[1] + (ay - land.y0) * (2 * vmax_y + 1) + vy
+                                      + vmax_y]};
+                        for (int axis = 0; axis < 2; axis++)
+                            if (landing < *at[axis]) *at[axis] = (uint16_t)landing;
                     }
                 }
         }
     }
+    /* a car whose least distance so far is at a level may crash from any level farther (it
+       may have gone back): each level's jumps are the least of those at it and above */
+    for (int axis = 0; axis < 2; axis++)
+        for (int64_t level = levels - 1; level >= 0; level--)
+            for (int64_t i = 0; i < layer[axis]; i++) {
+                uint16_t above = jumps[axis][(level + 1) * layer[axis] + i];
+                if (above < jumps[axis][level * layer[axis] + i])
+                    jumps[axis][level * layer[axis] + i] = above;
+            }
     for (Py_ssize_t i = 0; i < levels; i++)
         for (int axis = 0; axis < 2; axis++) {
             int32_t *lo = out[2 * axis], *hi = out[2 * axis + 1];
@@ -2861,7 +2890,7 @@ static PyObject *track_reach(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost, most), out[, may_crash])
+/* axis_turns(lo, hi, first, width, vmax, accel, (teleport, slack, cost, most), out[, jumps])
 
    For one axis: the fewest turns a lone coordinate needs, moving as a car's does along it (its
    velocity changing by at most ``accel`` a turn, never beyond ``vmax``, never off the
@@ -2874,8 +2903,10 @@ static PyObject *track_reach(PyObject *Py_UNUSED(self), PyObject *args) {
    ``teleport`` 1: a crash may also put it, at rest, anywhere from its place to as far as its
    next move would take it and ``slack`` more either way, in ``cost`` turns (passing what that
    stretch, a square wider, meets); 2: a crash leaves it where it is, at rest, in ``cost`` turns.
-   ``may_crash`` (uint8 per (coordinate, velocity + vmax), optional): the only places and
-   velocities a crash may come from.
+   ``jumps`` (uint16, laid out as ``out``; optional): where a crash may come from, for each
+   level, and the least level it leaves the coordinate with (0xFFFF: no crash there; 0: it may
+   finish): given, a crash passes no level on its stretch but goes to that level (or stays
+   at its own, if lower), and comes from nowhere else.
    ``most``: the longest move a car may crash on and stay in the race (a crash's damage its
    speed, past the damage limit it is out): a coordinate crashes only from a velocity a move of
    that length could come from, and a crash's move reaches no farther than that. Crashes that pass no level land in the layer being worked out: they are counted with
@@ -2897,9 +2928,10 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     int64_t layer = width * span;
-    const uint8_t *may_crash = NULL;
+    const uint16_t *jumps = NULL;
     if (!(out = grab_at_least(&b, out_o, 2, 1, (levels + 1) * layer))
-        || (crash_o != Py_None && !(may_crash = grab_at_least(&b, crash_o, 1, 0, layer)))) {
+        || (crash_o != Py_None
+            && !(jumps = grab_at_least(&b, crash_o, 2, 0, (levels + 1) * layer)))) {
         release(&b);
         return NULL;
     }
@@ -2957,8 +2989,24 @@ static PyObject *axis_turns(PyObject *Py_UNUSED(self), PyObject *args) {
                 const uint16_t *same = round == 0 ? least + (j - 1) * rows * width : here;
                 for (int64_t x = 0; x < width; x++)
                     for (int64_t v = -vmax; v <= vmax; v++) {
-                        if (may_crash && !may_crash[x * span + v + vmax]) continue;
                         uint16_t *here_v = &val[x * span + v + vmax];
+                        if (jumps) {  /* to the level the jumps say, at rest nearby */
+                            int64_t to = jumps[j * layer + x * span + v + vmax];
+                            if (to == 0xFFFF) continue;
+                            if (to == 0) {  /* (it may finish) */
+                                if (1 < *here_v) *here_v = 1;
+                                continue;
+                            }
+                            int64_t jj = to < j ? to : j;
+                            int64_t back = v - accel > -most ? v - accel : -most;
+                            int64_t ahead = v + accel < most ? v + accel : most;
+                            int64_t lo_at = teleport == 1 ? (back < 0 ? back : 0) - slack : 0;
+                            int64_t hi_at = teleport == 1 ? (ahead > 0 ? ahead : 0) + slack : 0;
+                            const uint16_t *table = jj < j ? least + jj * rows * width : same;
+                            uint16_t t = range_least(table, width, x + lo_at, x + hi_at);
+                            if (t != 0xFFFF && t + cost < *here_v) *here_v = (uint16_t)(t + cost);
+                            continue;
+                        }
                         /* a crash that may pass every level may finish: one turn, whatever
                            its speed (a car that finishes is not out) */
                         int64_t near = teleport == 1 ? (v - accel < 0 ? v - accel : 0) - slack : 0;

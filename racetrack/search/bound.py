@@ -43,10 +43,14 @@ the finish than it left (Nystrom's detour), the squares to go bound nothing: off
 car goes anywhere. What it keeps is the distance still to go along the track that the rule
 compares (``Transition.exit_units``): on the track the distance from where it is, off it the
 distance from where it left, which coming back never lowers. So a route passes each level of
-that distance on a move between points of the track (or on a stuck car's crash, which puts it
-back), and each level's span on an axis must meet the stretch of every such move that passes
-it (``unit_levels`` in ``_kernel.c``); the axes' tables then bound the turns as above, the
-lone coordinate crashing only from where a stuck car's crash may come. Every progress is taken
+that distance on a move between points of the track, and each level's span on an axis must
+meet the stretch of every such move that passes it (``unit_levels`` in ``_kernel.c``); the
+axes' tables then bound the turns as above. A car with no legal move crashes and is put back
+at rest, maybe across a thin wall a lap nearer the finish: taken as a move, such a crash
+widened the levels between to nothing (the spiral's start bounded at 5 turns of 29). So the
+lone coordinate crashes only from where a stuck car's crash may come, and goes to the
+nearest level such a crash puts a car at (from that level or any farther: a car may have gone
+back since it was nearest). Every progress is taken
 at every point, not only those a car reaches on the track: going round a line's end off the
 track gives a car a progress it would not have there (past a line it has not passed), from
 which it is nearer the finish going back. On courses of many lines that widens the levels
@@ -195,13 +199,13 @@ def detour_bound(transition, space, damage_limit: int | None, sources=None) -> t
 
     def tables(from_only, crashes: bool = True) -> list[tuple]:
         spans = [np.empty(n, dtype=np.int32) for _ in range(4)]
-        may_crash = [np.empty(grid.width * (2 * space.vmax_x + 1), dtype=np.uint8),
-                     np.empty(grid.height * (2 * space.vmax_y + 1), dtype=np.uint8)]
+        jumps = [np.empty((n + 1) * grid.width * (2 * space.vmax_x + 1), dtype=np.uint16),
+                 np.empty((n + 1) * grid.height * (2 * space.vmax_y + 1), dtype=np.uint16)]
         kernel._kernel.unit_levels(*packed, units, vmax, band,
-                                   (int(restarts and crashes), slack, most, changes, boxes),
-                                   from_only, *spans, *may_crash)
+                                   (crash[0] if crashes else 0, slack, most, changes, boxes),
+                                   from_only, *spans, *jumps)
         return [axis_table(spans[2 * axis], spans[2 * axis + 1], first, extent, top, accel,
-                           crash, may_crash[axis])
+                           crash, jumps[axis])
                 for axis, first, extent, top in ((0, grid.x0, grid.width, space.vmax_x),
                                                  (1, grid.y0, grid.height, space.vmax_y))]
 
@@ -323,14 +327,15 @@ def axis_bounds(boxes: np.ndarray, grid, space, accel: int, crash: tuple[int, in
 
 
 def axis_table(lo, hi, first: int, extent: int, vmax: int, accel: int, crash: tuple,
-               may_crash: np.ndarray | None = None) -> tuple:
+               jumps: np.ndarray | None = None) -> tuple:
     """One axis's table (``axis_turns``) for the levels spanning ``lo`` to ``hi``, as the
-    bound's tuple holds it: (table, first coordinate, extent, vmax); ``may_crash`` marks the
-    coordinates and velocities a crash may come from (``None``: any)."""
+    bound's tuple holds it: (table, first coordinate, extent, vmax); ``jumps``: where a crash
+    may come from, level by level, and the level it goes to (``None``: anywhere, passing what
+    its stretch meets)."""
     table = np.empty((len(lo) + 1) * extent * (2 * vmax + 1), dtype=np.uint16)
     kernel._kernel.axis_turns(np.ascontiguousarray(lo, dtype=np.int32),
                               np.ascontiguousarray(hi, dtype=np.int32), first, extent, vmax,
-                              accel, crash, table, may_crash)
+                              accel, crash, table, jumps)
     return table, first, extent, vmax
 
 

@@ -43,6 +43,7 @@ BOUNDED = {
     "nystrom": ("zones", VARIANTS["nystrom"][1]),
     "nystrom-oval": ("oval", VARIANTS["nystrom"][1]),
     "nystrom-out": ("oval", VARIANTS["nystrom-oval"][1]),
+    "nystrom-stays": ("zones", _rules("nystrom", crash_outcome="set-back", crash_set_back=0)),
 }
 
 
@@ -91,11 +92,11 @@ def test_no_bound_where_a_car_may_crawl_anywhere_off_the_track():
 
 
 def test_a_detours_bound_too_weak_at_the_start_is_left_out():
-    """On the Riddler's lap under Nystrom's rules the levels by the distance along the track,
-    widened by every progress a detour may give and every crash a stuck car may have, bound
-    the start at a third of what moves on the track alone give: the search goes by turns."""
+    """On the grand prix under Nystrom's rules (fourteen lines) the levels by the distance
+    along the track, widened by every progress a detour may give, bound the start at 8 turns
+    where moves on the track alone give 61: the search goes by turns."""
     rules = VARIANTS["nystrom"][1]
-    course = course_for("riddler-opolis", rules)
+    course = course_for("grand-prix", rules)
     transition, columns, limit = lone_car(course, rules)
     space = StateSpace(transition, columns, limit)
     sources = standing_starts(transition, course.start_positions)
@@ -401,12 +402,12 @@ def test_the_levels_by_the_distance_along_the_track_span_every_move_that_passes_
     grid = transition.grid
     for from_only in (None, (rng.random(len(units)) < 0.5).astype(np.uint8)):
         spans = [np.empty(levels, dtype=np.int32) for _ in range(4)]
-        marks = [np.empty(grid.width * (2 * vmax[0] + 1), dtype=np.uint8),
-                 np.empty(grid.height * (2 * vmax[1] + 1), dtype=np.uint8)]
+        marks = [np.empty((levels + 1) * grid.width * (2 * vmax[0] + 1), dtype=np.uint16),
+                 np.empty((levels + 1) * grid.height * (2 * vmax[1] + 1), dtype=np.uint16)]
         no_crash = (0, 0, 1 << 20, None, np.zeros(0, np.int64))
         kernel._kernel.unit_levels(*packed, units, vmax, band, no_crash, from_only, *spans,
                                    *marks)
         lo, hi = unit_levels_by_hand(transition, vmax, band, levels, from_only)
         assert np.array_equal(spans[0], lo[:, 0]) and np.array_equal(spans[1], hi[:, 0])
         assert np.array_equal(spans[2], lo[:, 1]) and np.array_equal(spans[3], hi[:, 1])
-        assert not marks[0].any() and not marks[1].any()  # (no crash taken)
+        assert (marks[0] == 0xFFFF).all() and (marks[1] == 0xFFFF).all()  # (no crash taken)
