@@ -3153,7 +3153,7 @@ typedef struct {
     /* detours: per key without the exit, the least exit taken in */
     int least_mode;
     uint64_t exit_radix;
-    IntTable least;
+    IntTable least, least_g;
     /* damage: where the states carry it, a state reached no sooner than one alike but for
        less damage is dominated (damage only ever puts a car out) */
     uint64_t damage_stride, damage_radix;
@@ -3203,7 +3203,7 @@ static void core_free(PyObject *capsule) {
     if (!c) return;
     release(&c->views);
     free(c->keys); free(c->parent); free(c->dense_g); free(c->turns.slots);
-    free(c->least.slots); free(c->retry); free(c->r.spots);
+    free(c->least.slots); free(c->least_g.slots); free(c->retry); free(c->r.spots);
     for (int64_t i = 0; i < c->n_buckets; i++) free(c->buckets[i].items);
     free(c->buckets);
     free(c);
@@ -3259,15 +3259,18 @@ static int table_set(Core *c, IntTable *t, uint64_t key, int32_t value, int32_t 
 }
 
 /* Detours: whether a state alike but for its exit (and damage: no more) was taken in no later
-   with an exit no farther back (it can do all this one can, as soon). */
+   with an exit no farther back (it can do all this one can, as soon): of those taken in, the
+   one with the least exit, and (searched best first) the one in the fewest turns. */
 static int dominated(const Core *c, uint64_t key, int32_t g) {
     uint64_t damage = c->damage_radix ? key / c->damage_stride % c->damage_radix : 0;
     for (uint64_t less = 0; less <= damage; less++) {
         uint64_t alike = key - less * c->damage_stride;
+        int32_t exit_ = (int32_t)(alike % c->exit_radix);
         const IntSlot *at = &c->least.slots[table_slot(&c->least, alike / c->exit_radix)];
-        if (at->key != HASH_EMPTY && at->turns <= g
-            && at->val <= (int32_t)(alike % c->exit_radix))
-            return 1;
+        if (at->key != HASH_EMPTY && at->turns <= g && at->val <= exit_) return 1;
+        if (!c->least_g.slots) continue;
+        at = &c->least_g.slots[table_slot(&c->least_g, alike / c->exit_radix)];
+        if (at->key != HASH_EMPTY && at->turns <= g && at->val <= exit_) return 1;
     }
     return 0;
 }
@@ -3419,6 +3422,18 @@ static int64_t take_in(Core *c, const Entry *e) {
         if (exit_ < table_get(&c->least, rest, INT32_MAX)
             && table_set(c, &c->least, rest, exit_, e->g) < 0)
             return -2;
+        /* Best first, the least exit may come in later than states alike with more turns
+           and a farther exit, and the first alone then dominates none of them: each is
+           searched again whenever it comes up. So the least turns taken in (with its exit)
+           is kept too: on the hairpins under Nystrom's rules the search expanded 6.0 million
+           states where breadth first expands 4.8, and now 1.6. */
+        if (c->least_g.slots) {
+            const IntSlot *at = &c->least_g.slots[table_slot(&c->least_g, rest)];
+            if ((at->key != rest || e->g < at->turns
+                 || (e->g == at->turns && exit_ < at->val))
+                && table_set(c, &c->least_g, rest, exit_, e->g) < 0)
+                return -2;
+        }
     } else if (best_g(c, e->key) < e->g || less_damaged(c, e->key, e->g)) {
         return -1;  /* queued again since, for fewer turns (or dominated) */
     }
@@ -3672,7 +3687,8 @@ static PyObject *search_new(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_DECREF(capsule);
         return PyErr_NoMemory();
     }
-    if (least_mode && table_grow(c, &c->least) < 0) {
+    if (least_mode && (table_grow(c, &c->least) < 0
+                       || (c->has_bound && table_grow(c, &c->least_g) < 0))) {
         Py_DECREF(capsule);
         return PyErr_NoMemory();
     }

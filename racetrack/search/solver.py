@@ -65,12 +65,12 @@ from racetrack.search.bound import bound_for
 
 #: Bytes a search may use for its states, its seen-set and its edges before it gives up.
 MEMORY_BUDGET = 1 << 30
-#: Searched best first under a detour's bound, a state costs about four times the memory it
-#: does breadth first (the least turns of every state alike but for its exit are kept, and
-#: states come in out of order of turns), and where the bound is weak more states are
-#: searched than breadth first would: such a search gets this share of the budget, and past
-#: it the search starts again breadth first.
-DETOUR_TRIAL = 8
+#: Searched best first under a detour's bound, a state costs several times the memory it
+#: does breadth first (the least turns of every state are kept, and states come in out of
+#: order of turns), so where the bound is weak it may hold more than breadth first would:
+#: such a search gets this share of the budget (a half), and past it the search starts
+#: again breadth first.
+DETOUR_TRIAL = 2
 #: States expanded at once (their moves are built and judged as one batch).
 CHUNK = 1 << 15
 #: States of a turn taken in at once (deduplicated, numbered and decoded as one batch).
