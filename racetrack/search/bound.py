@@ -50,13 +50,13 @@ at rest, maybe across a thin wall a lap nearer the finish: taken as a move, such
 widened the levels between to nothing (the spiral's start bounded at 5 turns of 29). So the
 lone coordinate crashes only from where a stuck car's crash may come, and goes to the
 nearest level such a crash puts a car at (from that level or any farther: a car may have gone
-back since it was nearest). Every progress is taken
-at every point, not only those a car reaches on the track: going round a line's end off the
-track gives a car a progress it would not have there (past a line it has not passed), from
-which it is nearer the finish going back. On courses of many lines that widens the levels
-until the bound is too weak to search by, and the search goes by turns instead
-(``WEAKEST_DETOUR_BOUND``). Levi's crawl gets no bound: a crawling car's velocity jumps to a
-step, which the lone coordinate does not model.
+back since it was nearest). Every progress is taken at every point, not only those a car
+reaches on the track: going round a line's end off the track gives a car a progress it would
+not have there (past a line it has not passed), from which it is nearer the finish going back.
+On courses of many lines that widens the levels until the bound is too weak to search by, and
+the search goes by turns instead (``WEAKEST_DETOUR_BOUND``). Levi's crawl gets no bound: a
+crawling car's velocity jumps to its step, so the lone coordinate would stop anywhere off the
+track, and a bound that let it (tried) searched as often slower as faster.
 
 Where no bound is proven (a crawl; a wall with no point of the track near enough; too many
 moves near the lines to take; a detour's bound too weak), there is none, and the search goes
