@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from racetrack.ui.scenes.tutorial import STEPS
+from tests.ui.xvfb import xvfb_run
 
 TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
 pytestmark = [pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
@@ -35,10 +36,11 @@ def test_the_tutorial_keeps_the_car_and_its_points_in_view_at_every_step(tmp_pat
     env.pop("SDL_VIDEODRIVER", None)
     # A window, a process and a screen of its own for each size, as a player's would be; the
     # three run at once (the window waits on its frame clock most of the time).
-    drives = [subprocess.Popen(["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24",
-                                sys.executable, "-m", "tests.ui.tutorial_drive", size],
+    drives = [subprocess.Popen([*xvfb_run("1920x1080x24", slot), sys.executable, "-m",
+                                "tests.ui.tutorial_drive", size],
                                cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True) for size in SIZES]
+                               stderr=subprocess.PIPE, text=True)
+              for slot, size in enumerate(SIZES)]
     reports = []
     for drive in drives:
         out, err = drive.communicate(timeout=600)

@@ -1,0 +1,18 @@
+"""The ``xvfb-run`` command for a test's own virtual X screen.
+
+``xvfb-run -a`` takes the first display number whose lock file is free, from 99 up; two
+started at once (the tutorial's three screens, or two test workers) may both take the same
+one, and the second Xvfb fails to start. Each worker, and each of a test's screens started
+together, begins its search from a number of its own."""
+
+from __future__ import annotations
+
+import os
+
+
+def xvfb_run(screen: str, slot: int = 0) -> list[str]:
+    """``xvfb-run`` with a screen of ``screen`` (``"1280x800x24"``), searching for a free
+    display from a number of this worker's and this ``slot``'s own."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    first = 100 + 100 * (int(worker) if worker.isdigit() else 0) + 10 * slot
+    return ["xvfb-run", "-a", "-n", str(first), "-s", f"-screen 0 {screen}"]
