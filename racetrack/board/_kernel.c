@@ -2563,6 +2563,23 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
    ``jumps`` of ``axis_turns``) hold for each place and velocity the least level a crash from
    there puts a car at, over the crashes from that level and every level farther (a car may
    have gone back since it was nearest). */
+/* ``move_inside`` of the moves from one point, each worked out once: ``seen`` per move within
+   ``reach`` along each axis (-2: not yet). */
+typedef struct {
+    const Region *region;
+    int64_t x, y, reach_x, reach_y;
+    int8_t *seen;
+} InsideMemo;
+
+static int inside_from(InsideMemo *m, int64_t tx, int64_t ty) {
+    int64_t dx = tx - m->x, dy = ty - m->y;
+    if (iabs(dx) > m->reach_x || iabs(dy) > m->reach_y)
+        return move_inside(m->region, m->x, m->y, tx, ty);
+    int8_t *at = &m->seen[(dy + m->reach_y) * (2 * m->reach_x + 1) + dx + m->reach_x];
+    if (*at == -2) *at = (int8_t)move_inside(m->region, m->x, m->y, tx, ty);
+    return *at;
+}
+
 /* Whether a car at (x, y) on the track moving (vx, vy) may have no legal move, so crash
    (``successors``) where a car may leave the track: unless one of its changed moves
    (``changes``, x y each; NULL: any may be refused) surely is legal: off the land but on the
@@ -2570,9 +2587,9 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
    (or demand the unchanged one) only where the move or the unchanged one meets its box
    (``zones``: x0 y0 x1 y1 each, ``n_zones`` of them): a car whose moves all keep clear of
    every box is judged as though there were none. */
-static int may_be_stuck(const Region *land, const Region *drive, const int32_t *changes,
-                        Py_ssize_t n_changes, const int64_t *zones, Py_ssize_t n_zones,
-                        int64_t x, int64_t y, int64_t vx, int64_t vy) {
+static int may_be_stuck(const Region *land, const Region *drive, InsideMemo *inside,
+                        const int32_t *changes, Py_ssize_t n_changes, const int64_t *zones,
+                        Py_ssize_t n_zones, int64_t x, int64_t y, int64_t vx, int64_t vy) {
     if (!changes) return 1;
     if (n_zones) {
         int64_t reach = 0;  /* the farthest a change moves the target */
@@ -2592,7 +2609,7 @@ static int may_be_stuck(const Region *land, const Region *drive, const int32_t *
         int64_t col = tx - land->x0, row = ty - land->y0;
         if (col < 0 || row < 0 || col >= land->width || row >= land->height) continue;
         if (point_of(land, tx, ty) < 0) return 0;
-        if (drives && point_of(drive, tx, ty) >= 0 && move_inside(drive, x, y, tx, ty) == 1)
+        if (drives && point_of(drive, tx, ty) >= 0 && inside_from(inside, tx, ty) == 1)
             return 0;
     }
     return 1;
@@ -2707,6 +2724,18 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the distances do not fit the land");
         return NULL;
     }
+    int64_t reach = 0;  /* the farthest a change of velocity moves a target */
+    for (Py_ssize_t c = 0; c < 2 * n_changes; c++)
+        if (iabs(changes[c]) > reach) reach = iabs(changes[c]);
+    InsideMemo inside = {.region = &drive, .reach_x = vmax_x + reach,
+                         .reach_y = vmax_y + reach};
+    size_t memo_size = (size_t)((2 * inside.reach_x + 1) * (2 * inside.reach_y + 1));
+    inside.seen = malloc(memo_size);
+    if (!inside.seen) {
+        free(px); free(py);
+        release(&b);
+        return PyErr_NoMemory();
+    }
     Py_BEGIN_ALLOW_THREADS
     for (int axis = 0; axis < 2; axis++)
         for (int64_t i = 0; i < (levels + 1) * layer[axis]; i++) jumps[axis][i] = 0xFFFF;
@@ -2718,13 +2747,16 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
     for (int64_t a = 0; a < n_land; a++) {
         int64_t ax = px[a], ay = py[a];
         int a_drives = point_of(&drive, ax, ay) >= 0;
+        inside.x = ax;
+        inside.y = ay;
+        memset(inside.seen, -2, memo_size);
         for (int64_t dy = -vmax_y; dy <= vmax_y; dy++)
             for (int64_t dx = -vmax_x; dx <= vmax_x; dx++) {
                 int64_t bx = ax + dx, by = ay + dy;
                 int64_t q = point_of(&land, bx, by);
                 if (q < 0 || (dx == 0 && dy == 0)) continue;
                 if (!a_drives || point_of(&drive, bx, by) < 0
-                    || move_inside(&drive, ax, ay, bx, by) == 0)
+                    || inside_from(&inside, bx, by) == 0)
                     continue;
                 int32_t x0 = (int32_t)(ax < bx ? ax : bx), x1 = (int32_t)(ax < bx ? bx : ax);
                 int32_t y0 = (int32_t)(ay < by ? ay : by), y1 = (int32_t)(ay < by ? by : ay);
@@ -2739,36 +2771,35 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
         if (!restarts) continue;
         /* a car with no legal move crashes along its unchanged move (``crash_to``), to
            where the crash puts it back, at rest: anywhere from its place to as far as the
-           move and the slack reach, if unsure where (its stretch then only its place) */
-        for (int64_t k = 0; k < goal; k++) {
-            if (from_only && !from_only[k * n_land + a]) continue;
-            int64_t from = units[k * n_land + a];
-            for (int64_t vy = -vmax_y; vy <= vmax_y; vy++)
-                for (int64_t vx = -vmax_x; vx <= vmax_x; vx++) {
-                    /* (at rest, a crash puts the car back where it stands, as waiting does) */
-                    if ((vx == 0 && vy == 0)
-                        || !may_be_stuck(&land, &drive, changes, n_changes, zones, n_zones, ax, ay,
-                                         vx, vy))
-                        continue;
+           move and the slack reach, if unsure where. Whether it may be stuck and where it
+           is put back are the same at every progress: worked out once a velocity. */
+        for (int64_t vy = -vmax_y; vy <= vmax_y; vy++)
+            for (int64_t vx = -vmax_x; vx <= vmax_x; vx++) {
+                /* (at rest, a crash puts the car back where it stands, as waiting does) */
+                if ((vx == 0 && vy == 0)
+                    || !may_be_stuck(&land, &drive, &inside, changes, n_changes, zones,
+                                     n_zones, ax, ay, vx, vy))
+                    continue;
+                int64_t tx = ax + vx, ty = ay + vy, speed = imax(iabs(vx), iabs(vy));
+                if (restarts == 2) { tx = ax; ty = ay; }  /* it stays where it is */
+                int64_t spot = restarts == 2 ? point_of(&land, ax, ay)
+                               : a_drives ? restart_spot(&drive, &land, ax, ay, tx, ty) : -1;
+                int64_t lo_x = imin(ax, tx) - slack, hi_x = imax(ax, tx) + slack;
+                int64_t lo_y = imin(ay, ty) - slack, hi_y = imax(ay, ty) + slack;
+                int anywhere = spot < 0 && point_of(&land, tx, ty) < 0
+                               && point_of(&drive, tx, ty) >= 0;
+                if (anywhere) {
+                    /* it may end off the land on the region (a jump): put back anywhere */
+                    lo_x = land.x0; hi_x = land.x0 + land.width - 1;
+                    lo_y = land.y0; hi_y = land.y0 + land.height - 1;
+                }
+                for (int64_t k = 0; k < goal; k++) {
+                    if (from_only && !from_only[k * n_land + a]) continue;
+                    int64_t from = units[k * n_land + a];
                     int64_t landing = -1;  /* the nearest level a crash that stays in the
                                               race (or finishes) puts the car back at */
-                    int64_t tx = ax + vx, ty = ay + vy, speed = imax(iabs(vx), iabs(vy));
-                    if (restarts == 2) {  /* it stays where it is */
-                        if (speed <= most) landing = unit_level(from, band, levels);
-                        tx = ax; ty = ay;
-                    }
-                    int64_t spot = restarts == 2 ? point_of(&land, ax, ay)
-                                   : a_drives ? restart_spot(&drive, &land, ax, ay, tx, ty) : -1;
-                    int64_t lo_x = (ax < tx ? ax : tx) - slack, hi_x = (ax < tx ? tx : ax) + slack;
-                    int64_t lo_y = (ay < ty ? ay : ty) - slack, hi_y = (ay < ty ? ty : ay) + slack;
-                    int anywhere = spot < 0 && point_of(&land, tx, ty) < 0
-                                   && point_of(&drive, tx, ty) >= 0;
-                    if (anywhere) {
-                        /* it may end off the land on the region (a jump): put back anywhere */
-                        lo_x = land.x0; hi_x = land.x0 + land.width - 1;
-                        lo_y = land.y0; hi_y = land.y0 + land.height - 1;
-                    }
-                    for (int64_t sy = lo_y; sy <= hi_y; sy++)
+                    if (restarts == 2 && speed <= most) landing = unit_level(from, band, levels);
+                    for (int64_t sy = lo_y; sy <= hi_y && restarts != 2; sy++)
                         for (int64_t sx = lo_x; sx <= hi_x; sx++) {
                             int64_t q = point_of(&land, sx, sy);
                             if (q < 0 || q >= n_land || (spot >= 0 && q != spot)) continue;
@@ -2777,23 +2808,21 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
                                 continue;  /* the wall has the land within the slack */
                             int64_t after = advance(&lines, k, (double)ax, (double)ay,
                                                     (double)sx, (double)sy, 0, 0, goal);
-                            if (restarts == 2 || (speed > most && after < goal))
-                                continue;  /* (staying: above; too fast: out) */
+                            if (speed > most && after < goal) continue;  /* out */
                             int64_t level = unit_level(units[after * n_land + q], band, levels);
                             if (landing < 0 || level < landing) landing = level;
                         }
-                    if (landing >= 0) {
-                        int64_t level = unit_level(from, band, levels);
-                        uint16_t *at[2] = {
-                            &jumps[0][level * layer[0] + (ax - land.x0) * (2 * vmax_x + 1) + vx
-                                      + vmax_x],
-                            &jumps[1][level * layer[1] + (ay - land.y0) * (2 * vmax_y + 1) + vy
-                                      + vmax_y]};
-                        for (int axis = 0; axis < 2; axis++)
-                            if (landing < *at[axis]) *at[axis] = (uint16_t)landing;
-                    }
+                    if (landing < 0) continue;
+                    int64_t level = unit_level(from, band, levels);
+                    uint16_t *at[2] = {
+                        &jumps[0][level * layer[0] + (ax - land.x0) * (2 * vmax_x + 1) + vx
+                                  + vmax_x],
+                        &jumps[1][level * layer[1] + (ay - land.y0) * (2 * vmax_y + 1) + vy
+                                  + vmax_y]};
+                    for (int axis = 0; axis < 2; axis++)
+                        if (landing < *at[axis]) *at[axis] = (uint16_t)landing;
                 }
-        }
+            }
     }
     /* a car whose least distance so far is at a level may crash from any level farther (it
        may have gone back): each level's jumps are the least of those at it and above */
@@ -2811,7 +2840,7 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
             if (lo[i] > hi[i]) { int32_t t = lo[i]; lo[i] = hi[i]; hi[i] = t; }
         }
     Py_END_ALLOW_THREADS
-    free(px); free(py);
+    free(px); free(py); free(inside.seen);
     release(&b);
     Py_RETURN_NONE;
 }
