@@ -2562,7 +2562,11 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
    ``crash_x``/``crash_y`` (uint16 per (level, coordinate, velocity + vmax) of the sheet, the
    ``jumps`` of ``axis_turns``) hold for each place and velocity the least level a crash from
    there puts a car at, over the crashes from that level and every level farther (a car may
-   have gone back since it was nearest). */
+   have gone back since it was nearest). A crash the axes' tables cannot follow (put back
+   farther than ``slack`` from its move: over a jump, say) is counted, and the count returned:
+   where there is one, there is no bound. Moves that leave the track keep the distance the car
+   left at, but one that crosses the finish on its way off ends the race: it passes every
+   level. */
 /* ``move_inside`` of the moves from one point, each worked out once: ``seen`` per move within
    ``reach`` along each axis (-2: not yet). */
 typedef struct {
@@ -2736,6 +2740,7 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
         release(&b);
         return PyErr_NoMemory();
     }
+    long long far = 0;  /* crashes that put a car back beyond the slack (see below) */
     Py_BEGIN_ALLOW_THREADS
     for (int axis = 0; axis < 2; axis++)
         for (int64_t i = 0; i < (levels + 1) * layer[axis]; i++) jumps[axis][i] = 0xFFFF;
@@ -2754,12 +2759,26 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
             for (int64_t dx = -vmax_x; dx <= vmax_x; dx++) {
                 int64_t bx = ax + dx, by = ay + dy;
                 int64_t q = point_of(&land, bx, by);
-                if (q < 0 || (dx == 0 && dy == 0)) continue;
+                int32_t x0 = (int32_t)(ax < bx ? ax : bx), x1 = (int32_t)(ax < bx ? bx : ax);
+                int32_t y0 = (int32_t)(ay < by ? ay : by), y1 = (int32_t)(ay < by ? by : ay);
+                if (q < 0) {
+                    /* a move that leaves the track keeps the distance it left at, unless it
+                       crosses the finish on its way off: the race is then over */
+                    int64_t col = bx - land.x0, row = by - land.y0;
+                    if (col < 0 || row < 0 || col >= land.width || row >= land.height) continue;
+                    for (int64_t k = 0; k < goal; k++) {
+                        if (from_only && !from_only[k * n_land + a]) continue;
+                        if (advance(&lines, k, (double)ax, (double)ay, (double)bx, (double)by, 1,
+                                    0, goal) >= goal)
+                            pass_levels(out, levels, band, units[k * n_land + a], 0, x0, x1,
+                                        y0, y1);
+                    }
+                    continue;
+                }
+                /* (a move of nothing, from rest, may reach a waypoint the car stands on) */
                 if (!a_drives || point_of(&drive, bx, by) < 0
                     || inside_from(&inside, bx, by) == 0)
                     continue;
-                int32_t x0 = (int32_t)(ax < bx ? ax : bx), x1 = (int32_t)(ax < bx ? bx : ax);
-                int32_t y0 = (int32_t)(ay < by ? ay : by), y1 = (int32_t)(ay < by ? by : ay);
                 for (int64_t k = 0; k < goal; k++) {
                     if (from_only && !from_only[k * n_land + a]) continue;
                     int64_t after = advance(&lines, k, (double)ax, (double)ay, (double)bx,
@@ -2809,6 +2828,8 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
                             int64_t after = advance(&lines, k, (double)ax, (double)ay,
                                                     (double)sx, (double)sy, 0, 0, goal);
                             if (speed > most && after < goal) continue;  /* out */
+                            if (segment_distance(ax, ay, tx, ty, sx, sy) > (double)slack + 1e-9)
+                                far++;  /* put back farther than the axes' crashes reach */
                             int64_t level = unit_level(units[after * n_land + q], band, levels);
                             if (landing < 0 || level < landing) landing = level;
                         }
@@ -2842,7 +2863,7 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_END_ALLOW_THREADS
     free(px); free(py); free(inside.seen);
     release(&b);
-    Py_RETURN_NONE;
+    return PyLong_FromLongLong(far);
 }
 
 /* track_reach(land, drive, lines, (vmax_x, vmax_y), sources, out): which (progress, point of

@@ -43,8 +43,9 @@ the finish than it left (Nystrom's detour), the squares to go bound nothing: off
 car goes anywhere. What it keeps is the distance still to go along the track that the rule
 compares (``Transition.exit_units``): on the track the distance from where it is, off it the
 distance from where it left, which coming back never lowers. So a route passes each level of
-that distance on a move between points of the track, and each level's span on an axis must
-meet the stretch of every such move that passes it (``unit_levels`` in ``_kernel.c``); the
+that distance on a move between points of the track (or on a move off it that crosses the
+finish on its way: the race is then over), and each level's span on an axis must meet the
+stretch of every such move that passes it (``unit_levels`` in ``_kernel.c``); the
 axes' tables then bound the turns as above. A car with no legal move crashes and is put back
 at rest, maybe across a thin wall a lap nearer the finish: taken as a move, such a crash
 widened the levels between to nothing (the spiral's start bounded at 5 turns of 29). So the
@@ -161,6 +162,8 @@ def detour_bound(transition, space, damage_limit: int | None, sources=None) -> t
     units = transition.exit_table
     if units is None or transition.marks:
         return None
+    if any(line.a == line.b for line in transition.course.lines):
+        return None  # a car at rest on a waypoint may reach it by staying: not yet bounded
     rules = transition.rules
     restarts = rules.crash_outcome == "restart"
     slack = put_back_reach(transition) if restarts else 0
@@ -197,19 +200,23 @@ def detour_bound(transition, space, damage_limit: int | None, sources=None) -> t
         boxes[:, 2:] = np.ceil(bounds[:, 2:]) + 1
     boxes = np.ascontiguousarray(boxes.reshape(-1))
 
-    def tables(from_only, crashes: bool = True) -> list[tuple]:
+    def tables(from_only, crashes: bool = True) -> list[tuple] | None:
         spans = [np.empty(n, dtype=np.int32) for _ in range(4)]
         jumps = [np.empty((n + 1) * grid.width * (2 * space.vmax_x + 1), dtype=np.uint16),
                  np.empty((n + 1) * grid.height * (2 * space.vmax_y + 1), dtype=np.uint16)]
-        kernel._kernel.unit_levels(*packed, units, vmax, band,
-                                   (crash[0] if crashes else 0, slack, most, changes, boxes),
-                                   from_only, *spans, *jumps)
+        far = kernel._kernel.unit_levels(*packed, units, vmax, band,
+                                         (crash[0] if crashes else 0, slack, most, changes,
+                                          boxes), from_only, *spans, *jumps)
+        if far:
+            return None  # a crash puts a car back beyond a lone coordinate's crash
         return [axis_table(spans[2 * axis], spans[2 * axis + 1], first, extent, top, accel,
                            crash, jumps[axis])
                 for axis, first, extent, top in ((0, grid.x0, grid.width, space.vmax_x),
                                                  (1, grid.y0, grid.height, space.vmax_y))]
 
     axes = tables(None)
+    if axes is None:
+        return None
     point = None if sources is None else transition.land.point_index(sources.x, sources.y)
     racing = None if sources is None else np.flatnonzero(
         (point >= 0) & (sources.off == 0) & (sources.progress < transition.goal))

@@ -411,3 +411,29 @@ def test_the_levels_by_the_distance_along_the_track_span_every_move_that_passes_
         assert np.array_equal(spans[0], lo[:, 0]) and np.array_equal(spans[1], hi[:, 0])
         assert np.array_equal(spans[2], lo[:, 1]) and np.array_equal(spans[3], hi[:, 1])
         assert (marks[0] == 0xFFFF).all() and (marks[1] == 0xFFFF).all()  # (no crash taken)
+
+
+def test_a_move_that_leaves_the_track_over_the_finish_ends_the_race_for_the_bound():
+    """Off the track a car keeps the distance it left at, but a move that leaves the track
+    across the finish line finishes: from (4, 7) at (4, 5) on a ring round a thin island
+    (24 choices) the way is 6 turns, the last a move off the track over the line, and the
+    bound must allow it (it said 8 once, and the best-first search answered 8)."""
+    from racetrack.engine.transition import Cars
+    from tests.conftest import make_track
+
+    track = make_track("""
+        outer: [[0, 0], [12, 0], [12, 8], [0, 8]]
+        holes: [[[2, 3.8], [10, 3.8], [10, 4.2], [2, 4.2]]]
+        start: {a: [6, 0], b: [6, 3.8], forward: [1, 0]}
+    """, "thin")
+    rules = _rules("nystrom", movement_choices="square-24")
+    course = Course.for_rules(track, rules)
+    transition, columns, limit = lone_car(course, rules)
+    space = StateSpace(transition, columns, limit)
+    car = Cars(x=np.array([4]), y=np.array([7]), vx=np.array([4]), vy=np.array([5]),
+               progress=np.array([1]), damage=np.zeros(1, dtype=np.int64))
+    bound = bound_for(transition, space, limit)
+    assert bound is not None and turns_at_least(bound, space, car)[0] <= 6
+    plain = BestFirst(transition, car, columns, limit, bounded=False)
+    assert plain.goal_turns == 6
+    assert BestFirst(transition, car, columns, limit).goal_turns == 6
