@@ -437,3 +437,41 @@ def test_a_move_that_leaves_the_track_over_the_finish_ends_the_race_for_the_boun
     plain = BestFirst(transition, car, columns, limit, bounded=False)
     assert plain.goal_turns == 6
     assert BestFirst(transition, car, columns, limit).goal_turns == 6
+
+
+def test_the_detours_bound_never_exceeds_the_turns_to_go_off_the_track_too():
+    """The drivers' tables keep cars on the track; a table that follows every detour (cars
+    off the track, their exits, crashes of cars with no legal move) holds the true turns to
+    go from every state a car reaches from rest anywhere on a ring round a thin island: the
+    bound is never more, and falls by no more than a move's turns along every edge."""
+    from racetrack.engine.transition import Cars
+    from racetrack.search.solver import Search, ValueTable
+    from tests.conftest import make_track
+
+    track = make_track("""
+        outer: [[0, 0], [12, 0], [12, 8], [0, 8]]
+        holes: [[[2, 3.8], [10, 3.8], [10, 4.2], [2, 4.2]]]
+        start: {a: [6, 0], b: [6, 3.8], forward: [1, 0]}
+    """, "thin")
+    rules = _rules("nystrom", damage_limit=0)  # (a crash from speed puts the car out)
+    course = Course.for_rules(track, rules)
+    transition, columns, limit = lone_car(course, rules)
+    points = transition.land.points
+    n = len(points) * course.goal
+    sources = Cars(x=np.tile(points[:, 0], course.goal), y=np.tile(points[:, 1], course.goal),
+                   vx=np.zeros(n), vy=np.zeros(n),
+                   progress=np.repeat(np.arange(course.goal), len(points)),
+                   damage=np.zeros(n, dtype=np.int64))
+    table = ValueTable(Search(transition, sources, columns, limit, keep_edges=True,
+                              leave_track=True))
+    space = StateSpace(transition, columns, limit)
+    bound = bound_for(transition, space, limit)
+    states = table.search.states(np.arange(table.search.count))
+    assert (states.off > 0).mean() > 0.5  # (most of them off the track)
+    truth = table.value.astype(np.int64)
+    found = turns_at_least(bound, space, states)
+    known = truth < UNSOLVED
+    assert (found[known] <= truth[known]).all()
+    src, dst, cost, _ = table.search.edges()
+    racing = states.progress[src] < table.search.goal
+    assert (found[src] <= cost + found[dst])[racing].all()
