@@ -174,12 +174,7 @@ def detour_bound(transition, space, damage_limit: int | None, sources=None) -> t
     crash = (1 if restarts else 2 if stays else 0, slack, 1 + rules.crash_miss_turns, most)
     cap = transition.exit_cap
     finite = units[units < cap]
-    farthest = int(finite.max()) if len(finite) else 0
-    band = max(1, -(-farthest // MOST_LEVELS))
-    n = len(range(band, farthest + 1, band))
-    units_to_go = np.arange(cap + 1)
-    level_of = np.ascontiguousarray(
-        np.where(units_to_go >= 1, np.minimum((units_to_go - 1) // band, n), 0), dtype=np.int32)
+    band, n, level_of = levels_of(int(finite.max()) if len(finite) else 0, cap)
     accel = int(np.abs(transition.changes).max())
     grid = transition.grid
     packed = (transition.land.compiled.packed, transition.drive.compiled.packed,
@@ -317,11 +312,8 @@ def axis_bounds(boxes: np.ndarray, grid, space, accel: int, crash: tuple[int, in
     ``axis_turns`` in ``_kernel.c``). Returns (level of each distance, levels, x axis, y
     axis)."""
     farthest = len(boxes) - 1
-    band = max(1, -(-farthest // MOST_LEVELS))
+    band, n, level_of = levels_of(farthest, farthest)
     levels = np.arange(band, farthest + 1, band)
-    n = len(levels)
-    distances = np.arange(farthest + 1)
-    level_of = np.where(distances >= 1, np.minimum((distances - 1) // band, n), 0)
     axes = []
     for axis, first, extent, vmax in ((0, grid.x0, grid.width, space.vmax_x),
                                       (1, grid.y0, grid.height, space.vmax_y)):
@@ -330,7 +322,18 @@ def axis_bounds(boxes: np.ndarray, grid, space, accel: int, crash: tuple[int, in
         empty = lo > hi  # no point at that distance: nothing to pass there
         lo[empty], hi[empty] = np.iinfo(np.int32).min, np.iinfo(np.int32).max
         axes.append(axis_table(lo, hi, first, extent, vmax, accel, crash))
-    return np.ascontiguousarray(level_of, dtype=np.int32), n, axes
+    return level_of, n, axes
+
+
+def levels_of(farthest: int, top: int) -> tuple[int, int, np.ndarray]:
+    """The axes' levels over distances up to ``farthest``: one every ``band`` (at most
+    ``MOST_LEVELS``), their number, and the levels still to pass from each distance 0 to
+    ``top`` (int32; those past the last level, all of them)."""
+    band = max(1, -(-farthest // MOST_LEVELS))
+    n = len(range(band, farthest + 1, band))
+    distances = np.arange(top + 1)
+    level_of = np.where(distances >= 1, np.minimum((distances - 1) // band, n), 0)
+    return band, n, np.ascontiguousarray(level_of, dtype=np.int32)
 
 
 def axis_table(lo, hi, first: int, extent: int, vmax: int, accel: int, crash: tuple,
