@@ -2572,6 +2572,7 @@ static PyObject *cover_turns(PyObject *Py_UNUSED(self), PyObject *args) {
 typedef struct {
     const Region *region;
     int64_t x, y, reach_x, reach_y;
+    int64_t change_reach;  /* the farthest a change of velocity moves a target */
     int8_t *seen;
 } InsideMemo;
 
@@ -2596,9 +2597,7 @@ static int may_be_stuck(const Region *land, const Region *drive, InsideMemo *ins
                         Py_ssize_t n_zones, int64_t x, int64_t y, int64_t vx, int64_t vy) {
     if (!changes) return 1;
     if (n_zones) {
-        int64_t reach = 0;  /* the farthest a change moves the target */
-        for (Py_ssize_t c = 0; c < 2 * n_changes; c++)
-            if (iabs(changes[c]) > reach) reach = iabs(changes[c]);
+        int64_t reach = inside->change_reach;
         int64_t x0 = imin(x, x + vx - reach), x1 = imax(x, x + vx + reach);
         int64_t y0 = imin(y, y + vy - reach), y1 = imax(y, y + vy + reach);
         for (Py_ssize_t z = 0; z < n_zones; z++)
@@ -2732,7 +2731,7 @@ static PyObject *unit_levels(PyObject *Py_UNUSED(self), PyObject *args) {
     for (Py_ssize_t c = 0; c < 2 * n_changes; c++)
         if (iabs(changes[c]) > reach) reach = iabs(changes[c]);
     InsideMemo inside = {.region = &drive, .reach_x = vmax_x + reach,
-                         .reach_y = vmax_y + reach};
+                         .reach_y = vmax_y + reach, .change_reach = reach};
     size_t memo_size = (size_t)((2 * inside.reach_x + 1) * (2 * inside.reach_y + 1));
     inside.seen = malloc(memo_size);
     if (!inside.seen) {
