@@ -1665,8 +1665,11 @@ static int encode_state(const Rules *r, const State *st, uint64_t *key) {
     }
     if (iabs(st->vx) > r->s.vmax_x || iabs(st->vy) > r->s.vmax_y) return 0;
     if (st->progress < 0 || st->progress > r->s.goal) return 0;
-    uint64_t k = (((uint64_t)point * (uint64_t)r->s.span_x + (uint64_t)(st->vx + r->s.vmax_x))
-                  * (uint64_t)r->s.span_y + (uint64_t)(st->vy + r->s.vmax_y))
+    /* a crawling car's next moves are its steps, whatever its velocity: numbered at rest */
+    int crawling = r->leaving == LEAVE_CRAWL && st->off > 0 && st->progress < r->s.goal;
+    int64_t vx = crawling ? 0 : st->vx, vy = crawling ? 0 : st->vy;
+    uint64_t k = (((uint64_t)point * (uint64_t)r->s.span_x + (uint64_t)(vx + r->s.vmax_x))
+                  * (uint64_t)r->s.span_y + (uint64_t)(vy + r->s.vmax_y))
                  * (uint64_t)(r->s.goal + 1) + (uint64_t)st->progress;
     int racing = st->progress < r->s.goal;
     for (int i = 0; i < r->n_extra; i++) {

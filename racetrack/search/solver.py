@@ -270,11 +270,18 @@ class StateSpace:
         return ok
 
     def encode(self, cars: Cars) -> np.ndarray:
-        key = self.point_codes(cars.x, cars.y)
-        key = key * self.span_x + (cars.vx + self.vmax_x)
-        key = key * self.span_y + (cars.vy + self.vmax_y)
-        key = key * (self.transition.goal + 1) + cars.progress
+        """Each state's key. A crawling car (``leaving-track: crawl``, off the track) is
+        numbered at rest: its next moves are its steps whatever its velocity, and its velocity
+        once back on is the step it comes back by, so states alike but for it are one."""
         racing = cars.progress < self.transition.goal
+        vx, vy = cars.vx, cars.vy
+        if self.off_track and self.transition.leaving == "crawl":
+            crawling = (cars.off > 0) & racing
+            vx, vy = np.where(crawling, 0, vx), np.where(crawling, 0, vy)
+        key = self.point_codes(cars.x, cars.y)
+        key = key * self.span_x + (vx + self.vmax_x)
+        key = key * self.span_y + (vy + self.vmax_y)
+        key = key * (self.transition.goal + 1) + cars.progress
         for name, r in self.radices:
             key = key * r + np.where(racing, getattr(cars, name), 0)
         if self.finished_base is not None and not racing.all():

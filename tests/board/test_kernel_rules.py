@@ -168,10 +168,8 @@ def random_states(transition, columns, limit, rng: np.random.Generator, n: int =
         extra["areas"] = rng.integers(0, 1 << transition.marks.count, n)
     cars = Cars(x=x, y=y, vx=vx, vy=vy, progress=progress, **extra)
     cars = cars.take(np.flatnonzero(space.fits(cars)))
-    table = np.column_stack([getattr(cars, name) for name in ("x", "y", "vx", "vy", "progress",
-                                                              "off", "exit", "damage",
-                                                              "areas")])
-    first = np.unique(table, axis=0, return_index=True)[1]
+    # (states the search numbers alike, as it numbers a crawling car at rest, are one)
+    first = np.unique(space.encode(cars), return_index=True)[1]
     return cars.take(np.sort(first))
 
 

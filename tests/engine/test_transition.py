@@ -129,12 +129,16 @@ def random_car(data, course: Course, rules) -> CarState:
 
 
 def row_of(car: CarState, columns: tuple[str, ...], goal: int,
-           finish_anywhere: bool = False) -> tuple[int, ...]:
+           finish_anywhere: bool = False, crawl: bool = False) -> tuple[int, ...]:
     """The columns the search carries (a finished car's extras count for nothing there, nor,
-    where the race may end off the track, its speed: such a state is its point alone)."""
+    where the race may end off the track, its speed: such a state is its point alone; a
+    crawling car is numbered at rest, ``StateSpace.encode``)."""
     batch = car_batch(car)
     finished = car.progress >= goal
     dropped = {2, 3} if finish_anywhere else set()  # vx, vy
+    if crawl and car.off_track and not finished:
+        return tuple(0 if k in (2, 3) else int(getattr(batch, name)[0])
+                     for k, name in enumerate((*COLUMNS[:5], *columns)))
     return tuple(0 if finished and (k >= 5 or k in dropped) else int(getattr(batch, name)[0])
                  for k, name in enumerate((*COLUMNS[:5], *columns)))
 
@@ -160,7 +164,8 @@ def _outcome(state: RaceState, events, columns, moves: int) -> tuple:
         return ("out",)
     turns = moves + sum(e.kind in (EventKind.MISSED_TURN, EventKind.STUCK) for e in events)
     anywhere = state.race.rules.finish_landing == "anywhere"
-    return (*row_of(car, columns, state.course_of(0).goal, anywhere), turns)
+    crawl = state.race.rules.leaving_track == "crawl"
+    return (*row_of(car, columns, state.course_of(0).goal, anywhere, crawl), turns)
 
 
 def search_successors(race: Race, car: CarState) -> tuple[set[tuple], tuple[str, ...]]:
