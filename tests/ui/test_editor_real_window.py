@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import textwrap
 
@@ -17,7 +16,7 @@ import pytest
 
 from racetrack.base.yamlio import dump_yaml
 from racetrack.board.track import load_track
-from tests.ui.xvfb import xvfb_run
+from tests.ui.xvfb import run_on_screen, xvfb_run
 
 TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
 pytestmark = [pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
@@ -69,8 +68,7 @@ def test_draw_a_road_save_it_and_race_it_in_the_real_window(tmp_path):
     env.pop("SDL_VIDEODRIVER", None)
     env.update(RACETRACK_HOME=str(home), HOME_DIR=str(home), RACETRACK_SCREENSHOTS=str(tmp_path),
                PYTHON=sys.executable, SDL_VIDEO_X11_WMCLASS="racetrack")  # found by class
-    result = subprocess.run([*xvfb_run("1280x800x24"), "bash", "-c", DRIVE], env=env,
-                            capture_output=True, text=True, timeout=240)
+    result = run_on_screen([*xvfb_run("1280x800x24"), "bash", "-c", DRIVE], env, 240)
     assert result.returncode == 0, result.stderr[-2000:]
     track = load_track(home / "data" / "tracks" / "Xdo Ring.yaml")
     assert track.name == "Xdo Ring" and track.is_circuit and len(track.holes) == 1
@@ -139,8 +137,7 @@ def test_a_drawing_survives_kill_9_and_is_offered_before_a_file_opens(tmp_path):
     env.update(RACETRACK_HOME=str(home), HOME_DIR=str(home), RACETRACK_SCREENSHOTS=str(tmp_path),
                PYTHON=sys.executable, SDL_VIDEO_X11_WMCLASS="racetrack",
                TRACK=str(find_track("oval")))
-    result = subprocess.run([*xvfb_run("1280x800x24"), "bash", "-c", KILLED], env=env,
-                            capture_output=True, text=True, timeout=240)
+    result = run_on_screen([*xvfb_run("1280x800x24"), "bash", "-c", KILLED], env, 240)
     assert result.returncode == 0, result.stderr[-2000:]
     drawn = load_draft(home / "before-kill.yaml")
     kept = load_draft(home / "data" / "tracks" / "New track unsaved.yaml")

@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from tests.ui.xvfb import xvfb_run
+from tests.ui.xvfb import run_on_screen, xvfb_run
 
 TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
 pytestmark = [pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
@@ -104,8 +104,7 @@ def run_in_xvfb(tmp_path, script: str, screen: str) -> subprocess.CompletedProce
     env.update(RACETRACK_HOME=str(tmp_path / "home"), RACETRACK_SCREENSHOTS=str(tmp_path),
                PYTHON=sys.executable, OUT=str(tmp_path), HOME_DIR=str(tmp_path / "home"),
                SDL_AUDIODRIVER=env.get("SDL_AUDIODRIVER", "dummy"))
-    return subprocess.run([*xvfb_run(f"{screen}x24"), "bash", "-c", script], env=env,
-                          capture_output=True, text=True, timeout=600)
+    return run_on_screen([*xvfb_run(f"{screen}x24"), "bash", "-c", script], env, 600)
 
 
 def game_log(tmp_path) -> str:

@@ -8,6 +8,8 @@ together, begins its search from a number of its own."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 
 
 def xvfb_run(screen: str, slot: int = 0) -> list[str]:
@@ -16,3 +18,18 @@ def xvfb_run(screen: str, slot: int = 0) -> list[str]:
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
     first = 100 + 100 * (int(worker) if worker.isdigit() else 0) + 10 * slot
     return ["xvfb-run", "-a", "-n", str(first), "-s", f"-screen 0 {screen}"]
+
+
+def run_on_screen(command: list[str], env: dict, timeout: float) -> subprocess.CompletedProcess:
+    """``subprocess.run`` of an ``xvfb_run`` command in a process group of its own: on a
+    timeout the whole group goes (the screen, its script and the game it started), not the
+    ``xvfb-run`` alone, which left the game running on a screen that was gone."""
+    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, start_new_session=True) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
