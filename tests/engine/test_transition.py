@@ -134,13 +134,13 @@ def row_of(car: CarState, columns: tuple[str, ...], goal: int,
     where the race may end off the track, its speed: such a state is its point alone; a
     crawling car is numbered at rest, ``StateSpace.encode``)."""
     batch = car_batch(car)
-    finished = car.progress >= goal
-    dropped = {2, 3} if finish_anywhere else set()  # vx, vy
-    if crawl and car.off_track and not finished:
-        return tuple(0 if k in (2, 3) else int(getattr(batch, name)[0])
-                     for k, name in enumerate((*COLUMNS[:5], *columns)))
-    return tuple(0 if finished and (k >= 5 or k in dropped) else int(getattr(batch, name)[0])
-                 for k, name in enumerate((*COLUMNS[:5], *columns)))
+    names = (*COLUMNS[:5], *columns)
+    if car.progress >= goal:
+        zeroed = set(range(5, len(names))) | ({2, 3} if finish_anywhere else set())
+    else:
+        zeroed = {2, 3} if crawl and car.off_track else set()  # vx, vy
+    return tuple(0 if k in zeroed else int(getattr(batch, name)[0])
+                 for k, name in enumerate(names))
 
 
 def game_successors(race: Race, car: CarState, columns) -> set[tuple]:
