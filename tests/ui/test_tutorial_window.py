@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from racetrack.ui.scenes.tutorial import STEPS
-from tests.ui.xvfb import xvfb_run
+from tests.ui.xvfb import finish_on_screen, start_on_screen, xvfb_run
 
 TOOLS = shutil.which("xvfb-run") and shutil.which("xdotool")
 pytestmark = [pytest.mark.skipif(not TOOLS and os.environ.get("CI") != "true",
@@ -36,14 +35,12 @@ def test_the_tutorial_keeps_the_car_and_its_points_in_view_at_every_step(tmp_pat
     env.pop("SDL_VIDEODRIVER", None)
     # A window, a process and a screen of its own for each size, as a player's would be; the
     # three run at once (the window waits on its frame clock most of the time).
-    drives = [subprocess.Popen([*xvfb_run("1920x1080x24", slot), sys.executable, "-m",
-                                "tests.ui.tutorial_drive", size],
-                               cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    drives = [start_on_screen([*xvfb_run("1920x1080x24", slot), sys.executable, "-m",
+                               "tests.ui.tutorial_drive", size], env, cwd=ROOT)
               for slot, size in enumerate(SIZES)]
     reports = []
     for drive in drives:
-        out, err = drive.communicate(timeout=600)
+        out, err = finish_on_screen(drive, 600)
         assert drive.returncode == 0, err[-3000:]
         reports += [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     assert [report["size"] for report in reports] == list(SIZES)

@@ -20,16 +20,28 @@ def xvfb_run(screen: str, slot: int = 0) -> list[str]:
     return ["xvfb-run", "-a", "-n", str(first), "-s", f"-screen 0 {screen}"]
 
 
+def start_on_screen(command: list[str], env: dict, **options) -> subprocess.Popen:
+    """An ``xvfb_run`` command started in a process group of its own (see
+    ``finish_on_screen``), its output read as text."""
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True, **options)
+
+
+def finish_on_screen(process: subprocess.Popen, timeout: float) -> tuple[str, str]:
+    """Its output once it ends; on a timeout the whole group goes (the screen, its script and
+    the game it started), not ``xvfb-run`` alone, which left the game running on a screen that
+    was gone."""
+    try:
+        return process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+
+
 def run_on_screen(command: list[str], env: dict, timeout: float) -> subprocess.CompletedProcess:
-    """``subprocess.run`` of an ``xvfb_run`` command in a process group of its own: on a
-    timeout the whole group goes (the screen, its script and the game it started), not the
-    ``xvfb-run`` alone, which left the game running on a screen that was gone."""
-    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, start_new_session=True) as process:
-        try:
-            out, err = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise
+    """``subprocess.run`` of an ``xvfb_run`` command, by ``start_on_screen`` and
+    ``finish_on_screen``."""
+    process = start_on_screen(command, env)
+    out, err = finish_on_screen(process, timeout)
     return subprocess.CompletedProcess(command, process.returncode, out, err)
